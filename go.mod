@@ -1,0 +1,3 @@
+module github.com/msched/msched
+
+go 1.26.0
