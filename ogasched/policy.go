@@ -1,0 +1,184 @@
+package ogasched
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/ogasched/stopgap/projection"
+)
+
+// Settings configures a Policy. The zero value is the paper's experimental
+// setup: geometric step with eta_0 = 25, lambda = 0.9999, one projection
+// worker, exact projection, y(1) = 0.
+type Settings struct {
+	// Step is the step-size schedule; nil means Geometric{25, 0.9999}.
+	Step Step
+	// Workers is the number of projection workers; 0 means 1.
+	Workers int
+	// PaperProjection selects the paper's inexact Algorithm 1 inner
+	// procedure (projection.CappedSimplexPaper) instead of the exact
+	// projection per (r,k) block.
+	PaperProjection bool
+	// Init is y(1) in the flat layout; nil means zero. It is projected onto Y.
+	Init []float64
+}
+
+// Policy is OGASched (Algorithm 1): online projected gradient ascent on
+// q(x(t), .). It implements bipartite.OnlinePolicy[[]float64, []float64] and
+// bipartite.Learner[[]float64].
+//
+// Timing: y(t) is chosen BEFORE x(t) is seen. Decide(t, x) ignores the values
+// of x (it only checks its length) and returns y(t); the caller then reveals
+// the arrivals through Observe(t, x), which takes the step
+// y(t+1) = Pi_Y(y(t) + eta_t grad q(x(t), y(t))). Calling Decide twice without
+// Observe returns the same y. Neither call allocates.
+//
+// The returned decision is owned by the policy and valid until the next
+// Observe. A Policy is not safe for concurrent use. Call Close to stop the
+// projection workers.
+type Policy struct {
+	p    *Problem
+	step Step
+
+	paper bool
+	proj  *projection.Projector
+	bs    projection.Blocks
+	perm  []int     // block index i -> flat index e*K+k
+	u     []float64 // a_l^k in block order
+	tau   []float64
+	yb    []float64 // y in block order
+	zb    []float64
+	y     []float64 // flat y(t)
+	grad  []float64 // flat gradient
+}
+
+var (
+	_ bipartite.OnlinePolicy[[]float64, []float64] = (*Policy)(nil)
+	_ bipartite.Learner[[]float64]                 = (*Policy)(nil)
+)
+
+// New returns OGASched for p.
+func New(p *Problem, s Settings) (*Policy, error) {
+	if s.Step == nil {
+		s.Step = Geometric{Eta0: 25, Lambda: 0.9999}
+	}
+	if s.Workers < 0 {
+		return nil, fmt.Errorf("%w: Workers = %d", ErrSettings, s.Workers)
+	}
+	if s.Workers == 0 {
+		s.Workers = 1
+	}
+	g, K := p.Graph, p.K
+	n := p.Dim()
+	if s.Init != nil && len(s.Init) != n {
+		return nil, fmt.Errorf("%w: len(Init) = %d, want %d", ErrDimension, len(s.Init), n)
+	}
+	pol := &Policy{
+		p: p, step: s.Step, paper: s.PaperProjection,
+		perm: make([]int, 0, n), u: make([]float64, 0, n),
+		tau: make([]float64, g.NumRight()*K),
+		yb:  make([]float64, n), zb: make([]float64, n),
+		y: make([]float64, n), grad: make([]float64, n),
+	}
+	pol.bs.Offsets = make([]int, 0, g.NumRight()*K+1)
+	pol.bs.Caps = make([]float64, 0, g.NumRight()*K)
+	for r := 0; r < g.NumRight(); r++ {
+		for k := 0; k < K; k++ {
+			pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
+			pol.bs.Caps = append(pol.bs.Caps, p.Capacity[r][k])
+			for _, e := range g.RightEdges(r) {
+				pol.perm = append(pol.perm, e*K+k)
+				pol.u = append(pol.u, p.Demand[g.Edge(e).Left][k])
+			}
+		}
+	}
+	pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
+	if !s.PaperProjection {
+		pol.proj = projection.NewProjector(s.Workers)
+	}
+	if s.Init != nil {
+		for i, j := range pol.perm {
+			v := s.Init[j]
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%w: Init[%d] = %v", ErrValue, j, v)
+			}
+			pol.zb[i] = v
+		}
+		pol.project()
+	}
+	return pol, nil
+}
+
+// Name implements bipartite.OnlinePolicy.
+func (o *Policy) Name() string { return "OGASched" }
+
+// Close stops the projection workers. The policy must not be used afterwards.
+func (o *Policy) Close() {
+	if o.proj != nil {
+		o.proj.Close()
+	}
+}
+
+func (o *Policy) checkX(x []float64) error {
+	if len(x) != o.p.NumPorts() {
+		return fmt.Errorf("%w: len(x) = %d, want %d ports", ErrDimension, len(x), o.p.NumPorts())
+	}
+	for l, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Errorf("%w: x[%d] = %v", ErrValue, l, v)
+		}
+	}
+	return nil
+}
+
+// Decide returns y(t) (flat layout y[e*K+k]). The arrivals x are not used:
+// OGASched decides before x(t) is revealed; only len(x) is checked.
+func (o *Policy) Decide(_ int, x []float64) ([]float64, error) {
+	if len(x) != o.p.NumPorts() {
+		return nil, fmt.Errorf("%w: len(x) = %d, want %d ports", ErrDimension, len(x), o.p.NumPorts())
+	}
+	return o.y, nil
+}
+
+// Observe reveals x(t) and takes the projected gradient step (31)-(32) from
+// y(t) to y(t+1).
+func (o *Policy) Observe(t int, x []float64) error {
+	if err := o.checkX(x); err != nil {
+		return err
+	}
+	o.p.Gradient(o.grad, x, o.y)
+	norm := 0.0
+	for _, v := range o.grad {
+		norm += v * v
+	}
+	norm = math.Sqrt(norm)
+	eta := o.step.Eta(t, norm)
+	if math.IsNaN(eta) || math.IsInf(eta, 0) || eta < 0 {
+		return fmt.Errorf("%w: step eta_%d = %v", ErrValue, t, eta)
+	}
+	for i, j := range o.perm {
+		o.zb[i] = o.yb[i] + eta*o.grad[j]
+	}
+	o.project()
+	return nil
+}
+
+// project sets yb = Pi_Y(zb) block by block and scatters it into y.
+func (o *Policy) project() {
+	if o.paper {
+		off := o.bs.Offsets
+		for b := 0; b+1 < len(off); b++ {
+			lo, hi := off[b], off[b+1]
+			o.tau[b] = projection.CappedSimplexPaper(o.yb[lo:hi], o.zb[lo:hi], o.u[lo:hi], o.bs.Caps[b])
+		}
+	} else {
+		o.proj.Project(o.yb, o.zb, o.u, o.bs, o.tau)
+	}
+	for i, j := range o.perm {
+		o.y[j] = o.yb[i]
+	}
+}
+
+// Y returns the current decision y(t) in the flat layout (owned by the policy).
+func (o *Policy) Y() []float64 { return o.y }

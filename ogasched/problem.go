@@ -1,0 +1,214 @@
+package ogasched
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/ogasched/stopgap/utility"
+)
+
+// Problem is one OGASched instance: the bipartite graph of ports (left,
+// job types l) and computing instances (right, nodes r), K resource types,
+// per-port demands a_l^k (5), per-node capacities c_r^k (6), separable
+// utilities f_r^k (12) and overhead coefficients beta_k in [0,1] (7).
+//
+// Decisions y are flat: y[e*K+k] = y_(l,r)^k for edge e = (l,r) of Graph.
+// A Problem is read-only after NewProblem and safe for concurrent use.
+type Problem struct {
+	Graph    *bipartite.Graph
+	K        int
+	Demand   [][]float64         // Demand[l][k] = a_l^k >= 0
+	Capacity [][]float64         // Capacity[r][k] = c_r^k >= 0
+	Utility  [][]utility.Utility // Utility[r][k] = f_r^k
+	Beta     []float64           // Beta[k] = beta_k in [0,1]
+}
+
+// NewProblem validates and returns a Problem. The slices are retained, not
+// copied; do not modify them afterwards.
+func NewProblem(g *bipartite.Graph, demand, capacity [][]float64, util [][]utility.Utility, beta []float64) (*Problem, error) {
+	if g == nil {
+		return nil, fmt.Errorf("%w: nil graph", ErrDimension)
+	}
+	K := len(beta)
+	if K == 0 {
+		return nil, fmt.Errorf("%w: no resource types (len(beta) = 0)", ErrDimension)
+	}
+	for k, b := range beta {
+		if math.IsNaN(b) || b < 0 || b > 1 {
+			return nil, fmt.Errorf("%w: beta[%d] = %v outside [0,1]", ErrValue, k, b)
+		}
+	}
+	if len(demand) != g.NumLeft() {
+		return nil, fmt.Errorf("%w: len(demand) = %d, want %d ports", ErrDimension, len(demand), g.NumLeft())
+	}
+	for l, a := range demand {
+		if len(a) != K {
+			return nil, fmt.Errorf("%w: len(demand[%d]) = %d, want K = %d", ErrDimension, l, len(a), K)
+		}
+		for k, v := range a {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return nil, fmt.Errorf("%w: demand[%d][%d] = %v", ErrValue, l, k, v)
+			}
+		}
+	}
+	if len(capacity) != g.NumRight() {
+		return nil, fmt.Errorf("%w: len(capacity) = %d, want %d nodes", ErrDimension, len(capacity), g.NumRight())
+	}
+	for r, c := range capacity {
+		if len(c) != K {
+			return nil, fmt.Errorf("%w: len(capacity[%d]) = %d, want K = %d", ErrDimension, r, len(c), K)
+		}
+		for k, v := range c {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+				return nil, fmt.Errorf("%w: capacity[%d][%d] = %v", ErrValue, r, k, v)
+			}
+		}
+	}
+	if len(util) != g.NumRight() {
+		return nil, fmt.Errorf("%w: len(utility) = %d, want %d nodes", ErrDimension, len(util), g.NumRight())
+	}
+	for r, us := range util {
+		if len(us) != K {
+			return nil, fmt.Errorf("%w: len(utility[%d]) = %d, want K = %d", ErrDimension, r, len(us), K)
+		}
+		for k, u := range us {
+			if err := u.Validate(); err != nil {
+				return nil, fmt.Errorf("%w: utility[%d][%d]: %v", ErrValue, r, k, err)
+			}
+		}
+	}
+	return &Problem{Graph: g, K: K, Demand: demand, Capacity: capacity, Utility: util, Beta: beta}, nil
+}
+
+// NumPorts returns |L|.
+func (p *Problem) NumPorts() int { return p.Graph.NumLeft() }
+
+// NumNodes returns |R|.
+func (p *Problem) NumNodes() int { return p.Graph.NumRight() }
+
+// Dim returns the length of a decision vector, NumEdges*K.
+func (p *Problem) Dim() int { return p.Graph.NumEdges() * p.K }
+
+func (p *Problem) checkLens(x, y []float64) {
+	if len(x) != p.NumPorts() {
+		panic(panicLenX)
+	}
+	if len(y) != p.Dim() {
+		panic(panicLenY)
+	}
+}
+
+// dominant returns k* of eq. (27) for port l (smallest index on ties) and the
+// overhead beta_{k*} * sum_{r in R_l} y_(l,r)^{k*}.
+func (p *Problem) dominant(l int, y []float64) (kstar int, over float64) {
+	lo, hi := p.Graph.LeftRange(l)
+	K := p.K
+	over = math.Inf(-1)
+	for k := 0; k < K; k++ {
+		s := 0.0
+		for e := lo; e < hi; e++ {
+			s += y[e*K+k]
+		}
+		if v := p.Beta[k] * s; v > over {
+			over, kstar = v, k
+		}
+	}
+	return kstar, over
+}
+
+// RewardParts returns the gain sum_l x_l sum_k sum_{r in R_l} f_r^k(y_(l,r)^k)
+// and the penalty sum_l x_l max_k beta_k sum_{r in R_l} y_(l,r)^k of eq.
+// (7)-(8) under the separable setup (12); the reward is gain - penalty.
+// x_l >= 0 is the number of jobs of port l in the slot (0/1 in the paper).
+// It panics if len(x) != NumPorts or len(y) != Dim.
+func (p *Problem) RewardParts(x, y []float64) (gain, penalty float64) {
+	p.checkLens(x, y)
+	g, K := p.Graph, p.K
+	for l, xl := range x {
+		if xl == 0 {
+			continue
+		}
+		lo, hi := g.LeftRange(l)
+		gl := 0.0
+		for e := lo; e < hi; e++ {
+			us := p.Utility[g.Edge(e).Right]
+			for k := 0; k < K; k++ {
+				gl += us[k].Value(y[e*K+k])
+			}
+		}
+		_, over := p.dominant(l, y)
+		gain += xl * gl
+		penalty += xl * over
+	}
+	return gain, penalty
+}
+
+// Reward returns q(x, y) of eq. (8).
+func (p *Problem) Reward(x, y []float64) float64 {
+	g, pen := p.RewardParts(x, y)
+	return g - pen
+}
+
+// Gradient stores the (super)gradient (30) of q(x, .) at y in dst and returns
+// it: x_l((f_r^k)'(y_(l,r)^k) - beta_k [k = k*_l]). On a tie in (27) the
+// smallest k is taken, which gives a supergradient. If dst is nil a new
+// slice is allocated. It panics on mismatched lengths.
+func (p *Problem) Gradient(dst, x, y []float64) []float64 {
+	p.checkLens(x, y)
+	if dst == nil {
+		dst = make([]float64, len(y))
+	} else if len(dst) != len(y) {
+		panic(panicLenY)
+	}
+	g, K := p.Graph, p.K
+	for l, xl := range x {
+		lo, hi := g.LeftRange(l)
+		if xl == 0 {
+			clear(dst[lo*K : hi*K])
+			continue
+		}
+		kstar, _ := p.dominant(l, y)
+		for e := lo; e < hi; e++ {
+			us := p.Utility[g.Edge(e).Right]
+			for k := 0; k < K; k++ {
+				d := us[k].Deriv(y[e*K+k])
+				if k == kstar {
+					d -= p.Beta[k]
+				}
+				dst[e*K+k] = xl * d
+			}
+		}
+	}
+	return dst
+}
+
+// Feasible reports whether y satisfies (5) and (6) within tol and returns an
+// error naming the first violated constraint.
+func (p *Problem) Feasible(y []float64, tol float64) error {
+	if len(y) != p.Dim() {
+		return fmt.Errorf("%w: len(y) = %d, want %d", ErrDimension, len(y), p.Dim())
+	}
+	g, K := p.Graph, p.K
+	for e := 0; e < g.NumEdges(); e++ {
+		l := g.Edge(e).Left
+		for k := 0; k < K; k++ {
+			v := y[e*K+k]
+			if math.IsNaN(v) || v < -tol || v > p.Demand[l][k]+tol {
+				return fmt.Errorf("%w: (5) violated: y[edge %d=(%d,%d)][k=%d] = %v, demand %v", ErrValue, e, l, g.Edge(e).Right, k, v, p.Demand[l][k])
+			}
+		}
+	}
+	for r := 0; r < g.NumRight(); r++ {
+		for k := 0; k < K; k++ {
+			s := 0.0
+			for _, e := range g.RightEdges(r) {
+				s += y[e*K+k]
+			}
+			if s > p.Capacity[r][k]+tol {
+				return fmt.Errorf("%w: (6) violated at node %d type %d: sum %v > capacity %v", ErrValue, r, k, s, p.Capacity[r][k])
+			}
+		}
+	}
+	return nil
+}
