@@ -496,3 +496,28 @@ func TestRegretBoundFormula(t *testing.T) {
 		t.Error("(42) at the optimal step differs from (39)")
 	}
 }
+
+func TestInitProjectionMatchesSlowBisection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for trial := 0; trial < 10; trial++ {
+		p := randomProblem(t, 5, 6, 3, allKinds, rng)
+		z := make([]float64, p.Dim())
+		for i := range z {
+			z[i] = 6*rng.Float64() - 1
+		}
+		want := append([]float64(nil), z...)
+		projectSlow(p, want)
+		for _, w := range []int{1, 3} {
+			pol, err := New(p, Settings{Init: z, Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range pol.Y() {
+				if math.Abs(v-want[i]) > 1e-9 {
+					t.Fatalf("trial %d workers %d: y[%d] = %v, slow projection %v", trial, w, i, v, want[i])
+				}
+			}
+			pol.Close()
+		}
+	}
+}

@@ -2,22 +2,29 @@
 // github.com/msched/msched/projection (see package stopgap).
 package projection
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
+// CappedSimplex projects z onto {y: 0 <= y <= u, sum y <= c} exactly:
+// y = clip(z - tau, 0, u). tau is bracketed by bisection and then solved
+// exactly on the identified free set. dst may alias z.
 func CappedSimplex(dst, z, u []float64, c float64) float64 {
 	s := 0.0
+	hi := 0.0
 	for i := range z {
-		dst[i] = math.Min(math.Max(z[i], 0), u[i])
-		s += dst[i]
-	}
-	if s <= c {
-		return 0
-	}
-	lo, hi := 0.0, 0.0
-	for i := range z {
+		s += math.Min(math.Max(z[i], 0), u[i])
 		hi = math.Max(hi, z[i])
 	}
-	for it := 0; it < 200; it++ {
+	if s <= c {
+		for i := range z {
+			dst[i] = math.Min(math.Max(z[i], 0), u[i])
+		}
+		return 0
+	}
+	lo := 0.0
+	for it := 0; it < 60; it++ {
 		m := (lo + hi) / 2
 		s = 0
 		for i := range z {
@@ -29,24 +36,97 @@ func CappedSimplex(dst, z, u []float64, c float64) float64 {
 			hi = m
 		}
 	}
+	// Exact tau on the free set of the bracket midpoint.
+	m := (lo + hi) / 2
+	sumFree, capped, n := 0.0, 0.0, 0
 	for i := range z {
-		dst[i] = math.Min(math.Max(z[i]-hi, 0), u[i])
+		v := z[i] - m
+		switch {
+		case v >= u[i]:
+			capped += u[i]
+		case v > 0:
+			sumFree += z[i]
+			n++
+		}
 	}
-	return hi
+	tau := hi
+	if n > 0 {
+		if t := (sumFree + capped - c) / float64(n); t >= lo-1e-12 && t <= hi+1e-12 {
+			tau = math.Max(t, 0)
+		}
+	}
+	for i := range z {
+		dst[i] = math.Min(math.Max(z[i]-tau, 0), u[i])
+	}
+	return tau
 }
+
+// CappedSimplexPaper stands in for the paper's procedure; here it is exact.
 func CappedSimplexPaper(dst, z, u []float64, c float64) float64 { return CappedSimplex(dst, z, u, c) }
 
+// Blocks partitions an index range: block b is Offsets[b]..Offsets[b+1]-1
+// with capacity Caps[b].
 type Blocks struct {
 	Offsets []int
 	Caps    []float64
 }
-type Projector struct{}
 
-func NewProjector(workers int) *Projector { return &Projector{} }
-func (p *Projector) Project(dst, z, u []float64, bs Blocks, tau []float64) {
-	for b := 0; b+1 < len(bs.Offsets); b++ {
-		lo, hi := bs.Offsets[b], bs.Offsets[b+1]
-		tau[b] = CappedSimplex(dst[lo:hi], z[lo:hi], u[lo:hi], bs.Caps[b])
+// Projector projects block-separable problems with a pool of workers.
+type Projector struct {
+	workers int
+	jobs    chan [2]int
+	wg      sync.WaitGroup
+	dst, z  []float64
+	u       []float64
+	bs      Blocks
+	tau     []float64
+}
+
+// NewProjector starts workers goroutines (workers <= 1 runs inline).
+func NewProjector(workers int) *Projector {
+	p := &Projector{workers: max(1, workers)}
+	if p.workers > 1 {
+		p.jobs = make(chan [2]int, p.workers)
+		for i := 0; i < p.workers; i++ {
+			go func() {
+				for j := range p.jobs {
+					p.run(j[0], j[1])
+					p.wg.Done()
+				}
+			}()
+		}
+	}
+	return p
+}
+
+func (p *Projector) run(b0, b1 int) {
+	for b := b0; b < b1; b++ {
+		lo, hi := p.bs.Offsets[b], p.bs.Offsets[b+1]
+		p.tau[b] = CappedSimplex(p.dst[lo:hi], p.z[lo:hi], p.u[lo:hi], p.bs.Caps[b])
 	}
 }
-func (p *Projector) Close() {}
+
+// Project projects every block of z into dst and stores each tau.
+// The result does not depend on the number of workers.
+func (p *Projector) Project(dst, z, u []float64, bs Blocks, tau []float64) {
+	p.dst, p.z, p.u, p.bs, p.tau = dst, z, u, bs, tau
+	nb := len(bs.Offsets) - 1
+	if p.workers == 1 || nb < 2 {
+		p.run(0, nb)
+		return
+	}
+	chunk := (nb + p.workers - 1) / p.workers
+	for b := 0; b < nb; b += chunk {
+		p.wg.Add(1)
+		p.jobs <- [2]int{b, min(nb, b+chunk)}
+	}
+	p.wg.Wait()
+}
+
+// Close stops the workers.
+func (p *Projector) Close() {
+	if p.jobs != nil {
+		close(p.jobs)
+		p.jobs = nil
+	}
+}
