@@ -75,6 +75,7 @@ type Blocks struct {
 type Projector struct {
 	workers int
 	jobs    chan [2]int
+	closed  bool
 	wg      sync.WaitGroup
 	dst, z  []float64
 	u       []float64
@@ -86,10 +87,11 @@ type Projector struct {
 func NewProjector(workers int) *Projector {
 	p := &Projector{workers: max(1, workers)}
 	if p.workers > 1 {
-		p.jobs = make(chan [2]int, p.workers)
+		jobs := make(chan [2]int, p.workers)
+		p.jobs = jobs
 		for i := 0; i < p.workers; i++ {
 			go func() {
-				for j := range p.jobs {
+				for j := range jobs {
 					p.run(j[0], j[1])
 					p.wg.Done()
 				}
@@ -125,8 +127,8 @@ func (p *Projector) Project(dst, z, u []float64, bs Blocks, tau []float64) {
 
 // Close stops the workers.
 func (p *Projector) Close() {
-	if p.jobs != nil {
+	if p.jobs != nil && !p.closed {
 		close(p.jobs)
-		p.jobs = nil
+		p.closed = true
 	}
 }
