@@ -4,7 +4,7 @@
 // # Model
 //
 // A utility f maps an allocated amount y >= 0 of a resource to a reward with
-// f(0) = 0, f' >= 0 and f” <= 0 on [0, inf). The kinds, with parameter a > 0
+// f(0) = 0, f' >= 0 and f concave on [0, inf). The kinds, with parameter a > 0
 // (and alpha >= 0 for the alpha-fair family), are
 //
 //	Linear            f(y) = a*y                        f'(y) = a
