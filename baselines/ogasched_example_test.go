@@ -6,7 +6,7 @@ import (
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/ogasched"
-	"github.com/msched/msched/ogasched/stopgap/utility"
+	"github.com/msched/msched/utility"
 )
 
 // ogaExample: ports 0 and 1 both connect to nodes 0 and 1; K = 1; port 0

@@ -8,7 +8,7 @@ import (
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/ogasched"
-	"github.com/msched/msched/ogasched/stopgap/utility"
+	"github.com/msched/msched/utility"
 )
 
 func ogaPolicies(p *ogasched.Problem) []bipartite.OnlinePolicy[[]float64, []float64] {

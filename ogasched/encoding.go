@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/msched/msched/bipartite"
-	"github.com/msched/msched/ogasched/stopgap/utility"
+	"github.com/msched/msched/utility"
 )
 
 // encodingVersion is the schema version of Problem and Trace JSON.

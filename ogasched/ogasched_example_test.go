@@ -6,7 +6,7 @@ import (
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/ogasched"
-	"github.com/msched/msched/ogasched/stopgap/utility"
+	"github.com/msched/msched/utility"
 )
 
 // tiny builds 2 ports x 1 node, K = 1: both ports want 2 units of a node

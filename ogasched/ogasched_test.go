@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/msched/msched/bipartite"
-	"github.com/msched/msched/ogasched/stopgap/utility"
+	"github.com/msched/msched/utility"
 )
 
 func mustU(t testing.TB, k utility.Kind, a float64) utility.Utility {

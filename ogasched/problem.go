@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/msched/msched/bipartite"
-	"github.com/msched/msched/ogasched/stopgap/utility"
+	"github.com/msched/msched/utility"
 )
 
 // Problem is one OGASched instance: the bipartite graph of ports (left,

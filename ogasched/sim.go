@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/msched/msched/bipartite"
-	"github.com/msched/msched/ogasched/stopgap/utility"
+	"github.com/msched/msched/utility"
 )
 
 // ResourceNames are the K = 6 resource types of the paper's experiments.
