@@ -1,0 +1,45 @@
+// Package trace loads Alibaba's GPU cluster trace (cluster-trace-gpu-v2023,
+// the "OpenB" files of github.com/alibaba/clusterdata) and maps it to an
+// instance of each msched algorithm family.
+//
+// # Loader
+//
+// The node list (sn, cpu_milli, memory_mib, gpu, model) and the pod lists
+// (name, cpu_milli, memory_mib, num_gpu, gpu_milli and, where present,
+// gpu_spec, qos, pod_phase, creation_time, deletion_time, scheduled_time)
+// are read with encoding/csv, one row at a time ([NodeReader],
+// [PodReader]) or whole ([ReadNodes], [ReadPods], [Load]). Columns are found
+// by header name. Every row is checked: integers where integers are due,
+// no negative resources, gpu_milli in [0, 1000] and 0 without GPUs,
+// deletion >= creation, creation <= scheduled <= deletion, creation times
+// non-decreasing down the file, unique names, a GPU model on GPU nodes. A
+// bad row gives a *[ParseError] with file, line and column, wrapping one of
+// the sentinel errors; no row is dropped silently. The library ships the
+// loader, never the data: tests that need the data skip when the folder is
+// absent, and [DefaultDir] says where it is expected
+// (../shared/traces/alibaba-openb-2023 next to the repository, or
+// $MSCHED_TRACE).
+//
+// # Mappings
+//
+// The trace has no utilities, service rates or rewards; each mapping takes
+// the resource shapes, the node inventory and the timing from the trace and
+// the rest from the family's paper generator, seeded. Units of the K = 3
+// resource types are a core, 4 GiB of memory and a GPU ([NodeCapacity]).
+// Job types are pods grouped by [Shape] (CPU, memory, total GPU share,
+// allowed GPU models), most frequent first ([JobTypes]); a job type connects
+// to a node when one pod of it fits the empty node and the node's GPU model
+// is allowed ([Shape.Fits]), which is the service locality of the papers.
+//
+//   - OGASched ([OGASched]): ports are the Ports most frequent shapes
+//     (default 10, which cover 4796 of the 8152 pods of the default list),
+//     servers a uniform sample of Nodes nodes (default 128, the paper's
+//     |R|), demands the shape's request, capacities the node's, and the
+//     creation span cut into T slots (default 2000, about 6451 s each):
+//     x_l(t) is 1 if a pod of type l was created in slot t (or the count,
+//     with Counts). Utilities and beta as in Table II. With the trace's own
+//     requests contention is low (a pod asks a few percent of a node);
+//     Contention scales demands as the paper's multiplier does.
+//
+// The other families' mappings are documented on their functions.
+package trace
