@@ -1,0 +1,3 @@
+// Package esdp implements ESDP (Efficient Sampling-based Dynamic
+// Programming).
+package esdp

@@ -1,0 +1,563 @@
+package esdp
+
+import (
+	"fmt"
+	"math"
+)
+
+// Status is the termination status of an oracle call.
+type Status int
+
+const (
+	// NotSolved is the zero Status: no solve has completed.
+	NotSolved Status = iota
+	// Optimal means every reported value is the exact optimum.
+	Optimal
+)
+
+var statusNames = [...]string{NotSolved: "NotSolved", Optimal: "Optimal"}
+
+func (s Status) String() string {
+	if s >= 0 && int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// DefaultMaxBytes is the memory limit of the dynamic-programming tables used
+// when Settings.MaxBytes is 0 (1 GiB).
+const DefaultMaxBytes int64 = 1 << 30
+
+// Settings configures the oracles. The zero value is usable.
+type Settings struct {
+	// MaxBytes bounds the memory of the dynamic-programming tables. The size
+	// is computed before anything large is allocated; a problem that needs
+	// more fails with an error wrapping ErrTooLarge that names the size.
+	// If MaxBytes is 0 it is defaulted to DefaultMaxBytes.
+	MaxBytes int64
+}
+
+func (s Settings) maxBytes() int64 {
+	if s.MaxBytes <= 0 {
+		return DefaultMaxBytes
+	}
+	return s.MaxBytes
+}
+
+// Budgeted is the family of budgeted 0/1 multi-dimensional knapsacks
+// {P4(s,t)}, s in S = {0, ..., MaxBudget}, of paper 002 (P4/P5, P4 and (20)
+// in paper 003):
+//
+//	P4(s):  max Sigma2 . x  s.t.  A x <= c,  Upsilon . x >= s,
+//	        x in {0,1}^n,  x_e = 0 where Enabled[e] is false.
+//
+// The n = len(Sigma2) items are edges; the matrix A (K x n) is stored flat by
+// item, Demand[e*K+k] = a_k^e.
+type Budgeted struct {
+	K         int
+	Demand    []int     // a_k^e >= 0, len n*K
+	Capacity  []int     // c_k >= 0, len K
+	Upsilon   []int     // Upsilon_e >= 0, eq. (13)
+	Sigma2    []float64 // Sigma^2_e, finite and >= 0, eq. (14)
+	MaxBudget int       // S = {0, ..., MaxBudget}, MaxBudget >= 0
+	Enabled   []bool    // nil means every item may be chosen
+}
+
+// BudgetedResult is the solution of every P4(s), s in S.
+type BudgetedResult struct {
+	Status Status
+	// Value[s] is the optimal value V*(s) of P4(s), s = 0..MaxBudget, and
+	// -Inf when no feasible x has Upsilon . x >= s. Value[0] >= 0 always
+	// (x = 0 is feasible). Value is non-increasing in s.
+	Value []float64
+	// Best is s* of (17): the smallest maximiser of s + sqrt(V*(s)) over
+	// the feasible budgets; BestIndex is that maximum.
+	Best      int
+	BestIndex float64
+	// Bytes is the memory the tables needed; Cells the number of
+	// (state, budget) cells the dynamic program evaluated.
+	Bytes int64
+	Cells int64
+
+	o   *Oracle
+	gen uint64
+	ref [][]bool // Algorithm2 keeps every solution
+}
+
+// Solution writes x*(s) of P4(s) into dst (len n, reused if long enough)
+// and returns it; it returns nil if P4(s) is infeasible or s is outside S.
+// A result of Oracle.Budgeted is valid until the oracle's next call; it
+// panics if used after that.
+func (r *BudgetedResult) Solution(dst []bool, s int) []bool {
+	if s < 0 || s >= len(r.Value) || math.IsInf(r.Value[s], -1) {
+		return nil
+	}
+	if r.ref != nil {
+		return append(dst[:0], r.ref[s]...)
+	}
+	if r.o == nil || r.o.gen != r.gen {
+		panic("esdp: BudgetedResult used after the Oracle was reused")
+	}
+	return r.o.reconstruct(dst, s)
+}
+
+// Knapsack is the plain 0/1 multi-dimensional knapsack
+//
+//	max Value . x  s.t.  A x <= c,  x in {0,1}^n,  x_e = 0 where !Enabled[e],
+//
+// the omniscient oracle of (6) when Value is the vector of true means.
+// Values may be negative (such items are never chosen).
+type Knapsack struct {
+	K        int
+	Demand   []int     // a_k^e >= 0, len n*K
+	Capacity []int     // c_k >= 0, len K
+	Value    []float64 // finite, len n
+	Enabled  []bool    // nil means every item may be chosen
+}
+
+// KnapsackResult is the solution of a Knapsack.
+type KnapsackResult struct {
+	Status    Status
+	Objective float64 // Value . X
+	X         []bool  // optimal solution; owned by the Oracle
+	Bytes     int64
+	Cells     int64
+}
+
+// Oracle is a reusable exact solver for Budgeted and Knapsack problems. It
+// keeps its tables between calls, so repeated solves of problems of similar
+// size allocate nothing. An Oracle is not safe for concurrent use; use one
+// per goroutine.
+//
+// The dynamic program is the recursion (19)-(23) of Algorithm 2 run over the
+// enabled items only, with four exact reductions: (i) rolling value layers
+// and a decision bitset for reconstruction instead of a solution vector per
+// state; (ii) the remaining capacity at item i is clipped to the total demand
+// of items i..n-1 (states that differ only above it are equal); (iii) only
+// capacity states reachable from c are visited; (iv) the budget row of a
+// state stops at the largest Upsilon . x its suffix can reach (beyond, the
+// value is -Inf). Item order and the tie rule (choose an item only if that is
+// strictly better) are those of Algorithm 2, so values are bit-identical to
+// Algorithm2 and so are the solutions.
+type Oracle struct {
+	set Settings
+	gen uint64
+
+	n, K, smax int
+	nAll       int       // number of items including disabled ones
+	items      []int     // original id of enabled item i
+	a          []int     // demand of item i, flat i*K+k
+	u          []int     // Upsilon of item i
+	w          []float64 // weight of item i
+	c          []int     // capacity
+	caps       []int     // (n+1)*K: clip bound of layer i
+	strides    []int     // (n+1)*K
+	mapOff     []int     // n+2: offsets of layer maps in maps
+	maps       []int32   // box index -> global state id, -1 if unreachable
+	layerOff   []int     // n+2: offsets of layer states in states
+	states     []int32   // global state id -> box index in its layer
+	best       []int32   // largest reachable budget of the state, clipped to smax
+	rowOff     []int64   // offset of the state's row within its layer
+	layerCells []int64
+	bitBase    []int64
+	bits       []uint64
+	cur, nxt   []float64
+	coord      []int
+	walk       []int
+
+	res  BudgetedResult
+	kres KnapsackResult
+}
+
+// NewOracle returns an Oracle with settings s.
+func NewOracle(s Settings) *Oracle { return &Oracle{set: s} }
+
+// SolveBudgeted solves every P4(s), s in S, of p in one dynamic program of
+// O(n |S| prod_k (c_k+1)) time in the worst case (far less in practice, see
+// Oracle). The result is owned by o and valid until o's next call.
+func (o *Oracle) SolveBudgeted(p *Budgeted) (*BudgetedResult, error) {
+	n := len(p.Sigma2)
+	if err := checkShape(p.K, n, p.Demand, p.Capacity, p.Enabled); err != nil {
+		return nil, err
+	}
+	if len(p.Upsilon) != n {
+		return nil, fmt.Errorf("%w: len(Upsilon) = %d, want %d", ErrDimension, len(p.Upsilon), n)
+	}
+	for e, v := range p.Upsilon {
+		if v < 0 {
+			return nil, fmt.Errorf("%w: Upsilon[%d] = %d", ErrValue, e, v)
+		}
+	}
+	for e, v := range p.Sigma2 {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("%w: Sigma2[%d] = %v", ErrValue, e, v)
+		}
+	}
+	if p.MaxBudget < 0 {
+		return nil, fmt.Errorf("%w: MaxBudget = %d", ErrValue, p.MaxBudget)
+	}
+	if int64(p.MaxBudget) >= math.MaxInt32 {
+		return nil, fmt.Errorf("%w: MaxBudget = %d needs a value table of %d bytes", ErrTooLarge, p.MaxBudget, 8*(int64(p.MaxBudget)+1))
+	}
+	o.load(p.K, p.Demand, p.Capacity, p.Enabled, p.Upsilon, p.Sigma2, p.MaxBudget)
+	if err := o.run(); err != nil {
+		return nil, err
+	}
+	r := &o.res
+	r.Value = grow(r.Value, o.smax+1)
+	o.layerZeroRow(r.Value)
+	r.Best, r.BestIndex = -1, math.Inf(-1)
+	for s, v := range r.Value {
+		if math.IsInf(v, -1) {
+			break
+		}
+		if idx := float64(s) + math.Sqrt(v); idx > r.BestIndex {
+			r.Best, r.BestIndex = s, idx
+		}
+	}
+	r.Status, r.o, r.gen, r.ref = Optimal, o, o.gen, nil
+	return r, nil
+}
+
+// SolveKnapsack solves the plain knapsack p exactly. The result is owned by
+// o and valid until o's next call.
+func (o *Oracle) SolveKnapsack(p *Knapsack) (*KnapsackResult, error) {
+	n := len(p.Value)
+	if err := checkShape(p.K, n, p.Demand, p.Capacity, p.Enabled); err != nil {
+		return nil, err
+	}
+	for e, v := range p.Value {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%w: Value[%d] = %v", ErrValue, e, v)
+		}
+	}
+	o.load(p.K, p.Demand, p.Capacity, p.Enabled, nil, p.Value, 0)
+	if err := o.run(); err != nil {
+		return nil, err
+	}
+	r := &o.kres
+	r.X = o.reconstruct(r.X, 0)
+	r.Objective = o.nxt[0]
+	r.Status = Optimal
+	r.Bytes, r.Cells = o.res.Bytes, o.res.Cells
+	return r, nil
+}
+
+// SolveBudgeted is a convenience wrapper: a fresh Oracle solves p.
+func SolveBudgeted(p *Budgeted, s Settings) (*BudgetedResult, error) {
+	return NewOracle(s).SolveBudgeted(p)
+}
+
+// SolveKnapsack is a convenience wrapper: a fresh Oracle solves p.
+func SolveKnapsack(p *Knapsack, s Settings) (*KnapsackResult, error) {
+	return NewOracle(s).SolveKnapsack(p)
+}
+
+func checkShape(K, n int, demand, capacity []int, enabled []bool) error {
+	if K < 0 {
+		return fmt.Errorf("%w: K = %d", ErrDimension, K)
+	}
+	if len(capacity) != K {
+		return fmt.Errorf("%w: len(Capacity) = %d, want K = %d", ErrDimension, len(capacity), K)
+	}
+	if len(demand) != n*K {
+		return fmt.Errorf("%w: len(Demand) = %d, want n*K = %d", ErrDimension, len(demand), n*K)
+	}
+	if enabled != nil && len(enabled) != n {
+		return fmt.Errorf("%w: len(Enabled) = %d, want %d", ErrDimension, len(enabled), n)
+	}
+	for k, v := range capacity {
+		if v < 0 {
+			return fmt.Errorf("%w: Capacity[%d] = %d", ErrValue, k, v)
+		}
+	}
+	for i, v := range demand {
+		if v < 0 {
+			return fmt.Errorf("%w: Demand[%d] (item %d, type %d) = %d", ErrValue, i, i/max(K, 1), i%max(K, 1), v)
+		}
+	}
+	return nil
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// load copies the enabled items; upsilon nil means all zero.
+func (o *Oracle) load(K int, demand, capacity []int, enabled []bool, upsilon []int, weight []float64, smax int) {
+	o.gen++
+	o.K, o.smax = K, smax
+	o.items, o.a, o.u, o.w = o.items[:0], o.a[:0], o.u[:0], o.w[:0]
+	for e := range weight {
+		if enabled != nil && !enabled[e] {
+			continue
+		}
+		o.items = append(o.items, e)
+		o.a = append(o.a, demand[e*K:(e+1)*K]...)
+		if upsilon != nil {
+			o.u = append(o.u, upsilon[e])
+		} else {
+			o.u = append(o.u, 0)
+		}
+		o.w = append(o.w, weight[e])
+	}
+	o.n = len(o.items)
+	o.nAll = len(weight)
+	o.c = append(o.c[:0], capacity...)
+}
+
+func tooLarge(need, limit int64, what string) error {
+	return fmt.Errorf("%w: %s needs %d bytes (%.1f MiB), limit %d bytes", ErrTooLarge, what, need, float64(need)/(1<<20), limit)
+}
+
+// run sizes the tables, checks the memory limit and fills them.
+func (o *Oracle) run() error {
+	n, K := o.n, o.K
+	limit := o.set.maxBytes()
+	// Layer bounds: cap_i = min(c, sum_{j >= i} a_j), boxes and strides.
+	o.caps = grow(o.caps, (n+1)*K)
+	o.strides = grow(o.strides, (n+1)*K)
+	o.mapOff = grow(o.mapOff, n+2)
+	for k := 0; k < K; k++ {
+		o.caps[n*K+k] = 0
+	}
+	for i := n - 1; i >= 0; i-- {
+		for k := 0; k < K; k++ {
+			o.caps[i*K+k] = min(o.c[k], o.caps[(i+1)*K+k]+o.a[i*K+k])
+		}
+	}
+	var mapCells int64
+	for i := 0; i <= n; i++ {
+		o.mapOff[i] = int(mapCells)
+		box := int64(1)
+		for k := 0; k < K; k++ {
+			o.strides[i*K+k] = int(box)
+			box *= int64(o.caps[i*K+k]) + 1
+			if box > limit {
+				return tooLarge(box*4, limit, fmt.Sprintf("capacity box prod_k (c_k+1) of layer %d", i))
+			}
+		}
+		mapCells += box
+		if mapCells*4 > limit {
+			return tooLarge(mapCells*4, limit, "capacity-state maps")
+		}
+	}
+	o.mapOff[n+1] = int(mapCells)
+	o.maps = grow(o.maps, int(mapCells))
+	for i := range o.maps {
+		o.maps[i] = -1
+	}
+	o.coord = grow(o.coord, K)
+	o.walk = grow(o.walk, K)
+
+	// Reachable states, top-down.
+	o.layerOff = grow(o.layerOff, n+2)
+	o.states = o.states[:0]
+	o.layerOff[0] = 0
+	for k := 0; k < K; k++ {
+		o.walk[k] = o.c[k]
+	}
+	o.addState(0, o.walk)
+	for i := 0; i < n; i++ {
+		o.layerOff[i+1] = len(o.states)
+		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
+			o.decode(i, int(o.states[j]), o.coord)
+			o.addState(i+1, o.coord)
+			if o.fits(i, o.coord) {
+				for k := 0; k < K; k++ {
+					o.walk[k] = o.coord[k] - o.a[i*K+k]
+				}
+				o.addState(i+1, o.walk)
+			}
+		}
+		if int64(len(o.states))*20+mapCells*4 > limit {
+			return tooLarge(int64(len(o.states))*20+mapCells*4, limit, "reachable capacity states")
+		}
+	}
+	o.layerOff[n+1] = len(o.states)
+	ns := len(o.states)
+	if ns >= math.MaxInt32 {
+		return tooLarge(int64(ns)*20, limit, "reachable capacity states")
+	}
+
+	// Largest reachable budget per state, bottom-up (clipped to smax).
+	o.best = grow(o.best, ns)
+	o.best[ns-1] = 0 // layer n has the single state 0
+	for i := n - 1; i >= 0; i-- {
+		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
+			o.decode(i, int(o.states[j]), o.coord)
+			b := o.best[o.child(i, o.coord, false)]
+			if o.fits(i, o.coord) {
+				b = max(b, int32(min(int(o.best[o.child(i, o.coord, true)])+o.u[i], o.smax)))
+			}
+			o.best[j] = b
+		}
+	}
+
+	// Row offsets, bit bases and the memory check.
+	o.rowOff = grow(o.rowOff, ns)
+	o.layerCells = grow(o.layerCells, n+1)
+	o.bitBase = grow(o.bitBase, n+1)
+	var bitsTotal, maxLayer int64
+	for i := 0; i <= n; i++ {
+		var cells int64
+		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
+			o.rowOff[j] = cells
+			cells += int64(o.best[j]) + 1
+		}
+		o.layerCells[i] = cells
+		maxLayer = max(maxLayer, cells)
+		if i < n { // layer n has no decisions
+			o.bitBase[i] = bitsTotal
+			bitsTotal += cells
+		}
+	}
+	words := (bitsTotal + 63) / 64
+	bytes := mapCells*4 + int64(ns)*(4+4+8) + words*8 + 2*maxLayer*8 + int64(o.smax+1)*8
+	o.res.Bytes = bytes
+	if bytes > limit {
+		return tooLarge(bytes, limit, "dynamic-programming tables")
+	}
+	o.bits = grow(o.bits, int(words))
+	clear(o.bits)
+	o.cur = grow(o.cur, int(maxLayer))
+	o.nxt = grow(o.nxt, int(maxLayer))
+
+	// The dynamic program (19)-(23), bottom-up over items.
+	var cellsDone int64
+	o.nxt[0] = 0
+	negInf := math.Inf(-1)
+	for i := n - 1; i >= 0; i-- {
+		ui, wi := o.u[i], o.w[i]
+		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
+			o.decode(i, int(o.states[j]), o.coord)
+			L := int(o.best[j]) + 1
+			dst := o.cur[o.rowOff[j] : o.rowOff[j]+int64(L)]
+			sj := o.child(i, o.coord, false)
+			skip := o.nxt[o.rowOff[sj] : o.rowOff[sj]+int64(o.best[sj])+1]
+			var take []float64
+			if o.fits(i, o.coord) {
+				tj := o.child(i, o.coord, true)
+				take = o.nxt[o.rowOff[tj] : o.rowOff[tj]+int64(o.best[tj])+1]
+			}
+			base := o.bitBase[i] + o.rowOff[j]
+			for s := range dst {
+				sk := negInf
+				if s < len(skip) {
+					sk = skip[s]
+				}
+				tk := negInf
+				if take != nil {
+					s2 := s - ui
+					if s2 < 0 {
+						s2 = 0
+					}
+					if s2 < len(take) {
+						tk = take[s2] + wi
+					}
+				}
+				if tk > sk {
+					dst[s] = tk
+					b := base + int64(s)
+					o.bits[b>>6] |= 1 << uint(b&63)
+				} else {
+					dst[s] = sk
+				}
+			}
+			cellsDone += int64(L)
+		}
+		o.cur, o.nxt = o.nxt, o.cur
+	}
+	o.res.Cells = cellsDone
+	return nil
+}
+
+// layerZeroRow copies V*(s) of the single layer-0 state into dst (len smax+1).
+func (o *Oracle) layerZeroRow(dst []float64) {
+	L := int(o.best[0]) + 1
+	copy(dst, o.nxt[:L])
+	for s := L; s < len(dst); s++ {
+		dst[s] = math.Inf(-1)
+	}
+}
+
+// decode writes the coordinates of box index idx of layer i into r.
+func (o *Oracle) decode(i, idx int, r []int) {
+	K := o.K
+	for k := K - 1; k >= 0; k-- {
+		st := o.strides[i*K+k]
+		r[k] = idx / st
+		idx -= r[k] * st
+	}
+}
+
+// fits reports r >= a_i.
+func (o *Oracle) fits(i int, r []int) bool {
+	K := o.K
+	for k := 0; k < K; k++ {
+		if r[k] < o.a[i*K+k] {
+			return false
+		}
+	}
+	return true
+}
+
+// child returns the global state id of layer i+1 reached from coordinates
+// r of layer i by skipping (take = false) or taking item i.
+func (o *Oracle) child(i int, r []int, take bool) int {
+	K := o.K
+	idx := 0
+	for k := 0; k < K; k++ {
+		v := r[k]
+		if take {
+			v -= o.a[i*K+k]
+		}
+		idx += min(v, o.caps[(i+1)*K+k]) * o.strides[(i+1)*K+k]
+	}
+	return int(o.maps[o.mapOff[i+1]+idx])
+}
+
+// addState marks the clip of r to layer i's box reachable.
+func (o *Oracle) addState(i int, r []int) {
+	K := o.K
+	idx := 0
+	for k := 0; k < K; k++ {
+		idx += min(r[k], o.caps[i*K+k]) * o.strides[i*K+k]
+	}
+	m := &o.maps[o.mapOff[i]+idx]
+	if *m < 0 {
+		*m = int32(len(o.states))
+		o.states = append(o.states, int32(idx))
+	}
+}
+
+// reconstruct walks the decision bits from (c, s) at item 0.
+func (o *Oracle) reconstruct(dst []bool, s int) []bool {
+	dst = grow(dst, o.nAll)
+	clear(dst)
+	K := o.K
+	r := o.walk
+	copy(r, o.c)
+	for i := 0; i < o.n; i++ {
+		idx := 0
+		for k := 0; k < K; k++ {
+			idx += min(r[k], o.caps[i*K+k]) * o.strides[i*K+k]
+		}
+		j := int(o.maps[o.mapOff[i]+idx])
+		if j < 0 || s > int(o.best[j]) {
+			panic("esdp: internal error: reconstruction left the table")
+		}
+		b := o.bitBase[i] + o.rowOff[j] + int64(s)
+		if o.bits[b>>6]&(1<<uint(b&63)) != 0 {
+			dst[o.items[i]] = true
+			for k := 0; k < K; k++ {
+				r[k] -= o.a[i*K+k]
+			}
+			s = max(s-o.u[i], 0)
+		}
+	}
+	return dst
+}
