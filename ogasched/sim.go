@@ -194,6 +194,11 @@ type RunSettings struct {
 	// CheckTol, if positive, checks every decision against (5)-(6) with this
 	// tolerance and fails the run on a violation.
 	CheckTol float64
+	// Progress, if not nil, is called after every ProgressEvery slots of
+	// each policy (from the goroutine simulating it) and at its end.
+	Progress func(policy string, t, T int)
+	// ProgressEvery is the slot interval of Progress; 0 means T/10.
+	ProgressEvery int
 }
 
 // Run replays tr through every policy: at slot t it calls Decide(t, x(t)),
@@ -220,7 +225,7 @@ func Run(p *Problem, tr *Trace, pols []bipartite.OnlinePolicy[[]float64, []float
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i], errs[i] = runOne(p, tr, pol, s.CheckTol)
+			out[i], errs[i] = runOne(p, tr, pol, s)
 		}()
 	}
 	wg.Wait()
@@ -232,8 +237,13 @@ func Run(p *Problem, tr *Trace, pols []bipartite.OnlinePolicy[[]float64, []float
 	return out, nil
 }
 
-func runOne(p *Problem, tr *Trace, pol bipartite.OnlinePolicy[[]float64, []float64], tol float64) (Series, error) {
+func runOne(p *Problem, tr *Trace, pol bipartite.OnlinePolicy[[]float64, []float64], rs RunSettings) (Series, error) {
 	T := len(tr.Arrivals)
+	tol := rs.CheckTol
+	every := rs.ProgressEvery
+	if every <= 0 {
+		every = max(1, T/10)
+	}
 	s := Series{Name: pol.Name(), Reward: make([]float64, T), Gain: make([]float64, T), Penalty: make([]float64, T)}
 	learner, _ := pol.(bipartite.Learner[[]float64])
 	start := time.Now()
@@ -254,6 +264,9 @@ func runOne(p *Problem, tr *Trace, pol bipartite.OnlinePolicy[[]float64, []float
 			if err := learner.Observe(t, x); err != nil {
 				return s, fmt.Errorf("%s: slot %d: %w", pol.Name(), t, err)
 			}
+		}
+		if rs.Progress != nil && ((t+1)%every == 0 || t+1 == T) {
+			rs.Progress(s.Name, t+1, T)
 		}
 	}
 	s.Wall = time.Since(start)

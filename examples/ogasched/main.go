@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -87,7 +88,7 @@ func run() error {
 	flag.IntVar(&pr.Workers, "workers", 2, "workers (policies run concurrently; OGASched projection workers)")
 	asJSON := flag.Bool("json", false, "print a JSON summary instead of the table")
 	out := flag.String("out", "", "directory for CSV series and SVG plots")
-	sweep := flag.Bool("sweep", false, "print Table III rows (T, rho, graph density) instead of one run")
+	sweep := flag.Bool("sweep", false, "print Table III rows (T, rho, graph density) and Fig. 7 (utility types) instead of one run")
 	flag.Parse()
 
 	cfg := ogasched.DefaultConfig()
@@ -169,7 +170,17 @@ func experiment(pr params) ([]ogasched.Series, error) {
 	defer oga.Close()
 	pols := []bipartite.OnlinePolicy[[]float64, []float64]{oga,
 		baselines.NewDRF(p), baselines.NewFairness(p), baselines.NewBinPacking(p), baselines.NewSpreading(p)}
-	return ogasched.Run(p, tr, pols, ogasched.RunSettings{Workers: pr.Workers})
+	rs := ogasched.RunSettings{Workers: pr.Workers}
+	if pr.T*pr.L*pr.R >= 1e7 { // runs of more than a few seconds
+		start := time.Now()
+		var mu sync.Mutex
+		rs.Progress = func(name string, t, T int) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(os.Stderr, "ogasched: %-10s slot %6d/%d  %v\n", name, t, T, time.Since(start).Round(time.Second))
+		}
+	}
+	return ogasched.Run(p, tr, pols, rs)
 }
 
 func runSweep(base params) error {
@@ -193,6 +204,11 @@ func runSweep(base params) error {
 		pr.EdgeProb = d / float64(pr.L) // mean |L_r| = d
 		cols = append(cols, col{fmt.Sprintf("dense~%v", d), pr})
 	}
+	for _, u := range []string{"linear", "log", "reciprocal", "poly"} { // Fig. 7
+		pr := base
+		pr.Utility = u
+		cols = append(cols, col{"f=" + u, pr})
+	}
 	var names []string
 	avg := map[string][]float64{}
 	for _, c := range cols {
@@ -207,7 +223,7 @@ func runSweep(base params) error {
 			avg[s.Name] = append(avg[s.Name], s.Total/float64(c.pr.T))
 		}
 	}
-	fmt.Println("Table III (average reward per slot)")
+	fmt.Println("Table III and Fig. 7 (average reward per slot; columns vary T, rho, mean |L_r|, utility type)")
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "policy\t")
 	for _, c := range cols {
