@@ -1,0 +1,88 @@
+// Package onsocmax implements OnSocMax, the alpha-competitive online
+// workload dispatching policy for deadline-aware multi-server jobs of Zhao
+// et al., "Theoretically Guaranteed Online Workload Dispatching for
+// Deadline-Aware Multi-Server Jobs" (paper 001), with its marginal-cost
+// pricing, two per-job solvers, the offline optimum and a simulator.
+//
+// # Model
+//
+// The cluster is a bipartite.Mesh of nodes x slots; resource unit r has
+// capacity C_r. Job n arrives with a target workload rho_n, its available
+// units R_n (eq. (1)), per-unit caps xbar_nr, per-unit concave utilities
+// f_nr (eq. (2)) and cluster weights beta_nr (g_nr(x) = beta_nr x / C_r,
+// eq. (3)). The offline problem P1 is
+//
+//	maximise  sum_n sum_{r in R_n} f_nr(x_nr) + beta_nr x_nr / C_r
+//	s.t.      sum_r x_nr <= rho_n            (4)
+//	          sum_n x_nr <= C_r              (6)
+//	          0 <= x_nr <= xbar_nr           (7)
+//
+// # Pricing (Theorem 2, as cleaned in SPEC.md)
+//
+// iota <= f'_nr + beta_nr/C_r <= v bound the marginal welfare (8).
+// alpha-hat is the root alpha >= 2 of
+//
+//	alpha - 1 = 1/(alpha-1) + ln((alpha v/iota - 1)/(alpha-1))        (40)
+//
+// (alpha = 2 when v = iota), w_r = C_r/(alpha-1) the threshold, and
+//
+//	phi_r(u) = iota                                         u < w_r
+//	phi_r(u) = iota/alpha + (iota - iota/alpha) e^{alpha (u - w_r)/C_r}   w_r <= u <= C_r
+//	phi_r(u) = +Inf                                         u > C_r
+//
+// so phi_r is continuous at w_r and phi_r(C_r) = v. The cost (12) Phi_r is
+// its integral from the usage omega_r to omega_r + x, in closed form
+// (Pricing.Cost). The paper's printed Theorem 2 has typos (the printed
+// (40) reads "alpha^v"; the exponential branch's constants do not give
+// phi(C) = v); we follow SPEC.md, which re-derives them from (28) binding.
+//
+// # Per-job problem P3 (the form implemented)
+//
+// When job n arrives Algorithm 1 solves
+//
+//	maximise  sum_{r in R_n} [ f_nr(x_r) + beta_nr x_r / C_r - Phi_r(x_r) ]
+//	s.t.      sum_r x_r <= rho_n,  0 <= x_r <= xbar_nr
+//
+// (type P3: f_n is separable over units as in (2), so this is exactly the
+// paper's P3 with W~_n), then updates omega_r += x_r (11). Two solvers:
+//
+//   - WaterFill (default): exact dual bisection on the multiplier mu of
+//     sum_r x_r <= rho_n; each unit's response uses the utility's inverse
+//     derivative on the flat part of phi_r and the inverse of phi_r (linear
+//     f) or a scalar bisection (other f) on its exponential part. Units
+//     whose response jumps at mu* (linear utilities) are filled in
+//     proportion so that the sum is exactly rho_n.
+//   - ALM: Algorithm 2, the augmented-Lagrangian method with the slack
+//     variables eliminated as in (23)-(24), for any SeparableProblem (a sum
+//     of convex one-dimensional terms with linear inequality rows and
+//     penalised bounds). Table II's sigma_0, p, theta_1, theta_2, learning
+//     rate and decay are the defaults.
+//
+// Both return a Result with the multiplier mu and a typed Status;
+// P3.KKTResidual measures the KKT conditions (13).
+//
+// # Deviations of the ALM from Algorithm 2
+//
+//   - Table II's final tolerances eta = 0.1 and epsilon = 10 stop the method
+//     far from the optimum; the defaults are 1e-9 (TableII returns the
+//     literal values).
+//   - With sigma_0 = 0.97 < 1 lines 19 and 24 loosen the tolerances; they
+//     shrink by max(sigma, MinShrink = 10) on success, and the inner
+//     tolerance never grows on failure.
+//   - Multipliers are updated after every outer iteration (method of
+//     multipliers); Algorithm 2's "update only if v <= epsilon_k" is
+//     ALMSettings.PaperSchedule. With p = 1.002 and theta_1 = 0.99 its test
+//     can fail for thousands of iterations.
+//   - The violation (25) sums absolute values |max(g, -lambda/sigma)| (the
+//     signed sum can cancel); PaperViolation restores the signed sum.
+//   - Step 6 "gradient descent" is an accelerated projected gradient (FISTA
+//     with gradient restart) whose step starts at the learning rate and is
+//     backtracked by the decay factor. x_r >= 0 and x_r <= C_r - omega_r
+//     are kept exactly by projection (f_nr and Phi_r are undefined
+//     outside); x_r <= xbar_nr is penalised as in (18).
+//   - SolveP3 returns a feasible point: the iterate clipped to its box and
+//     scaled down if it exceeds rho_n by the residual violation.
+//   - a sqrt(x) (utility.Sqrt) has f'(0) = +Inf; its derivative is
+//     evaluated at 1e-12 in the ALM, and the bound v of (8) is taken at a
+//     minimum workload unit (Bounds' minUnit).
+package onsocmax

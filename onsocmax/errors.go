@@ -1,0 +1,26 @@
+package onsocmax
+
+import "errors"
+
+// Sentinel errors. Returned errors wrap one of these with the offending
+// index and value; test with errors.Is.
+var (
+	// ErrBounds reports marginal-welfare bounds that are not 0 < iota <= v < Inf.
+	ErrBounds = errors.New("onsocmax: invalid marginal-welfare bounds")
+	// ErrValue reports a NaN, infinite, negative or otherwise invalid datum.
+	ErrValue = errors.New("onsocmax: invalid value")
+	// ErrDimension reports slices of mismatched lengths.
+	ErrDimension = errors.New("onsocmax: mismatched dimension")
+	// ErrSettings reports invalid solver settings.
+	ErrSettings = errors.New("onsocmax: invalid settings")
+	// ErrVersion reports an unsupported encoding version.
+	ErrVersion = errors.New("onsocmax: unsupported encoding version")
+	// ErrTooLarge reports an offline problem beyond the documented size limit.
+	ErrTooLarge = errors.New("onsocmax: problem too large")
+	// ErrUnsupported reports an offline problem the exact solver cannot handle.
+	ErrUnsupported = errors.New("onsocmax: unsupported problem")
+)
+
+const (
+	panicLen = "onsocmax: mismatched slice lengths"
+)

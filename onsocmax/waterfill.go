@@ -1,0 +1,158 @@
+package onsocmax
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/msched/msched/utility"
+)
+
+// WaterFillSettings configures WaterFill. The zero value is valid.
+type WaterFillSettings struct {
+	// MaxIterations bounds the bisection steps on mu; 0 means 200, enough to
+	// reach adjacent floating-point numbers.
+	MaxIterations int
+}
+
+// WaterFill solves P3 exactly by dual bisection ("water-filling") and
+// writes the solution to dst. For a multiplier mu the per-unit response
+//
+//	x_r(mu) = argmax_{0 <= x <= U_r} f_nr(x) + (Beta_r/C_r - mu) x - Phi_r(x)
+//
+// (U_r = min(XBar_r, C_r - omega_r)) is found with the utility's inverse
+// derivative on the flat part of phi_r and in closed form (linear f) or by
+// bisection (other f) on its exponential part. sum_r x_r(mu) is
+// non-increasing; mu* = 0 if x(0) is feasible, otherwise mu* is bracketed
+// and bisected, and units whose response jumps at mu* (linear utilities) are
+// filled in proportion so that sum_r x_r = Rho exactly.
+//
+// work is scratch space of length p.Len(); nil allocates it. WaterFill
+// panics if len(dst) != p.Len() or a non-nil work has another length; it
+// returns an error wrapping ErrValue, ErrDimension or ErrBounds for invalid
+// data. It does not allocate when work is given.
+func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64) (Result, error) {
+	n := p.Len()
+	if len(dst) != n || (work != nil && len(work) != n) {
+		panic(panicLen)
+	}
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	maxIter := 200
+	if settings != nil && settings.MaxIterations != 0 {
+		if settings.MaxIterations < 0 {
+			return Result{}, fmt.Errorf("%w: MaxIterations = %d", ErrSettings, settings.MaxIterations)
+		}
+		maxIter = settings.MaxIterations
+	}
+	if work == nil {
+		work = make([]float64, n)
+	}
+	if p.Rho == 0 || n == 0 {
+		clear(dst)
+		return Result{Objective: 0, Status: Trivial}, nil
+	}
+	if s := p.responses(dst, 0); s <= p.Rho {
+		return Result{Objective: p.Objective(dst), Status: Trivial}, nil
+	}
+	// Bracket: S(lo) > Rho >= S(hi).
+	lo, hi := 0.0, 1.0
+	for p.responseSum(hi) > p.Rho {
+		lo = hi
+		hi *= 2
+		if hi > 1e300 {
+			return Result{}, fmt.Errorf("%w: cannot bracket the multiplier (rho = %v)", ErrValue, p.Rho)
+		}
+	}
+	it := 0
+	status := Success
+	for ; ; it++ {
+		if it >= maxIter {
+			status = IterationLimit
+			break
+		}
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if p.responseSum(mid) > p.Rho {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	sLo := p.responses(work, lo)
+	sHi := p.responses(dst, hi)
+	theta := 0.0
+	if sLo > sHi {
+		theta = (p.Rho - sHi) / (sLo - sHi)
+	}
+	for r := range dst {
+		dst[r] += theta * (work[r] - dst[r])
+	}
+	return Result{Mu: hi, Objective: p.Objective(dst), Iterations: it, Status: status}, nil
+}
+
+func (p *P3) responses(dst []float64, mu float64) float64 {
+	var s float64
+	for r := range dst {
+		dst[r] = p.response(r, mu)
+		s += dst[r]
+	}
+	return s
+}
+
+func (p *P3) responseSum(mu float64) float64 {
+	var s float64
+	for r := range p.XBar {
+		s += p.response(r, mu)
+	}
+	return s
+}
+
+// response returns x_r(mu), the maximiser over [0, U_r] of the per-unit
+// Lagrangian, whose derivative D(x) = f'(x) + Beta/C - mu - phi(omega+x) is
+// non-increasing.
+func (p *P3) response(r int, mu float64) float64 {
+	ub := p.Upper(r)
+	if ub <= 0 {
+		return 0
+	}
+	c, omega := p.Capacity[r], p.Usage[r]
+	u := p.Utility[r]
+	pr := p.Pricing
+	b := p.Beta[r] / c
+	// Flat part of phi: omega + x < w.
+	xf := math.Min(ub, math.Max(0, pr.Threshold(c)-omega))
+	x1 := u.InvDeriv(mu + pr.Iota - b)
+	if x1 < xf {
+		return x1
+	}
+	if xf >= ub {
+		return ub
+	}
+	// Exponential part [xf, ub].
+	if p.marginal(r, ub)-mu >= 0 {
+		return ub
+	}
+	if p.marginal(r, xf)-mu <= 0 {
+		return xf
+	}
+	if u.Kind == utility.Linear {
+		x := pr.InverseCost(u.A+b-mu, c) - omega
+		return math.Min(ub, math.Max(xf, x))
+	}
+	lo, hi := xf, ub
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if p.marginal(r, mid)-mu > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo + (hi-lo)/2
+}
