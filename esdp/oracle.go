@@ -443,21 +443,53 @@ func (o *Oracle) run() error {
 				tj := o.child(i, o.coord, true)
 				take = o.nxt[o.rowOff[tj] : o.rowOff[tj]+int64(o.best[tj])+1]
 			}
+			cellsDone += int64(L)
+			if take == nil { // L == len(skip)
+				copy(dst, skip)
+				continue
+			}
 			base := o.bitBase[i] + o.rowOff[j]
-			for s := range dst {
+			// s < ui: taking item i meets the rest of the budget, (23)
+			// reads take[0].
+			t0 := take[0] + wi
+			lim := min(ui, L)
+			for s := 0; s < lim; s++ {
 				sk := negInf
 				if s < len(skip) {
 					sk = skip[s]
 				}
-				tk := negInf
-				if take != nil {
-					s2 := s - ui
-					if s2 < 0 {
-						s2 = 0
+				if t0 > sk {
+					dst[s] = t0
+					b := base + int64(s)
+					o.bits[b>>6] |= 1 << uint(b&63)
+				} else {
+					dst[s] = sk
+				}
+			}
+			// s >= ui: take[s-ui]; both rows are finite up to their length
+			// and -Inf beyond.
+			both := min(L, len(skip), ui+len(take))
+			if lim < both {
+				sk := skip[lim:both]
+				tk := take[lim-ui : both-ui]
+				d := dst[lim:both]
+				for q := range d {
+					if v := tk[q] + wi; v > sk[q] {
+						d[q] = v
+						b := base + int64(lim+q)
+						o.bits[b>>6] |= 1 << uint(b&63)
+					} else {
+						d[q] = sk[q]
 					}
-					if s2 < len(take) {
-						tk = take[s2] + wi
-					}
+				}
+			}
+			for s := max(both, lim); s < L; s++ {
+				sk, tk := negInf, negInf
+				if s < len(skip) {
+					sk = skip[s]
+				}
+				if s-ui < len(take) {
+					tk = take[s-ui] + wi
 				}
 				if tk > sk {
 					dst[s] = tk
@@ -467,7 +499,6 @@ func (o *Oracle) run() error {
 					dst[s] = sk
 				}
 			}
-			cellsDone += int64(L)
 		}
 		o.cur, o.nxt = o.nxt, o.cur
 	}

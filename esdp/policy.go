@@ -1,0 +1,271 @@
+package esdp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/msched/msched/bipartite"
+)
+
+// Feedback is the semi-bandit feedback of a slot: the realised normalised
+// rewards Z~_e(t) of the chosen edges only.
+type Feedback struct {
+	Chosen []bool    // x(t), len |E|
+	Reward []float64 // Z~_e(t) in [0,1] where Chosen[e]; other entries are ignored
+}
+
+// Options configures a Policy. The zero value is the paper's experimental
+// setup (Section 4.1): m = 0.5 |E|, delta = DeltaLogLog, g = GDefault, the
+// per-slot problem over the edges of ports with a job.
+type Options struct {
+	// Alpha sets m = max_x ||x||_1 to ceil(Alpha |E|), the experiments'
+	// simplification. If Alpha is 0 it is defaulted to 0.5.
+	Alpha float64
+	// M, if positive, sets m directly (e.g. the exact maximum cardinality).
+	M int
+	// Delta is delta(t) of P3(t), t = 1, 2, ...; nil means DeltaLogLog.
+	Delta func(t int) float64
+	// G is g(t) of (9)-(10); nil means GDefault.
+	G func(t int, m float64) float64
+	// SolveThenZero selects the paper's Algorithm 1 literally: solve over
+	// all edges, then zero the edges of ports without a job (Steps 10-16).
+	// The default solves over the edges of arrived ports only, which is
+	// never worse.
+	SolveThenZero bool
+	// Oracle configures the dynamic program (memory limit).
+	Oracle Settings
+}
+
+// SlotInfo describes the last decision of a Policy.
+type SlotInfo struct {
+	// Explore reports a slot spent on unplayed edges (sigma^2 = +Inf).
+	Explore   bool
+	Delta     float64 // delta(t)
+	G         float64 // g(t)
+	Xi        int     // xi(t) of (15)
+	MaxBudget int     // max S(t) = xi(t) m
+	Best      int     // s* of (17)
+	Index     float64 // s* + sqrt(Sigma2 . x*(s*))
+	Cells     int64   // DP cells evaluated
+	Bytes     int64   // DP table memory
+}
+
+// Policy is ESDP (Algorithm 1 with Algorithm 2 as its subroutine). It
+// implements bipartite.OnlinePolicy[[]bool, []bool] — the observation is
+// 1_l(t) per port, the decision x(t) per edge — and
+// bipartite.Learner[Feedback].
+//
+// Decide returns a slice owned by the policy, valid until the next Decide.
+// After every edge has been played, Decide and Observe allocate nothing.
+// A Policy is not safe for concurrent use.
+type Policy struct {
+	cl    *Cluster
+	opt   Options
+	m     int
+	count []int     // n_e(t), eq. (7)
+	sum   []float64 // sum of Z~_e over the plays of e
+
+	enabled []bool
+	ups     []int
+	sig     []float64
+	val     []float64
+	x       []bool
+	oracle  *Oracle
+	bp      Budgeted
+	kp      Knapsack
+	last    SlotInfo
+}
+
+var (
+	_ bipartite.OnlinePolicy[[]bool, []bool] = (*Policy)(nil)
+	_ bipartite.Learner[Feedback]            = (*Policy)(nil)
+)
+
+// New returns ESDP for cl. cl must stay unchanged while the policy is used.
+func New(cl *Cluster, opt Options) (*Policy, error) {
+	if err := cl.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Alpha == 0 {
+		opt.Alpha = 0.5
+	}
+	if !(opt.Alpha > 0 && opt.Alpha <= 1) || opt.M < 0 {
+		return nil, fmt.Errorf("%w: Alpha = %v, M = %d", ErrSettings, opt.Alpha, opt.M)
+	}
+	if opt.Delta == nil {
+		opt.Delta = DeltaLogLog
+	}
+	if opt.G == nil {
+		opt.G = GDefault
+	}
+	E := cl.NumEdges()
+	m := opt.M
+	if m == 0 {
+		m = max(1, int(math.Ceil(opt.Alpha*float64(E)-1e-9)))
+	}
+	p := &Policy{cl: cl, opt: opt, m: m,
+		count: make([]int, E), sum: make([]float64, E),
+		enabled: make([]bool, E), ups: make([]int, E), sig: make([]float64, E), val: make([]float64, E),
+		x: make([]bool, E), oracle: NewOracle(opt.Oracle)}
+	p.bp = Budgeted{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Upsilon: p.ups, Sigma2: p.sig, Enabled: p.enabled}
+	p.kp = Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: p.val, Enabled: p.enabled}
+	return p, nil
+}
+
+// Name returns "ESDP".
+func (p *Policy) Name() string { return "ESDP" }
+
+// M returns m, the bound on ||x||_1 used by (10), (15) and S(t).
+func (p *Policy) M() int { return p.m }
+
+// Last returns information on the last decision.
+func (p *Policy) Last() SlotInfo { return p.last }
+
+// Count returns n_e, the number of plays of edge e so far, eq. (7).
+func (p *Policy) Count(e int) int { return p.count[e] }
+
+// Mean returns the empirical mean v^_e of (8) (0 for an unplayed edge).
+func (p *Policy) Mean(e int) float64 {
+	if p.count[e] == 0 {
+		return 0
+	}
+	return p.sum[e] / float64(p.count[e])
+}
+
+// Variance returns sigma^2_e(t) = g(t)/(2 n_e) of (9) for slot index t
+// (0-based, as in Decide); +Inf for an unplayed edge.
+func (p *Policy) Variance(t, e int) float64 {
+	if p.count[e] == 0 {
+		return math.Inf(1)
+	}
+	return p.opt.G(t+1, float64(p.m)) / (2 * float64(p.count[e]))
+}
+
+// Index returns the objective of P3(t), delta(t) + v^.x + sqrt(sigma^2.x),
+// for slot index t (0-based) with the current statistics.
+func (p *Policy) Index(t int, x []bool) float64 {
+	v, s2 := 0.0, 0.0
+	for e, on := range x {
+		if on {
+			v += p.Mean(e)
+			s2 += p.Variance(t, e)
+		}
+	}
+	return p.opt.Delta(t+1) + v + math.Sqrt(s2)
+}
+
+// Decide returns x(t) for slot t = 0, 1, ... (the paper's slot t+1) given
+// arrived[l] = 1_l(t).
+//
+// While an edge that may be chosen has never been played its sigma^2 is
+// +Inf and P3(t) degenerates; Decide then solves the limit of P3(t) as
+// those sigma^2 grow without bound: maximise the number of unplayed edges,
+// then v^.x, subject to (1) and (2) — one exact knapsack with value
+// (n+1) [n_e = 0] + v^_e. Otherwise it computes (13)-(15), solves every
+// P4(s,t), s in S(t), in one dynamic program and returns x*(s*, t).
+func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
+	cl := p.cl
+	g := cl.Graph
+	if len(arrived) != g.NumLeft() {
+		return nil, fmt.Errorf("%w: len(arrived) = %d, want |L| = %d", ErrDimension, len(arrived), g.NumLeft())
+	}
+	if t < 0 {
+		return nil, fmt.Errorf("%w: slot %d", ErrValue, t)
+	}
+	tau := t + 1
+	nEn, unplayed := 0, false
+	for l := 0; l < g.NumLeft(); l++ {
+		lo, hi := g.LeftRange(l)
+		on := arrived[l] || p.opt.SolveThenZero
+		for e := lo; e < hi; e++ {
+			p.enabled[e] = on
+			if on {
+				nEn++
+				if p.count[e] == 0 {
+					unplayed = true
+				}
+			}
+		}
+	}
+	p.last = SlotInfo{}
+	var x []bool
+	if unplayed {
+		big := float64(nEn + 1)
+		for e := range p.val {
+			p.val[e] = p.Mean(e)
+			if p.count[e] == 0 {
+				p.val[e] += big
+			}
+		}
+		r, err := p.oracle.SolveKnapsack(&p.kp)
+		if err != nil {
+			return nil, err
+		}
+		x = r.X
+		p.last = SlotInfo{Explore: true, Cells: r.Cells, Bytes: r.Bytes}
+	} else {
+		delta := p.opt.Delta(tau)
+		m := float64(p.m)
+		xiF := math.Ceil(m / delta)
+		if !(delta > 0) || math.IsInf(xiF, 0) || xiF*m > math.MaxInt32 {
+			return nil, fmt.Errorf("%w: delta(%d) = %v gives xi = %v", ErrSettings, tau, delta, xiF)
+		}
+		gt := p.opt.G(tau, m)
+		if !(gt > 0) || math.IsInf(gt, 0) {
+			return nil, fmt.Errorf("%w: g(%d) = %v", ErrSettings, tau, gt)
+		}
+		xi := int(xiF)
+		for e := range p.ups {
+			v := p.Mean(e)
+			p.ups[e] = int(math.Ceil(xiF * v))                           // (13)
+			p.sig[e] = 0                                                 // unused when disabled
+			if p.count[e] > 0 {
+				p.sig[e] = xiF * xiF * gt / (2 * float64(p.count[e])) // (14) with (9)
+			}
+		}
+		p.bp.MaxBudget = xi * p.m
+		r, err := p.oracle.SolveBudgeted(&p.bp)
+		if err != nil {
+			return nil, err
+		}
+		x = r.Solution(p.x, r.Best)
+		p.last = SlotInfo{Delta: delta, G: gt, Xi: xi, MaxBudget: p.bp.MaxBudget, Best: r.Best,
+			Index: r.BestIndex, Cells: r.Cells, Bytes: r.Bytes}
+	}
+	copy(p.x, x)
+	if p.opt.SolveThenZero { // Steps 10-16
+		for l := 0; l < g.NumLeft(); l++ {
+			if !arrived[l] {
+				lo, hi := g.LeftRange(l)
+				clear(p.x[lo:hi])
+			}
+		}
+	}
+	return p.x, nil
+}
+
+// Observe updates n_e and v^_e of (7)-(8) with the realised rewards of the
+// chosen edges. It returns an error, and changes nothing, if a length is
+// wrong or a chosen edge's reward is not in [0,1].
+func (p *Policy) Observe(t int, fb Feedback) error {
+	return observe(p.count, p.sum, fb)
+}
+
+func observe(count []int, sum []float64, fb Feedback) error {
+	E := len(count)
+	if len(fb.Chosen) != E || len(fb.Reward) != E {
+		return fmt.Errorf("%w: feedback lengths %d, %d, want |E| = %d", ErrDimension, len(fb.Chosen), len(fb.Reward), E)
+	}
+	for e, on := range fb.Chosen {
+		if on && !(fb.Reward[e] >= 0 && fb.Reward[e] <= 1) {
+			return fmt.Errorf("%w: reward of edge %d = %v, want [0,1]", ErrValue, e, fb.Reward[e])
+		}
+	}
+	for e, on := range fb.Chosen {
+		if on {
+			count[e]++
+			sum[e] += fb.Reward[e]
+		}
+	}
+	return nil
+}
