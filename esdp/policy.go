@@ -59,11 +59,10 @@ type SlotInfo struct {
 // After every edge has been played, Decide and Observe allocate nothing.
 // A Policy is not safe for concurrent use.
 type Policy struct {
-	cl    *Cluster
-	opt   Options
-	m     int
-	count []int     // n_e(t), eq. (7)
-	sum   []float64 // sum of Z~_e over the plays of e
+	cl  *Cluster
+	opt Options
+	m   int
+	Stats
 
 	enabled []bool
 	ups     []int
@@ -104,7 +103,7 @@ func New(cl *Cluster, opt Options) (*Policy, error) {
 		m = max(1, int(math.Ceil(opt.Alpha*float64(E)-1e-9)))
 	}
 	p := &Policy{cl: cl, opt: opt, m: m,
-		count: make([]int, E), sum: make([]float64, E),
+		Stats:   Stats{Count: make([]int, E), Sum: make([]float64, E)},
 		enabled: make([]bool, E), ups: make([]int, E), sig: make([]float64, E), val: make([]float64, E),
 		x: make([]bool, E), oracle: NewOracle(opt.Oracle)}
 	p.bp = Budgeted{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Upsilon: p.ups, Sigma2: p.sig, Enabled: p.enabled}
@@ -121,24 +120,13 @@ func (p *Policy) M() int { return p.m }
 // Last returns information on the last decision.
 func (p *Policy) Last() SlotInfo { return p.last }
 
-// Count returns n_e, the number of plays of edge e so far, eq. (7).
-func (p *Policy) Count(e int) int { return p.count[e] }
-
-// Mean returns the empirical mean v^_e of (8) (0 for an unplayed edge).
-func (p *Policy) Mean(e int) float64 {
-	if p.count[e] == 0 {
-		return 0
-	}
-	return p.sum[e] / float64(p.count[e])
-}
-
 // Variance returns sigma^2_e(t) = g(t)/(2 n_e) of (9) for slot index t
 // (0-based, as in Decide); +Inf for an unplayed edge.
 func (p *Policy) Variance(t, e int) float64 {
-	if p.count[e] == 0 {
+	if p.Count[e] == 0 {
 		return math.Inf(1)
 	}
-	return p.opt.G(t+1, float64(p.m)) / (2 * float64(p.count[e]))
+	return p.opt.G(t+1, float64(p.m)) / (2 * float64(p.Count[e]))
 }
 
 // Index returns the objective of P3(t), delta(t) + v^.x + sqrt(sigma^2.x),
@@ -181,7 +169,7 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			p.enabled[e] = on
 			if on {
 				nEn++
-				if p.count[e] == 0 {
+				if p.Count[e] == 0 {
 					unplayed = true
 				}
 			}
@@ -193,7 +181,7 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 		big := float64(nEn + 1)
 		for e := range p.val {
 			p.val[e] = p.Mean(e)
-			if p.count[e] == 0 {
+			if p.Count[e] == 0 {
 				p.val[e] += big
 			}
 		}
@@ -217,10 +205,10 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 		xi := int(xiF)
 		for e := range p.ups {
 			v := p.Mean(e)
-			p.ups[e] = int(math.Ceil(xiF * v))                           // (13)
-			p.sig[e] = 0                                                 // unused when disabled
-			if p.count[e] > 0 {
-				p.sig[e] = xiF * xiF * gt / (2 * float64(p.count[e])) // (14) with (9)
+			p.ups[e] = int(math.Ceil(xiF * v)) // (13)
+			p.sig[e] = 0                       // unused when disabled
+			if p.Count[e] > 0 {
+				p.sig[e] = xiF * xiF * gt / (2 * float64(p.Count[e])) // (14) with (9)
 			}
 		}
 		p.bp.MaxBudget = xi * p.m
@@ -245,13 +233,33 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 }
 
 // Observe updates n_e and v^_e of (7)-(8) with the realised rewards of the
-// chosen edges. It returns an error, and changes nothing, if a length is
-// wrong or a chosen edge's reward is not in [0,1].
-func (p *Policy) Observe(t int, fb Feedback) error {
-	return observe(p.count, p.sum, fb)
+// chosen edges (see Stats.Observe).
+func (p *Policy) Observe(t int, fb Feedback) error { return p.Stats.Observe(fb) }
+
+// Stats holds the statistics (7)-(8) of the semi-bandit feedback: the
+// number of plays n_e and the sum of the observed rewards of every edge.
+// Policies of this family (and the baselines) embed it.
+type Stats struct {
+	Count []int     // n_e, eq. (7)
+	Sum   []float64 // sum of Z~_e over the plays of e
 }
 
-func observe(count []int, sum []float64, fb Feedback) error {
+// NewStats returns zero statistics for E edges.
+func NewStats(E int) Stats { return Stats{Count: make([]int, E), Sum: make([]float64, E)} }
+
+// Mean returns the empirical mean v^_e of (8) (0 for an unplayed edge).
+func (st *Stats) Mean(e int) float64 {
+	if st.Count[e] == 0 {
+		return 0
+	}
+	return st.Sum[e] / float64(st.Count[e])
+}
+
+// Observe adds the rewards of the chosen edges. It returns an error, and
+// changes nothing, if a length is wrong or a chosen edge's reward is not in
+// [0,1].
+func (st *Stats) Observe(fb Feedback) error {
+	count, sum := st.Count, st.Sum
 	E := len(count)
 	if len(fb.Chosen) != E || len(fb.Reward) != E {
 		return fmt.Errorf("%w: feedback lengths %d, %d, want |E| = %d", ErrDimension, len(fb.Chosen), len(fb.Reward), E)

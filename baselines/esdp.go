@@ -1,0 +1,392 @@
+package baselines
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/esdp"
+)
+
+// The ESDP-family baselines (papers 002/003, Section 4) observe which ports
+// have a job (arrived[l] = 1_l(t)) and return x(t) per edge satisfying the
+// capacity constraint (1) and constraint (2). They learn the empirical means
+// v^_e of (8) from the semi-bandit feedback (esdp.Feedback) like ESDP, and
+// use them as the papers say; an unplayed edge has v^_e = 0. The returned
+// slice is owned by the policy and valid until the next Decide. None is safe
+// for concurrent use. HSWF, LCF and LWTF are greedy: they walk edges in
+// their order and set x_e = 1 for every edge that still fits (first fit);
+// the papers' "until (1) can not be satisfied" is read as skipping the
+// edges that do not fit rather than stopping at the first one.
+
+var (
+	_ bipartite.OnlinePolicy[[]bool, []bool] = (*HSWF)(nil)
+	_ bipartite.OnlinePolicy[[]bool, []bool] = (*LCF)(nil)
+	_ bipartite.OnlinePolicy[[]bool, []bool] = (*LWTF)(nil)
+	_ bipartite.OnlinePolicy[[]bool, []bool] = (*CUCB)(nil)
+	_ bipartite.OnlinePolicy[[]bool, []bool] = (*Thompson)(nil)
+	_ bipartite.Learner[esdp.Feedback]       = (*HSWF)(nil)
+	_ bipartite.Learner[esdp.Feedback]       = (*LCF)(nil)
+	_ bipartite.Learner[esdp.Feedback]       = (*LWTF)(nil)
+	_ bipartite.Learner[esdp.Feedback]       = (*CUCB)(nil)
+	_ bipartite.Learner[esdp.Feedback]       = (*Thompson)(nil)
+)
+
+// esdpBase holds what every ESDP-family baseline needs.
+type esdpBase struct {
+	cl    *esdp.Cluster
+	stats esdp.Stats
+	x     []bool
+	use   []int     // resources used so far in the slot, per type
+	order []int     // ports or edges being ranked
+	key   []float64 // ranking key per port or edge
+}
+
+func newEsdpBase(cl *esdp.Cluster) (esdpBase, error) {
+	if err := cl.Validate(); err != nil {
+		return esdpBase{}, err
+	}
+	E := cl.NumEdges()
+	return esdpBase{cl: cl, stats: esdp.NewStats(E), x: make([]bool, E), use: make([]int, cl.K),
+		order: make([]int, 0, max(E, cl.NumPorts())), key: make([]float64, max(E, cl.NumPorts()))}, nil
+}
+
+func (b *esdpBase) reset(arrived []bool) error {
+	if len(arrived) != b.cl.NumPorts() {
+		return fmt.Errorf("baselines: len(arrived) = %d, want |L| = %d", len(arrived), b.cl.NumPorts())
+	}
+	clear(b.x)
+	clear(b.use)
+	return nil
+}
+
+// tryAdd sets x_e = 1 if edge e still fits in the capacities (1).
+func (b *esdpBase) tryAdd(e int) {
+	K := b.cl.K
+	a := b.cl.Demand[e*K : (e+1)*K]
+	for k, v := range a {
+		if b.use[k]+v > b.cl.Capacity[k] {
+			return
+		}
+	}
+	for k, v := range a {
+		b.use[k] += v
+	}
+	b.x[e] = true
+}
+
+// sortByKey orders b.order by key descending (ascending if asc), ties by
+// index; deterministic and allocation free.
+func (b *esdpBase) sortByKey(asc bool) {
+	slices.SortFunc(b.order, func(i, j int) int {
+		c := cmp.Compare(b.key[j], b.key[i])
+		if asc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j)
+	})
+}
+
+// addPortEdges adds the edges of port l in descending v^_e (ties by id).
+func (b *esdpBase) addPortEdges(l int) {
+	lo, hi := b.cl.Graph.LeftRange(l)
+	// Ports have few edges: insertion order by v^ without touching b.order.
+	for n := 0; n < hi-lo; n++ {
+		best := -1
+		for e := lo; e < hi; e++ {
+			if b.x[e] || b.key[e] < 0 {
+				continue
+			}
+			if best < 0 || b.stats.Mean(e) > b.stats.Mean(best) {
+				best = e
+			}
+		}
+		if best < 0 {
+			return
+		}
+		b.key[best] = -1 // visited in this slot
+		b.tryAdd(best)
+	}
+}
+
+// Observe adds the realised rewards of the chosen edges to v^ (8).
+func (b *esdpBase) Observe(t int, fb esdp.Feedback) error { return b.stats.Observe(fb) }
+
+// Mean returns the empirical mean v^_e.
+func (b *esdpBase) Mean(e int) float64 { return b.stats.Mean(e) }
+
+// portOrder ranks the ports with a job by b.key (already filled per port).
+func (b *esdpBase) portOrder(arrived []bool, asc bool) {
+	b.order = b.order[:0]
+	for l, a := range arrived {
+		if a {
+			b.order = append(b.order, l)
+		}
+	}
+	b.sortByKey(asc)
+}
+
+// HSWF is Highest Social Welfare First (paper 002; "HAUF" in paper 003):
+// the ports with a job are ranked by their estimated welfare
+// sum_{r in R_l} v^_(l,r) in descending order (ties by port index); each in
+// turn gets its edges in descending v^_e, every edge that fits.
+type HSWF struct{ esdpBase }
+
+// NewHSWF returns HSWF for cl.
+func NewHSWF(cl *esdp.Cluster) (*HSWF, error) {
+	b, err := newEsdpBase(cl)
+	return &HSWF{b}, err
+}
+
+// Name returns "HSWF".
+func (h *HSWF) Name() string { return "HSWF" }
+
+// Decide returns x(t).
+func (h *HSWF) Decide(t int, arrived []bool) ([]bool, error) {
+	if err := h.reset(arrived); err != nil {
+		return nil, err
+	}
+	g := h.cl.Graph
+	for l := 0; l < g.NumLeft(); l++ {
+		lo, hi := g.LeftRange(l)
+		s := 0.0
+		for e := lo; e < hi; e++ {
+			s += h.stats.Mean(e)
+		}
+		h.key[l] = s
+	}
+	h.portOrder(arrived, false)
+	clear(h.key)
+	for _, l := range h.order {
+		h.addPortEdges(l)
+	}
+	return h.x, nil
+}
+
+// LCF is Lowest Cost First: the edges of ports with a job are ranked by
+// their supply cost sum_k f_k(a_k^e) (esdp.Cluster.Cost) in ascending order,
+// ties by descending v^_e and then edge id, and every edge that fits is set.
+type LCF struct{ esdpBase }
+
+// NewLCF returns LCF for cl.
+func NewLCF(cl *esdp.Cluster) (*LCF, error) {
+	b, err := newEsdpBase(cl)
+	return &LCF{b}, err
+}
+
+// Name returns "LCF".
+func (c *LCF) Name() string { return "LCF" }
+
+// Decide returns x(t).
+func (c *LCF) Decide(t int, arrived []bool) ([]bool, error) {
+	if err := c.reset(arrived); err != nil {
+		return nil, err
+	}
+	g := c.cl.Graph
+	c.order = c.order[:0]
+	for l, a := range arrived {
+		if !a {
+			continue
+		}
+		lo, hi := g.LeftRange(l)
+		for e := lo; e < hi; e++ {
+			c.order = append(c.order, e)
+		}
+	}
+	slices.SortFunc(c.order, func(i, j int) int {
+		if v := cmp.Compare(c.cl.Cost[i], c.cl.Cost[j]); v != 0 {
+			return v
+		}
+		if v := cmp.Compare(c.stats.Mean(j), c.stats.Mean(i)); v != 0 {
+			return v
+		}
+		return cmp.Compare(i, j)
+	})
+	for _, e := range c.order {
+		c.tryAdd(e)
+	}
+	return c.x, nil
+}
+
+// LWTF is Longest Waiting Time First: the ports with a job are ranked by
+// the waiting time of their jobs in descending order (ties by port index);
+// each in turn gets its edges in descending v^_e, every edge that fits. The
+// papers do not define the waiting time in a model where a job lives one
+// slot; msched counts, per port, the slots in which the port had a job and
+// was not served since it was last served (reset to 0 when served).
+type LWTF struct {
+	esdpBase
+	wait []int
+}
+
+// NewLWTF returns LWTF for cl.
+func NewLWTF(cl *esdp.Cluster) (*LWTF, error) {
+	b, err := newEsdpBase(cl)
+	return &LWTF{esdpBase: b, wait: make([]int, cl.NumPorts())}, err
+}
+
+// Name returns "LWTF".
+func (w *LWTF) Name() string { return "LWTF" }
+
+// Wait returns the current waiting time of port l.
+func (w *LWTF) Wait(l int) int { return w.wait[l] }
+
+// Decide returns x(t) and updates the waiting times.
+func (w *LWTF) Decide(t int, arrived []bool) ([]bool, error) {
+	if err := w.reset(arrived); err != nil {
+		return nil, err
+	}
+	for l, v := range w.wait {
+		w.key[l] = float64(v)
+	}
+	w.portOrder(arrived, false)
+	clear(w.key)
+	for _, l := range w.order {
+		w.addPortEdges(l)
+	}
+	g := w.cl.Graph
+	for l, a := range arrived {
+		lo, hi := g.LeftRange(l)
+		if slices.Contains(w.x[lo:hi], true) {
+			w.wait[l] = 0
+		} else if a {
+			w.wait[l]++
+		}
+	}
+	return w.x, nil
+}
+
+// CUCB is combinatorial UCB (Chen, Wang and Yuan, ICML 2013) with the exact
+// knapsack oracle (esdp.Oracle): each slot it maximises sum_e u_e x_e
+// subject to (1)-(2), u_e = min(1, v^_e + sqrt(3 ln t / (2 n_e))), t the
+// 1-based slot. An unplayed edge has u_e = +Inf, handled as in esdp.Policy:
+// maximise the number of unplayed edges first, then v^.x.
+type CUCB struct {
+	esdpBase
+	oracle *esdp.Oracle
+	kp     esdp.Knapsack
+	val    []float64
+	en     []bool
+}
+
+// NewCUCB returns CUCB for cl with oracle settings s.
+func NewCUCB(cl *esdp.Cluster, s esdp.Settings) (*CUCB, error) {
+	b, err := newEsdpBase(cl)
+	if err != nil {
+		return nil, err
+	}
+	E := cl.NumEdges()
+	c := &CUCB{esdpBase: b, oracle: esdp.NewOracle(s), val: make([]float64, E), en: make([]bool, E)}
+	c.kp = esdp.Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: c.val, Enabled: c.en}
+	return c, nil
+}
+
+// Name returns "CUCB".
+func (c *CUCB) Name() string { return "CUCB" }
+
+// Decide returns x(t).
+func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
+	if err := c.reset(arrived); err != nil {
+		return nil, err
+	}
+	nEn := enableArrived(c.cl.Graph, arrived, c.en)
+	big := float64(nEn + 1)
+	lnT := math.Log(float64(t + 1))
+	unplayed := false
+	for e := range c.val {
+		if c.en[e] && c.stats.Count[e] == 0 {
+			unplayed = true
+		}
+	}
+	for e := range c.val {
+		n := c.stats.Count[e]
+		switch {
+		case unplayed && n == 0:
+			c.val[e] = big
+		case unplayed:
+			c.val[e] = c.stats.Mean(e)
+		default:
+			c.val[e] = math.Min(1, c.stats.Mean(e)+math.Sqrt(1.5*lnT/float64(n)))
+		}
+	}
+	r, err := c.oracle.SolveKnapsack(&c.kp)
+	if err != nil {
+		return nil, err
+	}
+	copy(c.x, r.X)
+	return c.x, nil
+}
+
+// Thompson is Thompson sampling with independent Gaussian posteriors and
+// the exact knapsack oracle: prior N(1/2, 1/4) per edge and Gaussian
+// likelihood of variance 1/4 (the largest variance of a [0,1] reward), so
+// the posterior of v_e is N((1/2 + sum Z~_e)/(1 + n_e), 1/(4 (1 + n_e))).
+// Each slot it samples theta_e from the posteriors and maximises theta.x
+// subject to (1)-(2).
+type Thompson struct {
+	esdpBase
+	rng    *rand.Rand
+	oracle *esdp.Oracle
+	kp     esdp.Knapsack
+	val    []float64
+	en     []bool
+}
+
+// NewThompson returns Thompson sampling for cl drawing from rng.
+func NewThompson(cl *esdp.Cluster, rng *rand.Rand, s esdp.Settings) (*Thompson, error) {
+	if rng == nil {
+		return nil, fmt.Errorf("baselines: Thompson needs a *rand.Rand")
+	}
+	b, err := newEsdpBase(cl)
+	if err != nil {
+		return nil, err
+	}
+	E := cl.NumEdges()
+	th := &Thompson{esdpBase: b, rng: rng, oracle: esdp.NewOracle(s), val: make([]float64, E), en: make([]bool, E)}
+	th.kp = esdp.Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: th.val, Enabled: th.en}
+	return th, nil
+}
+
+// Name returns "TS".
+func (th *Thompson) Name() string { return "TS" }
+
+// Decide returns x(t).
+func (th *Thompson) Decide(t int, arrived []bool) ([]bool, error) {
+	if err := th.reset(arrived); err != nil {
+		return nil, err
+	}
+	enableArrived(th.cl.Graph, arrived, th.en)
+	for e := range th.val {
+		n := float64(th.stats.Count[e])
+		mean := (0.5 + th.stats.Sum[e]) / (1 + n)
+		sd := 0.5 / math.Sqrt(1+n)
+		th.val[e] = mean + sd*th.rng.NormFloat64()
+	}
+	r, err := th.oracle.SolveKnapsack(&th.kp)
+	if err != nil {
+		return nil, err
+	}
+	copy(th.x, r.X)
+	return th.x, nil
+}
+
+// enableArrived marks the edges of ports with a job and returns their count.
+func enableArrived(g *bipartite.Graph, arrived []bool, en []bool) int {
+	n := 0
+	for l, a := range arrived {
+		lo, hi := g.LeftRange(l)
+		for e := lo; e < hi; e++ {
+			en[e] = a
+		}
+		if a {
+			n += hi - lo
+		}
+	}
+	return n
+}
