@@ -101,7 +101,7 @@ func TestALMAgreesWithWaterFill(t *testing.T) {
 	if testing.Short() {
 		trials = 60
 	}
-	worstX, worstKKT := 0.0, 0.0
+	worstX, worstKKT, ties := 0.0, 0.0, 0
 	for trial := range trials {
 		n := 1 + rng.IntN(30)
 		p := randomP3(rng, n, allKinds)
@@ -120,12 +120,17 @@ func TestALMAgreesWithWaterFill(t *testing.T) {
 			d = math.Max(d, math.Abs(xw[r]-xa[r]))
 		}
 		kkt := p.KKTResidual(xa, ra.Mu)
-		worstX, worstKKT = math.Max(worstX, d), math.Max(worstKKT, kkt)
+		worstKKT = math.Max(worstKKT, kkt)
 		dobj := math.Abs(rw.Objective - ra.Objective)
+		if d > 1e-6 && dobj < 1e-9 && kkt < 1e-6 {
+			ties++ // a non-unique optimum (linear utility exactly at phi = iota)
+			continue
+		}
+		worstX = math.Max(worstX, d)
 		if d > 1e-6 || dobj > 1e-6 || kkt > 1e-6 {
 			t.Fatalf("trial %d (%v, n=%d): |x_alm - x_wf| = %v, |dW| = %v, ALM KKT %v, status %v outer %d inner %d",
 				trial, p.Utility[0].Kind, n, d, dobj, kkt, ra.Status, ra.Iterations, ra.Inner)
 		}
 	}
-	t.Logf("ALM vs water-filling over %d jobs: max |dx| %.3g, worst ALM KKT %.3g", trials, worstX, worstKKT)
+	t.Logf("ALM vs water-filling over %d jobs: max |dx| %.3g, worst ALM KKT %.3g (%d non-unique optima compared by objective only)", trials, worstX, worstKKT, ties)
 }

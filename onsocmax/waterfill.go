@@ -93,6 +93,11 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 	return Result{Mu: hi, Objective: p.Objective(dst), Iterations: it, Status: status}, nil
 }
 
+// tieTol is the relative tolerance within which a linear unit counts as
+// indifferent on the flat part of phi (iota = a + beta/C is computed in a
+// different order than the solver's q, so exact ties differ by rounding).
+const tieTol = 1e-12
+
 func (p *P3) responses(dst []float64, mu float64) float64 {
 	var s float64
 	for r := range dst {
@@ -124,7 +129,14 @@ func (p *P3) response(r int, mu float64) float64 {
 	b := p.Beta[r] / c
 	// Flat part of phi: omega + x < w.
 	xf := math.Min(ub, math.Max(0, pr.Threshold(c)-omega))
-	x1 := u.InvDeriv(mu + pr.Iota - b)
+	q := mu + pr.Iota - b
+	x1 := u.InvDeriv(q)
+	if u.Kind == utility.Linear && q <= u.A*(1+tieTol) {
+		// Indifferent (or within rounding of it): serve the workload. The
+		// proof of Theorem 1 (Case I) assumes x = xbar when phi = iota
+		// equals the marginal welfare; utility.InvDeriv returns 0 there.
+		x1 = math.Inf(1)
+	}
 	if x1 < xf {
 		return x1
 	}

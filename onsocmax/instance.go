@@ -1,0 +1,229 @@
+package onsocmax
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/utility"
+)
+
+// Job is one multi-server job: the quadruple {rho_n, R_n, xbar_n, f_n} of
+// Algorithm 1 line 3 with its arrival slot and the weights beta_nr of g_nr.
+// Units lists R_n as mesh unit indices; XBar, Beta and Utility are aligned
+// with Units. Every unit's slot must lie in [Arrival, Deadline] (eq. (1)).
+type Job struct {
+	ID       int               `json:"id"`
+	Arrival  int               `json:"arrival"`  // a_n (slot)
+	Deadline int               `json:"deadline"` // d_n (slot, inclusive)
+	Rho      float64           `json:"rho"`      // target workload rho_n
+	Units    []int             `json:"units"`    // R_n
+	XBar     []float64         `json:"xbar"`     // xbar_nr
+	Beta     []float64         `json:"beta"`     // beta_nr
+	Utility  []utility.Utility `json:"utility"`  // f_nr
+}
+
+// Validate checks j against mesh m.
+func (j *Job) Validate(m *bipartite.Mesh) error {
+	k := len(j.Units)
+	if len(j.XBar) != k || len(j.Beta) != k || len(j.Utility) != k {
+		return fmt.Errorf("%w: job %d has %d units, %d xbar, %d beta, %d utilities",
+			ErrDimension, j.ID, k, len(j.XBar), len(j.Beta), len(j.Utility))
+	}
+	if j.Arrival < 0 || j.Deadline < j.Arrival {
+		return fmt.Errorf("%w: job %d arrival %d deadline %d", ErrValue, j.ID, j.Arrival, j.Deadline)
+	}
+	if !finiteNonNeg(j.Rho) {
+		return fmt.Errorf("%w: job %d rho %v", ErrValue, j.ID, j.Rho)
+	}
+	nu := m.NumUnits()
+	for i, r := range j.Units {
+		if r < 0 || r >= nu {
+			return fmt.Errorf("%w: job %d unit index %d value %d (mesh has %d units)", ErrValue, j.ID, i, r, nu)
+		}
+		if _, t := m.NodeSlot(r); t < j.Arrival || t > j.Deadline {
+			return fmt.Errorf("%w: job %d unit index %d (unit %d) is in slot %d outside [%d, %d]", ErrValue, j.ID, i, r, t, j.Arrival, j.Deadline)
+		}
+		for _, q := range j.Units[:i] {
+			if q == r {
+				return fmt.Errorf("%w: job %d repeats unit %d", ErrValue, j.ID, r)
+			}
+		}
+		if !finiteNonNeg(j.XBar[i]) {
+			return fmt.Errorf("%w: job %d xbar index %d value %v", ErrValue, j.ID, i, j.XBar[i])
+		}
+		if !finiteNonNeg(j.Beta[i]) {
+			return fmt.Errorf("%w: job %d beta index %d value %v", ErrValue, j.ID, i, j.Beta[i])
+		}
+		if err := j.Utility[i].Validate(); err != nil {
+			return fmt.Errorf("%w: job %d utility index %d: %v", ErrValue, j.ID, i, err)
+		}
+	}
+	return nil
+}
+
+// Instance is one arrival instance A of P1: a mesh and the jobs in arrival
+// order (non-decreasing Arrival; jobs of the same slot are processed in the
+// given order).
+type Instance struct {
+	Mesh *bipartite.Mesh
+	Jobs []Job
+}
+
+// Validate checks the mesh, every job, unique IDs and the arrival order.
+func (in *Instance) Validate() error {
+	if in.Mesh == nil {
+		return fmt.Errorf("%w: nil mesh", ErrValue)
+	}
+	if err := in.Mesh.Validate(); err != nil {
+		return err
+	}
+	ids := make(map[int]bool, len(in.Jobs))
+	for n := range in.Jobs {
+		j := &in.Jobs[n]
+		if err := j.Validate(in.Mesh); err != nil {
+			return err
+		}
+		if ids[j.ID] {
+			return fmt.Errorf("%w: job index %d repeats id %d", ErrValue, n, j.ID)
+		}
+		ids[j.ID] = true
+		if n > 0 && j.Arrival < in.Jobs[n-1].Arrival {
+			return fmt.Errorf("%w: job index %d arrives at %d before job index %d at %d (unsorted)", ErrValue, n, j.Arrival, n-1, in.Jobs[n-1].Arrival)
+		}
+		if j.Arrival >= in.Mesh.Slots {
+			return fmt.Errorf("%w: job index %d arrives at slot %d beyond the horizon %d", ErrValue, n, j.Arrival, in.Mesh.Slots)
+		}
+	}
+	return nil
+}
+
+// DefaultMinUnit is the workload at which a utility with f'(0) = +Inf
+// (utility.Sqrt) is differentiated to obtain a finite v in MarginalBounds.
+const DefaultMinUnit = 0.01
+
+// MarginalBounds returns iota and v of eq. (8) for the instance: the
+// minimum and maximum over jobs, units of positive capacity and x in
+// [0, xbar_nr] of f'_nr(x) + beta_nr/C_r. A utility with f'(0) = +Inf is
+// differentiated at minUnit (<= 0 means DefaultMinUnit) instead of 0, so
+// that bound is not a true bound near 0 (see the package documentation).
+func (in *Instance) MarginalBounds(minUnit float64) (iota, v float64, err error) {
+	if minUnit <= 0 {
+		minUnit = DefaultMinUnit
+	}
+	iota, v = math.Inf(1), 0
+	for n := range in.Jobs {
+		j := &in.Jobs[n]
+		for i, r := range j.Units {
+			c := in.Mesh.Capacity[r]
+			if c <= 0 {
+				continue
+			}
+			lo, hi := marginalWelfareRange(j.Utility[i], j.XBar[i], j.Beta[i], c, minUnit)
+			iota, v = math.Min(iota, lo), math.Max(v, hi)
+		}
+	}
+	if math.IsInf(iota, 1) {
+		return 0, 0, fmt.Errorf("%w: instance has no unit of positive capacity", ErrBounds)
+	}
+	return iota, v, checkBounds(iota, v)
+}
+
+// Pricing returns NewPricing of the instance's MarginalBounds(minUnit).
+func (in *Instance) Pricing(minUnit float64) (Pricing, error) {
+	iota, v, err := in.MarginalBounds(minUnit)
+	if err != nil {
+		return Pricing{}, err
+	}
+	return NewPricing(iota, v)
+}
+
+// Welfare returns the P1 objective of an allocation x given per job and
+// aligned with Job.Units: sum f_nr(x_nr) + beta_nr x_nr / C_r.
+func (in *Instance) Welfare(x [][]float64) float64 {
+	var w float64
+	for n := range in.Jobs {
+		j := &in.Jobs[n]
+		for i, r := range j.Units {
+			if x[n][i] == 0 {
+				continue
+			}
+			w += j.Utility[i].Value(x[n][i]) + j.Beta[i]*x[n][i]/in.Mesh.Capacity[r]
+		}
+	}
+	return w
+}
+
+// CheckFeasible returns an error naming the first constraint of P1 that x
+// violates by more than tol (relative to max(1, bound)).
+func (in *Instance) CheckFeasible(x [][]float64, tol float64) error {
+	if len(x) != len(in.Jobs) {
+		return fmt.Errorf("%w: %d allocation rows for %d jobs", ErrDimension, len(x), len(in.Jobs))
+	}
+	load := make([]float64, in.Mesh.NumUnits())
+	for n := range in.Jobs {
+		j := &in.Jobs[n]
+		if len(x[n]) != len(j.Units) {
+			return fmt.Errorf("%w: job %d has %d allocations for %d units", ErrDimension, j.ID, len(x[n]), len(j.Units))
+		}
+		var s float64
+		for i, r := range j.Units {
+			xi := x[n][i]
+			if math.IsNaN(xi) || xi < -tol || xi > j.XBar[i]+tol*math.Max(1, j.XBar[i]) {
+				return fmt.Errorf("%w: job %d unit %d: x = %v outside [0, %v] (7)", ErrValue, j.ID, r, xi, j.XBar[i])
+			}
+			s += xi
+			load[r] += xi
+		}
+		if s > j.Rho+tol*math.Max(1, j.Rho) {
+			return fmt.Errorf("%w: job %d: sum x = %v > rho = %v (4)", ErrValue, j.ID, s, j.Rho)
+		}
+	}
+	for r, l := range load {
+		if c := in.Mesh.Capacity[r]; l > c+tol*math.Max(1, c) {
+			return fmt.Errorf("%w: unit %d: load %v > C = %v (6)", ErrValue, r, l, c)
+		}
+	}
+	return nil
+}
+
+// encodingVersion is the schema version of Instance JSON.
+const encodingVersion = 1
+
+type instanceJSON struct {
+	Version int             `json:"version"`
+	Mesh    *bipartite.Mesh `json:"mesh"`
+	Jobs    []Job           `json:"jobs"`
+}
+
+// MarshalJSON encodes {"version":1,"mesh":{"nodes":N,"slots":T,
+// "capacity":[C_r]},"jobs":[{"id","arrival","deadline","rho","units",
+// "xbar","beta","utility":[{"kind":"linear","a":2}]}]}.
+func (in *Instance) MarshalJSON() ([]byte, error) {
+	return json.Marshal(instanceJSON{encodingVersion, in.Mesh, in.Jobs})
+}
+
+// UnmarshalJSON decodes and validates an instance written by MarshalJSON.
+func (in *Instance) UnmarshalJSON(b []byte) error {
+	var v instanceJSON
+	if err := json.Unmarshal(b, &v); err != nil {
+		return fmt.Errorf("onsocmax: decode instance: %w", err)
+	}
+	if v.Version != encodingVersion {
+		return fmt.Errorf("%w: instance version %d, want %d", ErrVersion, v.Version, encodingVersion)
+	}
+	if v.Mesh == nil {
+		return fmt.Errorf("%w: missing mesh", ErrValue)
+	}
+	m, err := bipartite.NewMesh(v.Mesh.Nodes, v.Mesh.Slots, v.Mesh.Capacity)
+	if err != nil {
+		return err
+	}
+	out := Instance{Mesh: m, Jobs: v.Jobs}
+	if err := out.Validate(); err != nil {
+		return err
+	}
+	*in = out
+	return nil
+}

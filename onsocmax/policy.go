@@ -1,0 +1,215 @@
+package onsocmax
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/msched/msched/bipartite"
+)
+
+// Allocation is one decision x_nr > 0: Job's workload X on mesh Unit.
+// OnSocMax reserves units of later slots (resource reservation); baselines
+// allocate only units of the current slot.
+type Allocation struct {
+	Job  int     `json:"job"` // Job.ID
+	Unit int     `json:"unit"`
+	X    float64 `json:"x"`
+}
+
+// Solver selects the per-job P3 solver of Policy.
+type Solver int
+
+// Solvers.
+const (
+	// WaterFilling is the exact dual bisection (WaterFill), the default.
+	WaterFilling Solver = iota
+	// AugmentedLagrangian is Algorithm 2 (ALM.SolveP3).
+	AugmentedLagrangian
+)
+
+// PolicySettings configures Policy; the zero value is the paper's
+// partitionable OnSocMax with the exact solver.
+type PolicySettings struct {
+	Solver Solver
+	// ALM configures the augmented Lagrangian when Solver is
+	// AugmentedLagrangian.
+	ALM ALMSettings
+	// NonPartitionable is the variant of Section III-D: x_nr in
+	// {0, xbar_nr}. Each unit's net value f_nr(xbar) + beta xbar/C -
+	// Phi_r(xbar) is computed with the exact cost (12); units with positive
+	// net value that fit (omega + xbar <= C) are taken greedily by net value
+	// per workload while sum x <= rho_n. With xbar_nr = rho_n (the paper's
+	// setting) this picks the single best unit, i.e. it is exact.
+	NonPartitionable bool
+}
+
+// Policy is OnSocMax, Algorithm 1 over the resource mesh. Decide(t, jobs)
+// processes the jobs arriving in slot t in order: it solves P3 for each at
+// the current usage levels omega_r, reserves the result and updates
+// omega_r by (11). A Policy is not safe for concurrent use.
+type Policy struct {
+	mesh     *bipartite.Mesh
+	pricing  Pricing
+	settings PolicySettings
+	usage    []float64
+
+	alm   ALM
+	p3    P3
+	pos   []int // positions in the job's Units of the units given to P3
+	x     []float64
+	work  []float64
+	order []int
+	out   []Allocation
+	last  Result
+}
+
+var _ bipartite.OnlinePolicy[[]Job, []Allocation] = (*Policy)(nil)
+
+// NewPolicy returns OnSocMax on mesh with the Theorem 2 pricing. settings
+// may be nil.
+func NewPolicy(mesh *bipartite.Mesh, pricing Pricing, settings *PolicySettings) (*Policy, error) {
+	if mesh == nil {
+		return nil, fmt.Errorf("%w: nil mesh", ErrValue)
+	}
+	if err := mesh.Validate(); err != nil {
+		return nil, err
+	}
+	if err := pricing.Validate(); err != nil {
+		return nil, err
+	}
+	p := &Policy{mesh: mesh, pricing: pricing, usage: make([]float64, mesh.NumUnits())}
+	if settings != nil {
+		p.settings = *settings
+	}
+	if p.settings.Solver != WaterFilling && p.settings.Solver != AugmentedLagrangian {
+		return nil, fmt.Errorf("%w: solver %d", ErrSettings, p.settings.Solver)
+	}
+	if _, err := p.settings.ALM.withDefaults(); err != nil {
+		return nil, err
+	}
+	p.alm.Settings = p.settings.ALM
+	return p, nil
+}
+
+// Name returns "OnSocMax" (or "OnSocMax-NP" for the non-partitionable variant).
+func (p *Policy) Name() string {
+	if p.settings.NonPartitionable {
+		return "OnSocMax-NP"
+	}
+	return "OnSocMax"
+}
+
+// Usage returns the usage levels omega_r (read-only, updated in place).
+func (p *Policy) Usage() []float64 { return p.usage }
+
+// Last returns the solver result of the last job processed.
+func (p *Policy) Last() Result { return p.last }
+
+// Reset sets every usage level back to 0 (line 1 of Algorithm 1).
+func (p *Policy) Reset() { clear(p.usage) }
+
+// Decide runs Algorithm 1 lines 3-7 for each job arriving in slot t and
+// returns the allocations x_nr > 0 of all of them. The returned slice is
+// reused by the next call. It returns an error (and leaves the usage of the
+// failing job untouched) for a job that does not validate against the mesh
+// or that arrives at a slot other than t.
+func (p *Policy) Decide(t int, jobs []Job) ([]Allocation, error) {
+	p.out = p.out[:0]
+	for n := range jobs {
+		j := &jobs[n]
+		if err := j.Validate(p.mesh); err != nil {
+			return p.out, err
+		}
+		if j.Arrival != t {
+			return p.out, fmt.Errorf("%w: job %d arrives at %d, decided at slot %d", ErrValue, j.ID, j.Arrival, t)
+		}
+		if err := p.decideJob(j); err != nil {
+			return p.out, err
+		}
+	}
+	return p.out, nil
+}
+
+func (p *Policy) decideJob(j *Job) error {
+	q := &p.p3
+	q.Rho, q.Pricing = j.Rho, p.pricing
+	q.XBar, q.Utility, q.Beta = q.XBar[:0], q.Utility[:0], q.Beta[:0]
+	q.Capacity, q.Usage, p.pos = q.Capacity[:0], q.Usage[:0], p.pos[:0]
+	for i, r := range j.Units {
+		c := p.mesh.Capacity[r]
+		if c <= 0 {
+			continue
+		}
+		p.pos = append(p.pos, i)
+		q.XBar = append(q.XBar, j.XBar[i])
+		q.Utility = append(q.Utility, j.Utility[i])
+		q.Beta = append(q.Beta, j.Beta[i])
+		q.Capacity = append(q.Capacity, c)
+		q.Usage = append(q.Usage, math.Min(p.usage[r], c))
+	}
+	k := len(p.pos)
+	p.x = grow(p.x, k)
+	p.work = grow(p.work, k)
+	var err error
+	switch {
+	case p.settings.NonPartitionable:
+		p.last, err = p.nonPartitionable()
+	case p.settings.Solver == AugmentedLagrangian:
+		p.last, err = p.alm.SolveP3(p.x, q)
+	default:
+		p.last, err = WaterFill(p.x, q, nil, p.work)
+	}
+	if err != nil {
+		return fmt.Errorf("onsocmax: job %d: %w", j.ID, err)
+	}
+	for i, xi := range p.x {
+		if xi <= 0 {
+			continue
+		}
+		r := j.Units[p.pos[i]]
+		p.usage[r] += xi // (11)
+		p.out = append(p.out, Allocation{Job: j.ID, Unit: r, X: xi})
+	}
+	return nil
+}
+
+// nonPartitionable solves the 0/1 variant greedily (see PolicySettings).
+func (p *Policy) nonPartitionable() (Result, error) {
+	q := &p.p3
+	if err := q.Validate(); err != nil {
+		return Result{}, err
+	}
+	k := q.Len()
+	p.order = p.order[:0]
+	for r := range k {
+		xb := q.XBar[r]
+		p.x[r] = 0
+		p.work[r] = math.Inf(-1)
+		if xb <= 0 || q.Usage[r]+xb > q.Capacity[r] || xb > q.Rho {
+			continue
+		}
+		net := q.Utility[r].Value(xb) + q.Beta[r]*xb/q.Capacity[r] - q.Pricing.Cost(q.Usage[r], xb, q.Capacity[r])
+		if net > 0 {
+			p.work[r] = net / xb
+			p.order = append(p.order, r)
+		}
+	}
+	slices.SortStableFunc(p.order, func(a, b int) int {
+		switch {
+		case p.work[a] > p.work[b]:
+			return -1
+		case p.work[a] < p.work[b]:
+			return 1
+		}
+		return 0
+	})
+	left := q.Rho
+	for _, r := range p.order {
+		if q.XBar[r] <= left {
+			p.x[r] = q.XBar[r]
+			left -= q.XBar[r]
+		}
+	}
+	return Result{Objective: q.Objective(p.x), Status: Success}, nil
+}
