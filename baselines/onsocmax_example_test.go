@@ -1,0 +1,43 @@
+package baselines_test
+
+import (
+	"fmt"
+
+	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/onsocmax"
+	"github.com/msched/msched/utility"
+)
+
+// socExample: one node, one slot of capacity 6; job 0 (a = 1) and job 1
+// (a = 3) each want up to 4.
+func socExample() (*bipartite.Mesh, []onsocmax.Job) {
+	m, _ := bipartite.NewMesh(1, 1, []float64{6})
+	job := func(id int, a float64) onsocmax.Job {
+		u, _ := utility.New(utility.Linear, a)
+		return onsocmax.Job{ID: id, Rho: 4, Units: []int{0}, XBar: []float64{4}, Beta: []float64{0.3}, Utility: []utility.Utility{u}}
+	}
+	return m, []onsocmax.Job{job(0, 1), job(1, 3)}
+}
+
+func ExampleNewMaxFirst() {
+	m, jobs := socExample()
+	dec, _ := baselines.NewMaxFirst(m).Decide(0, jobs)
+	for _, a := range dec {
+		fmt.Printf("job %d unit %d x %.4f\n", a.Job, a.Unit, a.X)
+	}
+	// Output:
+	// job 1 unit 0 x 4.0000
+	// job 0 unit 0 x 2.0000
+}
+
+func ExampleNewEqualShare() {
+	m, jobs := socExample()
+	dec, _ := baselines.NewEqualShare(m).Decide(0, jobs)
+	for _, a := range dec {
+		fmt.Printf("job %d unit %d x %.4f\n", a.Job, a.Unit, a.X)
+	}
+	// Output:
+	// job 0 unit 0 x 3.0000
+	// job 1 unit 0 x 3.0000
+}
