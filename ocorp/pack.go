@@ -1,0 +1,301 @@
+package ocorp
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Packer turns per-job core targets into integral placements on machines:
+// the rate step of Lemma 1 (eq. (22)) followed by the packing rule of
+// Section IV-A ("servers from the largest capacity to the smallest; for each
+// server the unassigned jobs with the largest CPU demands, as long as they
+// fit"). Jobs that fit on no server whole are split over the servers with
+// free cores (Remark 1). It holds all buffers, so a slot allocates nothing
+// once they have grown. Not safe for concurrent use.
+//
+// A slot is: Reset, then any of Pack, Fill and Knapsack, then Placements.
+type Packer struct {
+	ms    []Machine
+	byCap []int // machines by capacity, largest first (ties by index)
+	maxC  int
+
+	jobs         []ActiveJob
+	freeC, freeM []int
+	place        []Placement
+	got          []int // cores placed per obs job
+	headP, nextP []int // placements of each job (linked)
+	target       []int
+	// buckets of priority positions by target, doubly linked
+	bHead, lNext, lPrev []int
+	stamp               []int
+	tok                 int
+	open                []int // machines with free cores, byCap order
+	headM, nextM        []int
+	kv                  []float64
+	kw                  []int
+	kz                  []bool
+	kidx                []int
+}
+
+// NewPacker returns a packer for the machines.
+func NewPacker(ms []Machine) (*Packer, error) {
+	if err := ValidateMachines(ms); err != nil {
+		return nil, err
+	}
+	p := &Packer{ms: append([]Machine(nil), ms...)}
+	p.byCap = make([]int, len(ms))
+	for i := range p.byCap {
+		p.byCap[i] = i
+		p.maxC = max(p.maxC, ms[i].Cores)
+	}
+	slices.SortStableFunc(p.byCap, func(a, b int) int { return ms[b].Cores - ms[a].Cores })
+	p.freeC = make([]int, len(ms))
+	p.freeM = make([]int, len(ms))
+	p.stamp = make([]int, len(ms))
+	p.headM = make([]int, len(ms))
+	p.bHead = make([]int, p.maxC+1)
+	p.open = make([]int, 0, len(ms))
+	return p, nil
+}
+
+// Machines returns the packer's machines (do not modify).
+func (p *Packer) Machines() []Machine { return p.ms }
+
+// Reset starts a slot for the given jobs with all machines free.
+func (p *Packer) Reset(jobs []ActiveJob) {
+	p.jobs = jobs
+	for i, m := range p.ms {
+		p.freeC[i], p.freeM[i] = m.Cores, m.Memory
+	}
+	p.place = p.place[:0]
+	n := len(jobs)
+	p.got = grow(p.got, n)
+	p.headP = grow(p.headP, n)
+	p.target = grow(p.target, n)
+	clear(p.got)
+	for j := range p.headP {
+		p.headP[j] = -1
+	}
+}
+
+// Placements returns the placements made since Reset. The slice is owned
+// by the packer and valid until the next Reset.
+func (p *Packer) Placements() []Placement { return p.place }
+
+// Got returns the cores placed per job since Reset (owned by the packer).
+func (p *Packer) Got() []int { return p.got }
+
+func (p *Packer) put(j, i, c int, ignoreMemory bool) {
+	p.nextP = append(p.nextP[:len(p.place)], p.headP[j])
+	p.headP[j] = len(p.place)
+	p.place = append(p.place, Placement{Job: j, Machine: i, Cores: c, Admit: true})
+	p.freeC[i] -= c
+	p.freeM[i] -= p.jobs[j].Memory
+	p.got[j] += c
+}
+
+func (p *Packer) memOK(j, i int, ignoreMemory bool) bool {
+	return ignoreMemory || p.jobs[j].Memory <= p.freeM[i]
+}
+
+// Pack allocates cores to the jobs in priority order (indices into the
+// jobs given to Reset), job j wanting want[j] more cores at most
+// (want has one entry per job). First the rate step of Lemma 1: walking the
+// priority list, each job gets min(want, cores left in the cluster) as its
+// target until the cluster's free cores are used up. Then the targets are
+// packed largest first onto servers taken largest first; targets that fit
+// no single server (memory or fragmentation) are split over servers with
+// free cores in priority order; finally any cores still free go to the
+// remaining jobs in priority order (Fill). With ignoreMemory the memory
+// constraint (4c) is not enforced (the x step of Algorithm 1 with z = 1).
+func (p *Packer) Pack(priority, want []int, ignoreMemory bool) {
+	if len(want) != len(p.jobs) {
+		panic("ocorp: len(want) != number of jobs")
+	}
+	total := 0
+	for _, c := range p.freeC {
+		total += c
+	}
+	used, cut := 0, 0
+	for k, j := range priority {
+		if used >= total {
+			break
+		}
+		t := min(want[j]-p.got[j], total-used)
+		p.target[j] = max(t, 0)
+		used += p.target[j]
+		cut = k + 1
+	}
+	// Buckets of priority positions by target, in priority order.
+	for u := range p.bHead {
+		p.bHead[u] = -1
+	}
+	p.lNext = grow(p.lNext, cut)
+	p.lPrev = grow(p.lPrev, cut)
+	for k := cut - 1; k >= 0; k-- {
+		t := p.target[priority[k]]
+		if t <= 0 || t > p.maxC {
+			continue
+		}
+		h := p.bHead[t]
+		p.lNext[k], p.lPrev[k] = h, -1
+		if h >= 0 {
+			p.lPrev[h] = k
+		}
+		p.bHead[t] = k
+	}
+	for _, i := range p.byCap {
+		F := p.freeC[i]
+		for u := min(F, p.maxC); u >= 1; u = min(u-1, F) {
+			for e := p.bHead[u]; e >= 0 && F >= u; {
+				nx := p.lNext[e]
+				j := priority[e]
+				if p.memOK(j, i, ignoreMemory) {
+					p.put(j, i, u, ignoreMemory)
+					F -= u
+					// unlink e from bucket u
+					if p.lPrev[e] >= 0 {
+						p.lNext[p.lPrev[e]] = nx
+					} else {
+						p.bHead[u] = nx
+					}
+					if nx >= 0 {
+						p.lPrev[nx] = p.lPrev[e]
+					}
+				}
+				e = nx
+			}
+		}
+	}
+	p.Fill(priority, want, ignoreMemory)
+}
+
+// Fill gives free cores to the jobs in priority order, each job up to
+// want[j] cores in total, splitting it over servers (largest first) that
+// have free cores and enough free memory (unless ignoreMemory) and do not
+// already hold it.
+func (p *Packer) Fill(priority, want []int, ignoreMemory bool) {
+	p.open = p.open[:0]
+	for _, i := range p.byCap {
+		if p.freeC[i] > 0 {
+			p.open = append(p.open, i)
+		}
+	}
+	for _, j := range priority {
+		if len(p.open) == 0 {
+			return
+		}
+		need := want[j] - p.got[j]
+		if need <= 0 {
+			continue
+		}
+		p.tok++
+		for e := p.headP[j]; e >= 0; e = p.nextP[e] {
+			p.stamp[p.place[e].Machine] = p.tok
+		}
+		w := 0
+		for _, i := range p.open {
+			if need > 0 && p.stamp[i] != p.tok && p.memOK(j, i, ignoreMemory) {
+				c := min(need, p.freeC[i])
+				p.put(j, i, c, ignoreMemory)
+				need -= c
+			}
+			if p.freeC[i] > 0 {
+				p.open[w] = i
+				w++
+			}
+		}
+		p.open = p.open[:w]
+	}
+}
+
+// Knapsack is the z step of Algorithm 1 (eq. (12), (15)): on every machine
+// whose placed jobs exceed its memory, it keeps the subset of placements
+// maximising sum gain[j] * u_j^i / d_j subject to sum m_j <= M_i, solved
+// exactly by ks, and removes the others (their cores become free again:
+// with z = 0 they would do no work). gain has one entry per job (-c_j of
+// the Lagrangian (9), >= 0 for jobs worth running). It returns the number
+// of placements removed.
+func (p *Packer) Knapsack(ks *Knapsack, gain []float64) int {
+	if len(gain) != len(p.jobs) {
+		panic("ocorp: len(gain) != number of jobs")
+	}
+	for i := range p.headM {
+		p.headM[i] = -1
+	}
+	p.nextM = grow(p.nextM, len(p.place))
+	over := false
+	for e := range p.place {
+		i := p.place[e].Machine
+		p.nextM[e] = p.headM[i]
+		p.headM[i] = e
+		if p.freeM[i] < 0 {
+			over = true
+		}
+	}
+	if !over {
+		return 0
+	}
+	removed := 0
+	for i, m := range p.ms {
+		if p.freeM[i] >= 0 {
+			continue
+		}
+		p.kv, p.kw, p.kz, p.kidx = p.kv[:0], p.kw[:0], p.kz[:0], p.kidx[:0]
+		for e := p.headM[i]; e >= 0; e = p.nextM[e] {
+			pl := p.place[e]
+			jb := &p.jobs[pl.Job]
+			p.kv = append(p.kv, gain[pl.Job]*float64(pl.Cores)/float64(jb.Cores))
+			p.kw = append(p.kw, jb.Memory)
+			p.kz = append(p.kz, false)
+			p.kidx = append(p.kidx, e)
+		}
+		ks.Solve(p.kz, p.kv, p.kw, m.Memory)
+		for k, keep := range p.kz {
+			if !keep {
+				p.place[p.kidx[k]].Cores = 0
+				removed++
+			}
+		}
+	}
+	// Compact and rebuild the per-job and per-machine state.
+	w := 0
+	for _, pl := range p.place {
+		if pl.Cores > 0 {
+			p.place[w] = pl
+			w++
+		}
+	}
+	p.place = p.place[:w]
+	for i, m := range p.ms {
+		p.freeC[i], p.freeM[i] = m.Cores, m.Memory
+	}
+	clear(p.got)
+	for j := range p.headP {
+		p.headP[j] = -1
+	}
+	for e, pl := range p.place {
+		p.nextP[e] = p.headP[pl.Job]
+		p.headP[pl.Job] = e
+		p.freeC[pl.Machine] -= pl.Cores
+		p.freeM[pl.Machine] -= p.jobs[pl.Job].Memory
+		p.got[pl.Job] += pl.Cores
+	}
+	return removed
+}
+
+// Add records an externally decided placement (used by OCORP+ after
+// rounding its QP solution). It returns an error if the placement would
+// break (4b)-(4d) or repeats a (job, machine) pair.
+func (p *Packer) Add(j, i, c int) error {
+	if j < 0 || j >= len(p.jobs) || i < 0 || i >= len(p.ms) || c < 1 || c > p.freeC[i] || p.got[j]+c > p.jobs[j].Cores {
+		return fmt.Errorf("%w: add job %d machine %d cores %d", ErrInfeasible, j, i, c)
+	}
+	for e := p.headP[j]; e >= 0; e = p.nextP[e] {
+		if p.place[e].Machine == i {
+			return fmt.Errorf("%w: job %d already on machine %d", ErrInfeasible, j, i)
+		}
+	}
+	p.put(j, i, c, true)
+	return nil
+}

@@ -1,0 +1,121 @@
+package ocorp
+
+import (
+	"fmt"
+
+	"github.com/msched/msched/bipartite"
+)
+
+// ActiveJob is an unfinished job visible at slot t (t > a_j).
+type ActiveJob struct {
+	// ID is a stable identifier of the job across slots: a small
+	// non-negative integer (the simulator uses the job's index), so that
+	// policies keep per-job state (lambda_j, previous placement) in slices.
+	ID int
+	Job
+	// Remaining is the remaining work d_j p_j(t) in core-slots (>= 1).
+	// With integral cores it stays an integer; p_j(t) = Remaining / d_j.
+	Remaining int64
+}
+
+// Obs is the observation of slot t: the unfinished jobs that have arrived.
+type Obs struct {
+	Jobs []ActiveJob
+}
+
+// Placement is one non-zero entry of a decision: job Obs.Jobs[Job] gets
+// Cores = u_j^i = d_j x_j^i >= 1 cores on machine Machine, with memory
+// admitted (z_j^i = 1) if Admit. Cores placed without memory count against
+// (4b) but do no work.
+type Placement struct {
+	Job, Machine, Cores int
+	Admit               bool
+}
+
+// Decision lists the placements of slot t; absent pairs have x = z = 0.
+type Decision struct {
+	Placements []Placement
+}
+
+// Policy is the contract of every OCORP-family policy and baseline.
+type Policy = bipartite.OnlinePolicy[Obs, Decision]
+
+// Checker verifies decisions against the constraints (4b)-(4f): valid
+// indices, Cores >= 1 (integral by type), no duplicate (job, machine) pair,
+// sum_j u_j^i <= C_i (4b), sum_j m_j z_j^i <= M_i (4c), sum_i u_j^i <= d_j
+// (4d). It keeps its buffers, so Check allocates nothing in steady state.
+type Checker struct {
+	ms                []Machine
+	cores, mem, stamp []int
+	per, head, next   []int
+}
+
+// NewChecker returns a Checker for the machines.
+func NewChecker(ms []Machine) (*Checker, error) {
+	if err := ValidateMachines(ms); err != nil {
+		return nil, err
+	}
+	m := len(ms)
+	return &Checker{ms: append([]Machine(nil), ms...), cores: make([]int, m), mem: make([]int, m), stamp: make([]int, m)}, nil
+}
+
+// Check returns nil if d is feasible for obs, else an error wrapping
+// ErrInfeasible that names the constraint, index and value.
+func (c *Checker) Check(obs Obs, d Decision) error {
+	n, np := len(obs.Jobs), len(d.Placements)
+	c.per = grow(c.per, n)
+	c.head = grow(c.head, n)
+	c.next = grow(c.next, np)
+	clear(c.cores)
+	clear(c.mem)
+	clear(c.per)
+	for j := range c.head {
+		c.head[j] = -1
+	}
+	for k, p := range d.Placements {
+		if p.Job < 0 || p.Job >= n || p.Machine < 0 || p.Machine >= len(c.ms) {
+			return fmt.Errorf("%w: placement %d: job %d machine %d out of range", ErrInfeasible, k, p.Job, p.Machine)
+		}
+		if p.Cores < 1 {
+			return fmt.Errorf("%w: placement %d: cores %d", ErrInfeasible, k, p.Cores)
+		}
+		j := &obs.Jobs[p.Job]
+		c.cores[p.Machine] += p.Cores
+		if p.Admit {
+			c.mem[p.Machine] += j.Memory
+		}
+		c.per[p.Job] += p.Cores
+		if c.per[p.Job] > j.Cores {
+			return fmt.Errorf("%w: (4d) job %d (id %d) gets %d cores > d_j = %d", ErrInfeasible, p.Job, j.ID, c.per[p.Job], j.Cores)
+		}
+		c.next[k] = c.head[p.Job]
+		c.head[p.Job] = k
+	}
+	for i, m := range c.ms {
+		if c.cores[i] > m.Cores {
+			return fmt.Errorf("%w: (4b) machine %d uses %d cores > C_i = %d", ErrInfeasible, i, c.cores[i], m.Cores)
+		}
+		if c.mem[i] > m.Memory {
+			return fmt.Errorf("%w: (4c) machine %d uses %d memory > M_i = %d", ErrInfeasible, i, c.mem[i], m.Memory)
+		}
+		c.stamp[i] = -1
+	}
+	for j, h := range c.head {
+		for k := h; k >= 0; k = c.next[k] {
+			i := d.Placements[k].Machine
+			if c.stamp[i] == j {
+				return fmt.Errorf("%w: job %d placed twice on machine %d", ErrInfeasible, j, i)
+			}
+			c.stamp[i] = j
+		}
+	}
+	return nil
+}
+
+// grow returns s resized to n, reusing its storage when possible.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]T, n, max(n, 2*cap(s)))
+}

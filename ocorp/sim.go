@@ -1,0 +1,255 @@
+package ocorp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"time"
+)
+
+// ErrNotFinished is returned by Run when jobs remain after MaxSlots.
+var ErrNotFinished = errors.New("ocorp: jobs unfinished after the slot limit")
+
+// RunSettings configures Run. The zero value uses k = 2, records the
+// per-slot series and derives the slot limit from the jobs.
+type RunSettings struct {
+	// K is the order of the l_k norms reported; 0 means 2.
+	K float64
+	// MaxSlots stops the run with ErrNotFinished; 0 means
+	// max_j a_j + 4 sum_j ceil(v_j / min(d_j, sum_i C_i)) + 100.
+	MaxSlots int
+	// NoSeries skips the per-slot series (saves memory on long runs).
+	NoSeries bool
+}
+
+// Result is the record of one policy on one job list. Times are in slots.
+type Result struct {
+	Policy string
+	K      float64
+	// Per job (indexed like the input jobs):
+	Completion  []int     // c_j, the slot of the last unit of work
+	Flowtime    []int     // f_j = c_j - a_j
+	Waiting     []int     // f_j - p_j
+	Fractional  []float64 // fractional k-th power flowtime, eq. (5)
+	Preemptions []int     // slots t where the job ran at t-1, not at t, unfinished
+	Migrations  []int     // runs on a machine set different from its previous run
+	// Aggregates:
+	ExactLk                           float64 // (sum_j f_j^k)^(1/k)
+	FractionalLk                      float64 // (sum_j Fractional_j)^(1/k)
+	LowerBoundLk                      float64 // (sum_j p_j^k)^(1/k): f_j >= p_j
+	LowerBound                        int     // sum_j p_j
+	Makespan                          int     // max_j c_j
+	TotalPreemptions, TotalMigrations int
+	// Per-slot series, index t-1 for slot t (unless NoSeries):
+	ExactSeries      []float64 // l_k norm of the flowtimes of jobs completed by t
+	FractionalSeries []float64 // (sum_j accrued fractional flowtime by t)^(1/k)
+	Unfinished       []int64   // remaining volume of arrived jobs after slot t
+	Offered          []int64   // volume of the jobs arrived by slot t
+	Wall             time.Duration
+}
+
+// Run simulates the policy on the jobs (in slots; see Discretize) and
+// machines: in slot t = 1, 2, ... the unfinished jobs with a_j < t are
+// observed (ID = index in jobs, Remaining in core-slots), the decision is
+// checked against (4b)-(4f) (a violation is an error wrapping
+// ErrInfeasible), and every admitted placement does Cores units of work,
+// capped by what the job has left. Jobs whose memory exceeds every machine
+// are rejected up front.
+func Run(jobs []Job, ms []Machine, pol Policy, s RunSettings) (*Result, error) {
+	return run(jobs, nil, ms, pol, s)
+}
+
+// RunAll runs every policy on the same jobs, workers at a time (0 means
+// 1). Results do not depend on workers.
+func RunAll(jobs []Job, ms []Machine, pols []Policy, s RunSettings, workers int) ([]*Result, error) {
+	out := make([]*Result, len(pols))
+	errs := make([]error, len(pols))
+	sem := make(chan struct{}, max(1, workers))
+	var wg sync.WaitGroup
+	for i, p := range pols {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i], errs[i] = Run(jobs, ms, p, s)
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// run is Run with dependencies: job j becomes visible only after job
+// dep[j] completes (dep[j] < 0: none); its weights still use a_j.
+func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Result, error) {
+	if err := ValidateJobs(jobs); err != nil {
+		return nil, err
+	}
+	if len(jobs) == 0 {
+		return nil, fmt.Errorf("%w: no jobs", ErrEmpty)
+	}
+	chk, err := NewChecker(ms)
+	if err != nil {
+		return nil, err
+	}
+	k := s.K
+	if k == 0 {
+		k = 2
+	}
+	if !(k >= 1) || math.IsInf(k, 0) || s.MaxSlots < 0 {
+		return nil, fmt.Errorf("%w: k = %v, max slots %d", ErrSettings, k, s.MaxSlots)
+	}
+	maxMem, C := 0, TotalCores(ms)
+	for _, m := range ms {
+		maxMem = max(maxMem, m.Memory)
+	}
+	n := len(jobs)
+	limit, lastArr := s.MaxSlots, 0
+	for j, jb := range jobs {
+		if jb.Memory > maxMem {
+			return nil, fmt.Errorf("%w: job %d: memory %d exceeds every machine (max %d)", ErrValue, j, jb.Memory, maxMem)
+		}
+		lastArr = max(lastArr, jb.Arrival)
+	}
+	if limit == 0 {
+		sum := int64(0)
+		for _, jb := range jobs {
+			r := int64(min(jb.Cores, C))
+			sum += (jb.Volume() + r - 1) / r
+		}
+		limit = lastArr + int(min(4*sum, math.MaxInt32)) + 100
+	}
+	r := &Result{Policy: pol.Name(), K: k,
+		Completion: make([]int, n), Flowtime: make([]int, n), Waiting: make([]int, n),
+		Fractional: make([]float64, n), Preemptions: make([]int, n), Migrations: make([]int, n)}
+	byArr := make([]int, n)
+	for j := range byArr {
+		byArr[j] = j
+	}
+	slices.SortStableFunc(byArr, func(a, b int) int { return jobs[a].Arrival - jobs[b].Arrival })
+	waiting := make([][]int, n) // dependants released when j completes
+	for j := 0; dep != nil && j < n; j++ {
+		if d := dep[j]; d >= 0 {
+			waiting[d] = append(waiting[d], j)
+		}
+	}
+	rem := make([]int64, n)
+	lastRun := make([]int, n)
+	print := make([]uint64, n) // fingerprint of the machine set of the last run
+	for j, jb := range jobs {
+		rem[j] = jb.Volume()
+		lastRun[j] = -1
+	}
+	var active []ActiveJob
+	var obs Obs
+	done, next := 0, 0
+	var powExact, powFrac float64
+	var offered, unfinished int64
+	work := make([]int64, n)
+	fp := make([]uint64, n)
+	var released []int
+	start := time.Now()
+	for t := 1; done < n; t++ {
+		if t > limit {
+			r.Wall = time.Since(start)
+			return r, fmt.Errorf("%w: %d of %d jobs left at slot %d", ErrNotFinished, n-done, n, t)
+		}
+		for ; next < n && jobs[byArr[next]].Arrival < t; next++ {
+			j := byArr[next]
+			if dep == nil || dep[j] < 0 {
+				active = append(active, ActiveJob{ID: j, Job: jobs[j], Remaining: rem[j]})
+				offered += rem[j]
+				unfinished += rem[j]
+			}
+		}
+		for _, j := range released {
+			active = append(active, ActiveJob{ID: j, Job: jobs[j], Remaining: rem[j]})
+			offered += rem[j]
+			unfinished += rem[j]
+		}
+		released = released[:0]
+		obs.Jobs = active
+		d, err := pol.Decide(t, obs)
+		if err != nil {
+			r.Wall = time.Since(start)
+			return r, fmt.Errorf("%s: slot %d: %w", pol.Name(), t, err)
+		}
+		if err := chk.Check(obs, d); err != nil {
+			r.Wall = time.Since(start)
+			return r, fmt.Errorf("%s: slot %d: %w", pol.Name(), t, err)
+		}
+		for _, p := range d.Placements {
+			if p.Admit {
+				id := active[p.Job].ID
+				work[id] += int64(p.Cores)
+				fp[id] += mix(uint64(p.Machine))
+			}
+		}
+		w := 0
+		for _, a := range active {
+			j := a.ID
+			did := min(work[j], rem[j])
+			if did > 0 {
+				if lastRun[j] >= 0 && fp[j] != print[j] {
+					r.Migrations[j]++
+					r.TotalMigrations++
+				}
+				print[j] = fp[j]
+				y := float64(did) / float64(a.Cores)
+				r.Fractional[j] += Weight(a.Job, t, k) * y
+				powFrac += Weight(a.Job, t, k) * y
+				rem[j] -= did
+				unfinished -= did
+			} else if lastRun[j] == t-1 {
+				r.Preemptions[j]++
+				r.TotalPreemptions++
+			}
+			if did > 0 {
+				lastRun[j] = t
+			}
+			work[j], fp[j] = 0, 0
+			if rem[j] == 0 {
+				done++
+				r.Completion[j] = t
+				f := t - a.Arrival
+				r.Flowtime[j] = f
+				r.Waiting[j] = f - a.Processing
+				powExact += math.Pow(float64(f), k)
+				r.Makespan = max(r.Makespan, t)
+				released = append(released, waiting[j]...)
+				continue
+			}
+			a.Remaining = rem[j]
+			active[w] = a
+			w++
+		}
+		active = active[:w]
+		if !s.NoSeries {
+			r.ExactSeries = append(r.ExactSeries, math.Pow(powExact, 1/k))
+			r.FractionalSeries = append(r.FractionalSeries, math.Pow(powFrac, 1/k))
+			r.Unfinished = append(r.Unfinished, unfinished)
+			r.Offered = append(r.Offered, offered)
+		}
+	}
+	r.Wall = time.Since(start)
+	var lb float64
+	for _, jb := range jobs {
+		lb += math.Pow(float64(jb.Processing), k)
+		r.LowerBound += jb.Processing
+	}
+	r.LowerBoundLk = math.Pow(lb, 1/k)
+	r.ExactLk = math.Pow(powExact, 1/k)
+	r.FractionalLk = math.Pow(powFrac, 1/k)
+	return r, nil
+}
+
+// mix is splitmix64's finaliser: machine-set fingerprints are sums of
+// mix(machine), order-independent; a collision (probability ~2^-64 per
+// comparison) would miss one migration.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
