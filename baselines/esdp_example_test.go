@@ -1,0 +1,75 @@
+package baselines_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/esdp"
+)
+
+// esdpExample: ports 0 and 1; port 0 reaches servers 0 and 1, port 1
+// reaches server 1; one resource type of capacity 2, unit demands; supply
+// costs 0.3, 0.1, 0.2. Edges are (0,0), (0,1), (1,1).
+func esdpExample() *esdp.Cluster {
+	g, _ := bipartite.NewGraph(2, 2, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 0, Right: 1}, {Left: 1, Right: 1}})
+	return &esdp.Cluster{Graph: g, K: 1, Demand: []int{1, 1, 1}, Capacity: []int{2}, Cost: []float64{0.3, 0.1, 0.2}}
+}
+
+// learned feeds one slot of rewards 0.2, 0.3, 0.9 on every edge.
+var learned = esdp.Feedback{Chosen: []bool{true, true, true}, Reward: []float64{0.2, 0.3, 0.9}}
+
+func ExampleNewHSWF() {
+	h, _ := baselines.NewHSWF(esdpExample())
+	h.Observe(0, learned)
+	// Port 1's estimated welfare 0.9 beats port 0's 0.2 + 0.3, so port 1
+	// goes first, then port 0's better edge (0,1).
+	x, _ := h.Decide(1, []bool{true, true})
+	fmt.Println(x)
+	// Output: [false true true]
+}
+
+func ExampleNewLCF() {
+	c, _ := baselines.NewLCF(esdpExample())
+	x, _ := c.Decide(0, []bool{true, true})
+	fmt.Println(x) // the two cheapest channels: costs 0.1 and 0.2
+	// Output: [false true true]
+}
+
+func ExampleNewLWTF() {
+	w, _ := baselines.NewLWTF(esdpExample())
+	w.Observe(0, learned)
+	x, _ := w.Decide(1, []bool{true, false}) // only port 0 has a job
+	fmt.Println(x, w.Wait(0), w.Wait(1))
+	// Output: [true true false] 0 0
+}
+
+func ExampleNewCUCB() {
+	c, _ := baselines.NewCUCB(esdpExample(), esdp.Settings{})
+	for t := 0; t < 3; t++ {
+		x, _ := c.Decide(t, []bool{true, true})
+		fmt.Println(t, x)
+		c.Observe(t, esdp.Feedback{Chosen: x, Reward: learned.Reward})
+	}
+	// Output:
+	// 0 [false true true]
+	// 1 [true false true]
+	// 2 [false true true]
+}
+
+func ExampleNewThompson() {
+	th, _ := baselines.NewThompson(esdpExample(), rand.New(rand.NewPCG(1, 1)), esdp.Settings{})
+	picks := make([]int, 3)
+	for t := 0; t < 200; t++ {
+		x, _ := th.Decide(t, []bool{true, true})
+		for e, on := range x {
+			if on {
+				picks[e]++
+			}
+		}
+		th.Observe(t, esdp.Feedback{Chosen: x, Reward: learned.Reward})
+	}
+	fmt.Println(picks) // (1,1) nearly always, (0,1) more often than (0,0)
+	// Output: [44 159 197]
+}
