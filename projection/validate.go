@@ -1,0 +1,53 @@
+package projection
+
+import (
+	"fmt"
+	"math"
+)
+
+// ProjectCappedSimplex is CappedSimplex for untrusted input: it checks the
+// data first and returns an error wrapping ErrLength, ErrNaN, ErrInf,
+// ErrNegativeCap or ErrNegativeCapacity that names the offending index and
+// value, leaving dst untouched. On success it returns the multiplier tau
+// and dst holds the projection. dst may be z or u.
+func ProjectCappedSimplex(dst, z, u []float64, c float64) (float64, error) {
+	if len(dst) != len(z) || len(u) != len(z) {
+		return 0, fmt.Errorf("%w: dst %d, z %d, u %d", ErrLength, len(dst), len(z), len(u))
+	}
+	if err := checkValue("c", -1, c); err != nil {
+		return 0, err
+	}
+	if c < 0 {
+		return 0, fmt.Errorf("%w: c = %v", ErrNegativeCapacity, c)
+	}
+	for i, v := range z {
+		if err := checkValue("z", i, v); err != nil {
+			return 0, err
+		}
+	}
+	for i, v := range u {
+		if err := checkValue("u", i, v); err != nil {
+			return 0, err
+		}
+		if v < 0 {
+			return 0, fmt.Errorf("%w: index %d value %v", ErrNegativeCap, i, v)
+		}
+	}
+	return CappedSimplex(dst, z, u, c), nil
+}
+
+func checkValue(name string, i int, v float64) error {
+	var err error
+	switch {
+	case math.IsNaN(v):
+		err = ErrNaN
+	case math.IsInf(v, 0):
+		err = ErrInf
+	default:
+		return nil
+	}
+	if i < 0 {
+		return fmt.Errorf("%w: %s = %v", err, name, v)
+	}
+	return fmt.Errorf("%w: %s index %d value %v", err, name, i, v)
+}
