@@ -41,8 +41,8 @@ const (
 	// QPConverged: the KKT residual is at most Tol.
 	QPConverged QPStatus = iota
 	// QPIterationLimit: MaxSweeps sweeps were done first; the returned x
-	// still satisfies every machine constraint exactly and the job
-	// constraints within Residual.
+	// satisfies the job constraints and the machine constraints within
+	// Residual.
 	QPIterationLimit
 )
 
@@ -58,8 +58,10 @@ func (s QPStatus) String() string {
 
 // QPSettings configures SolveQP. Zero fields take their defaults.
 type QPSettings struct {
-	// Tol bounds the KKT residual in rate units (job constraint violation
-	// and complementarity |b_j - sum_i x_ji| where tau_j > 0); 0 means 1e-9.
+	// Tol bounds the KKT residual in cores: the machine constraint
+	// violation, and |C_i - load_i| where nu_i > 0 (complementarity); 0
+	// means 1e-7. The job constraints, stationarity and the signs of the
+	// multipliers hold exactly (to rounding) by construction.
 	Tol float64
 	// MaxSweeps bounds the number of (tau, nu) sweeps; 0 means 5000.
 	MaxSweeps int
@@ -75,18 +77,23 @@ type QPResult struct {
 	Status   QPStatus
 }
 
-// QPSolver solves SwitchQP by exact block-coordinate ascent on the dual:
-// with nu fixed every tau_j is the exact maximiser (a projection of the
-// row onto {x >= 0, sum x <= b_j}: a piecewise-linear root found by
-// sorting its breakpoints), then with tau fixed every nu_i likewise. Each
-// sweep increases the concave dual; since the primal is strictly convex
-// the x(tau, nu) = max(0, xbar - (c_j + tau_j + d_j nu_i)/(2 alpha)) it
-// induces converges to the unique optimum. After a sweep, the machine
-// constraints and their complementarity hold exactly; the iteration stops
-// when the job constraints do too, within Tol. The zero value is ready to
-// use; it reuses buffers. Not safe for concurrent use.
+// QPSolver solves SwitchQP on its dual over the machine prices nu, with
+// the job prices tau eliminated: for fixed nu each row x_j is the exact
+// projection of xbar_j - (c_j + d_j nu)/(2 alpha) onto
+// {x >= 0, sum x <= b_j} (a piecewise-linear root found by sorting its
+// breakpoints), which gives tau_j. The concave dual is maximised by exact
+// coordinate ascent (each nu_i by bisection on its monotone load) followed,
+// every sweep, by an exact line search along the common shift of all
+// active prices — the direction along which the dual is nearly linear when
+// alpha is small relative to the costs and coordinate steps would crawl.
+// Stationarity, the job constraints and tau >= 0 hold by construction;
+// the solver stops when the machine constraints and their complementarity
+// hold within Tol (in cores). The zero value is ready to use; it reuses
+// buffers. Not safe for concurrent use.
 type QPSolver struct {
-	bp []breakpoint
+	bp         []breakpoint
+	load, base []float64
+	inS        []bool
 }
 
 type breakpoint struct{ beta, w, s, z float64 }
@@ -119,7 +126,7 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 	}
 	tol, maxSweeps := s.Tol, s.MaxSweeps
 	if tol <= 0 {
-		tol = 1e-9
+		tol = 1e-7
 	}
 	if maxSweeps <= 0 {
 		maxSweeps = 5000
@@ -133,56 +140,31 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 		clear(res.Nu)
 	}
 	res.X = grow(res.X, n*m)
-	a2 := 2 * q.Alpha
 	x := res.X
+	qs.load = grow(qs.load, m)
+	for j := 0; j < n; j++ {
+		qs.row(q, j, res.Nu, res.Tau, x)
+	}
 	for sweep := 1; ; sweep++ {
-		// tau step: rows.
-		for j := 0; j < n; j++ {
-			qs.bp = qs.bp[:0]
-			sum := 0.0
-			for i := 0; i < m; i++ {
-				z := q.Prev[j*m+i] - (q.Cost[j]+q.Demand[j]*res.Nu[i])/a2
-				if z > 0 && (q.Block == nil || !q.Block[j*m+i]) {
-					sum += z
-					qs.bp = append(qs.bp, breakpoint{beta: z, w: 1, s: 1, z: z})
-				}
-			}
-			res.Tau[j] = 0
-			if sum > q.Bound[j] {
-				res.Tau[j] = a2 * qs.root(q.Bound[j])
-			}
-		}
-		// nu step: columns.
-		for i := 0; i < m; i++ {
-			qs.bp = qs.bp[:0]
-			load := 0.0
-			for j := 0; j < n; j++ {
-				z := q.Prev[j*m+i] - (q.Cost[j]+res.Tau[j])/a2
-				if z > 0 && (q.Block == nil || !q.Block[j*m+i]) {
-					d := q.Demand[j]
-					load += d * z
-					qs.bp = append(qs.bp, breakpoint{beta: z / d, w: d, s: d, z: z})
-				}
-			}
-			res.Nu[i] = 0
-			if load > q.Capacity[i] {
-				res.Nu[i] = a2 * qs.root(q.Capacity[i])
-			}
-		}
-		// primal point and job-side residual.
 		r := 0.0
-		for j := 0; j < n; j++ {
-			sum := 0.0
-			for i := 0; i < m; i++ {
-				v := max(0, q.Prev[j*m+i]-(q.Cost[j]+res.Tau[j]+q.Demand[j]*res.Nu[i])/a2)
-				if q.Block != nil && q.Block[j*m+i] {
-					v = 0
-				}
-				x[j*m+i] = v
-				sum += v
+		for i := 0; i < m; i++ {
+			qs.loads(q, x)
+			viol := qs.load[i] - q.Capacity[i]
+			if res.Nu[i] == 0 {
+				viol = max(viol, 0)
 			}
-			viol := sum - q.Bound[j]
-			if res.Tau[j] == 0 {
+			if math.Abs(viol) <= tol {
+				continue
+			}
+			r = max(r, math.Abs(viol))
+			qs.coordinate(q, i, res.Nu, res.Tau, x, tol)
+		}
+		qs.shift(q, res.Nu, res.Tau, x)
+		qs.loads(q, x)
+		r = 0
+		for i := 0; i < m; i++ {
+			viol := qs.load[i] - q.Capacity[i]
+			if res.Nu[i] == 0 {
 				viol = max(viol, 0)
 			}
 			r = max(r, math.Abs(viol))
@@ -197,6 +179,157 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 			return nil
 		}
 	}
+}
+
+// row sets tau_j and row j of x to the exact minimiser for the given nu:
+// the projection of z_i = xbar_ji - (c_j + d_j nu_i)/(2 alpha) onto
+// {x >= 0, sum x <= b_j}.
+func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
+	m := len(q.Capacity)
+	a2 := 2 * q.Alpha
+	qs.bp = qs.bp[:0]
+	sum := 0.0
+	for i := 0; i < m; i++ {
+		z := q.Prev[j*m+i] - (q.Cost[j]+q.Demand[j]*nu[i])/a2
+		if z > 0 && (q.Block == nil || !q.Block[j*m+i]) {
+			sum += z
+			qs.bp = append(qs.bp, breakpoint{beta: z, w: 1, s: 1, z: z})
+		}
+	}
+	th := 0.0
+	if sum > q.Bound[j] {
+		th = qs.root(q.Bound[j])
+	}
+	tau[j] = a2 * th
+	for i := 0; i < m; i++ {
+		v := 0.0
+		if q.Block == nil || !q.Block[j*m+i] {
+			v = max(0, q.Prev[j*m+i]-(q.Cost[j]+q.Demand[j]*nu[i])/a2-th)
+		}
+		x[j*m+i] = v
+	}
+}
+
+// shift is an exact line search of the dual along u = 1 on
+// S = {i : nu_i > 0 or load_i > C_i}: raising every price of S by delta
+// while the tau_j absorb it leaves x unchanged for rows with tau_j > 0, so
+// the dual is nearly linear along u and coordinate steps crawl. The
+// derivative sum_{i in S} (load_i - C_i) is non-increasing in delta; its
+// root is bracketed by doubling and found by bisection.
+func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64) {
+	m := len(q.Capacity)
+	qs.loads(q, x)
+	qs.inS = grow(qs.inS, m)
+	qs.base = grow(qs.base, m)
+	lo := math.Inf(-1)
+	copy(qs.base, nu)
+	for i := 0; i < m; i++ {
+		qs.inS[i] = nu[i] > 0 || qs.load[i] > q.Capacity[i]
+		if qs.inS[i] {
+			lo = math.Max(lo, -nu[i])
+		}
+	}
+	if math.IsInf(lo, -1) {
+		return
+	}
+	deriv := func(delta float64) float64 {
+		for i := 0; i < m; i++ {
+			if qs.inS[i] {
+				nu[i] = qs.base[i] + delta
+			}
+		}
+		for j := range q.Cost {
+			qs.row(q, j, nu, tau, x)
+		}
+		qs.loads(q, x)
+		d := 0.0
+		for i := 0; i < m; i++ {
+			if qs.inS[i] {
+				d += qs.load[i] - q.Capacity[i]
+			}
+		}
+		return d
+	}
+	d0 := deriv(0)
+	var a, b float64
+	switch {
+	case d0 > 0:
+		a, b = 0, 1
+		for deriv(b) > 0 {
+			a, b = b, 2*b
+			if b > 1e300 {
+				return
+			}
+		}
+	case d0 < 0 && lo < 0:
+		a, b = lo, 0
+		if deriv(lo) < 0 {
+			deriv(lo)
+			return
+		}
+	default:
+		return
+	}
+	for it := 0; it < 200 && b-a > 1e-15*math.Max(math.Abs(a), math.Abs(b)); it++ {
+		mid := a + (b-a)/2
+		if deriv(mid) > 0 {
+			a = mid
+		} else {
+			b = mid
+		}
+	}
+	deriv(b)
+}
+
+func (qs *QPSolver) loads(q *SwitchQP, x []float64) {
+	m := len(q.Capacity)
+	clear(qs.load)
+	for j, d := range q.Demand {
+		for i := 0; i < m; i++ {
+			qs.load[i] += d * x[j*m+i]
+		}
+	}
+}
+
+// loadAt returns machine i's load with nu_i = v, every row re-projected.
+func (qs *QPSolver) loadAt(q *SwitchQP, i int, v float64, nu, tau, x []float64) float64 {
+	nu[i] = v
+	m := len(q.Capacity)
+	l := 0.0
+	for j, d := range q.Demand {
+		qs.row(q, j, nu, tau, x)
+		l += d * x[j*m+i]
+	}
+	return l
+}
+
+// coordinate maximises the dual over nu_i >= 0 with every tau_j
+// re-optimised (tau eliminated): the load of machine i is non-increasing
+// in nu_i, so nu_i is 0 if that load fits, else the root of
+// load_i(nu_i) = C_i, bracketed by doubling and found by bisection to
+// relative precision 1e-15 or a load within tol/4.
+func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol float64) {
+	C := q.Capacity[i]
+	if qs.loadAt(q, i, 0, nu, tau, x) <= C {
+		return
+	}
+	lo, hi := 0.0, math.Max(nu[i], 1)
+	for qs.loadAt(q, i, hi, nu, tau, x) > C {
+		lo, hi = hi, 2*hi
+	}
+	for it := 0; it < 200 && hi-lo > 1e-15*hi; it++ {
+		mid := lo + (hi-lo)/2
+		l := qs.loadAt(q, i, mid, nu, tau, x)
+		if l > C {
+			lo = mid
+		} else {
+			hi = mid
+			if C-l <= tol/4 {
+				break
+			}
+		}
+	}
+	qs.loadAt(q, i, hi, nu, tau, x)
 }
 
 func cmpBreak(a, b breakpoint) int { return cmp.Compare(b.beta, a.beta) }
