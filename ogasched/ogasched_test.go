@@ -282,7 +282,7 @@ func TestPolicyFeasibleEverySlot(t *testing.T) {
 			t.Fatal(err)
 		}
 		var pols []bipartite.OnlinePolicy[[]float64, []float64]
-		for _, s := range []Settings{{}, {PaperProjection: true}, {Step: Theory{Diam: p.Diameter(), T: 200}, Workers: 2}, {Step: Constant(0.5)}} {
+		for _, s := range []Settings{{}, {Step: Theory{Diam: p.Diameter(), T: 200}, Workers: 2}, {Step: Constant(0.5)}} {
 			pol, err := New(p, s)
 			if err != nil {
 				t.Fatal(err)
@@ -520,4 +520,49 @@ func TestInitProjectionMatchesSlowBisection(t *testing.T) {
 			pol.Close()
 		}
 	}
+}
+
+// TestPaperProjectionMayViolateDemand runs the policy with the paper's
+// projection on random instances and counts slots whose y violates (5) or
+// (6): the paper's procedure is not the exact projection, and the policy
+// reproduces it as written. The exact policy on the same runs never
+// violates. The counts are logged, not asserted: the finding is that
+// violations exist, which the hand instance of FuzzPolicyFeasible shows.
+func TestPaperProjectionMayViolateDemand(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	bad, slots := 0, 0
+	for trial := 0; trial < 5; trial++ {
+		p := randomProblem(t, 4, 6, 3, allKinds, rng)
+		tr, err := BernoulliTrace(p.NumPorts(), 200, 0.7, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol, err := New(p, Settings{PaperProjection: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pol.Close()
+		if pol.Name() != "OGASched(paper-proj)" {
+			t.Errorf("name %q", pol.Name())
+		}
+		for s, x := range tr.Arrivals {
+			y, err := pol.Decide(s, x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range y {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					t.Fatalf("slot %d: y has %v", s, v)
+				}
+			}
+			if p.Feasible(y, 1e-9) != nil {
+				bad++
+			}
+			slots++
+			if err := pol.Observe(s, x); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Logf("paper projection: %d of %d slots violate (5)-(6)", bad, slots)
 }

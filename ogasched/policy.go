@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/msched/msched/bipartite"
-	"github.com/msched/msched/ogasched/stopgap/projection"
+	"github.com/msched/msched/projection"
 )
 
 // Settings configures a Policy. The zero value is the paper's experimental
@@ -18,7 +18,11 @@ type Settings struct {
 	Workers int
 	// PaperProjection selects the paper's inexact Algorithm 1 inner
 	// procedure (projection.CappedSimplexPaper) instead of the exact
-	// projection per (r,k) block.
+	// projection per (r,k) block. That procedure caps only the largest
+	// coordinate and always fills the capacity, so its y can violate the
+	// demand bound (5) (measured in package projection's documentation).
+	// The policy returns such y as they are, so that the paper can be
+	// reproduced; it is not a valid scheduler.
 	PaperProjection bool
 	// Init is y(1) in the flat layout; nil means zero. It is projected onto Y.
 	Init []float64
@@ -111,7 +115,12 @@ func New(p *Problem, s Settings) (*Policy, error) {
 }
 
 // Name implements bipartite.OnlinePolicy.
-func (o *Policy) Name() string { return "OGASched" }
+func (o *Policy) Name() string {
+	if o.paper {
+		return "OGASched(paper-proj)"
+	}
+	return "OGASched"
+}
 
 // Close stops the projection workers. The policy must not be used afterwards.
 func (o *Policy) Close() {
