@@ -82,6 +82,10 @@ func (p *Packer) Reset(jobs []ActiveJob) {
 // by the packer and valid until the next Reset.
 func (p *Packer) Placements() []Placement { return p.place }
 
+// Free returns the free cores and memory of machine i in the current slot
+// (memory may be negative after Pack with ignoreMemory).
+func (p *Packer) Free(i int) (cores, memory int) { return p.freeC[i], p.freeM[i] }
+
 // Got returns the cores placed per job since Reset (owned by the packer).
 func (p *Packer) Got() []int { return p.got }
 

@@ -1,0 +1,172 @@
+package baselines
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/ocorp"
+)
+
+// The OCORP-family baselines (paper 004, Section VI-2) observe the
+// unfinished jobs of the slot and return integral placements satisfying
+// (4b)-(4f). SRPT, SRVF, SVF and SRF differ only in the order in which
+// jobs take their cores, min(d_j, d_j p_j(t)) each while the cluster has
+// cores (the rate step of Lemma 1 with another order), and share OCORP's
+// packing (ocorp.Packer: servers largest first, largest jobs first,
+// splitting what fits nowhere whole, memory respected), so a comparison
+// with OCORP isolates the order. Ties are broken by job ID. None is safe
+// for concurrent use.
+
+var (
+	_ bipartite.OnlinePolicy[ocorp.Obs, ocorp.Decision] = (*ocorp.Priority)(nil)
+	_ bipartite.OnlinePolicy[ocorp.Obs, ocorp.Decision] = (*Tetris)(nil)
+)
+
+// NewSRPT returns SRPT, shortest remaining processing time p_j(t) first.
+func NewSRPT(ms []ocorp.Machine) (*ocorp.Priority, error) {
+	return ocorp.NewPriority("SRPT", ms, func(_ int, j ocorp.ActiveJob) float64 {
+		return float64(j.Remaining) / float64(j.Cores)
+	})
+}
+
+// NewSRVF returns SRVF, smallest residual volume d_j p_j(t) first.
+func NewSRVF(ms []ocorp.Machine) (*ocorp.Priority, error) {
+	return ocorp.NewPriority("SRVF", ms, func(_ int, j ocorp.ActiveJob) float64 { return float64(j.Remaining) })
+}
+
+// NewSVF returns SVF, smallest volume d_j p_j first (the online use of
+// the transient scheduler, ocorp.NewTransient).
+func NewSVF(ms []ocorp.Machine) (*ocorp.Priority, error) {
+	return ocorp.NewPriority("SVF", ms, ocorp.VolumeKey)
+}
+
+// NewSRF returns SRF, smallest resource (CPU cores d_j) first.
+func NewSRF(ms []ocorp.Machine) (*ocorp.Priority, error) {
+	return ocorp.NewPriority("SRF", ms, func(_ int, j ocorp.ActiveJob) float64 { return float64(j.Cores) })
+}
+
+// Tetris is the multi-resource packing heuristic of Grandl et al. [10]
+// in the form the paper describes (Section VII): for every server
+// (largest first) it repeatedly places, whole, the job with the highest
+// score among those that fit its free cores and memory, where
+//
+//	score = alignment * srpt,
+//	alignment = (u_j/C_i)(F_i/C_i) + (m_j/M_i)(G_i/M_i)   (memory term only if M_i > 0),
+//	srpt = 1 / p_j(t),
+//
+// u_j = min(d_j, d_j p_j(t)) the cores wanted and F_i, G_i the server's
+// free cores and memory. Candidates are the jobs in SRPT order whose
+// cumulative wanted cores stay within twice the cluster's cores (at least
+// one job), which bounds the work per slot. Cores still free afterwards go
+// to the remaining jobs in SRPT order, split over servers (as all
+// policies of the family may). Not safe for concurrent use.
+type Tetris struct {
+	ms    []ocorp.Machine
+	byCap []int
+	total int
+	pk    *ocorp.Packer
+	order []int
+	want  []int
+	rt    []float64
+	cand  []int
+	out   ocorp.Decision
+}
+
+// NewTetris returns Tetris on the machines.
+func NewTetris(ms []ocorp.Machine) (*Tetris, error) {
+	pk, err := ocorp.NewPacker(ms)
+	if err != nil {
+		return nil, err
+	}
+	t := &Tetris{ms: append([]ocorp.Machine(nil), ms...), pk: pk, total: ocorp.TotalCores(ms)}
+	t.byCap = make([]int, len(ms))
+	for i := range t.byCap {
+		t.byCap[i] = i
+	}
+	slices.SortStableFunc(t.byCap, func(a, b int) int { return ms[b].Cores - ms[a].Cores })
+	return t, nil
+}
+
+// Name returns "Tetris".
+func (t *Tetris) Name() string { return "Tetris" }
+
+// Decide returns the placements of slot t (owned by the policy).
+func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
+	n := len(obs.Jobs)
+	t.want = growInts(t.want, n)
+	t.rt = growFloats(t.rt, n)
+	t.order = t.order[:0]
+	for k, a := range obs.Jobs {
+		if a.ID < 0 || a.Validate() != nil || a.Remaining < 1 || a.Remaining > a.Volume() || a.Arrival >= slot {
+			return ocorp.Decision{}, fmt.Errorf("baselines: tetris: job %d (id %d) invalid: %+v at slot %d", k, a.ID, a, slot)
+		}
+		t.want[k] = int(min(int64(a.Cores), a.Remaining))
+		t.rt[k] = float64(a.Remaining) / float64(a.Cores)
+		t.order = append(t.order, k)
+	}
+	slices.SortFunc(t.order, func(a, b int) int {
+		if c := cmp.Compare(t.rt[a], t.rt[b]); c != 0 {
+			return c
+		}
+		return obs.Jobs[a].ID - obs.Jobs[b].ID
+	})
+	t.cand = t.cand[:0]
+	cum := 0
+	for _, k := range t.order {
+		if len(t.cand) > 0 && cum+t.want[k] > 2*t.total {
+			break
+		}
+		cum += t.want[k]
+		t.cand = append(t.cand, k)
+	}
+	t.pk.Reset(obs.Jobs)
+	got := t.pk.Got()
+	for _, i := range t.byCap {
+		m := t.ms[i]
+		for {
+			F, G := t.pk.Free(i)
+			if F == 0 {
+				break
+			}
+			best, bestScore := -1, -1.0
+			for _, k := range t.cand {
+				a := &obs.Jobs[k]
+				if got[k] > 0 || t.want[k] > F || a.Memory > G {
+					continue
+				}
+				al := float64(t.want[k]) / float64(m.Cores) * float64(F) / float64(m.Cores)
+				if m.Memory > 0 {
+					al += float64(a.Memory) / float64(m.Memory) * float64(G) / float64(m.Memory)
+				}
+				if s := al / t.rt[k]; s > bestScore {
+					best, bestScore = k, s
+				}
+			}
+			if best < 0 {
+				break
+			}
+			if err := t.pk.Add(best, i, t.want[best]); err != nil {
+				return ocorp.Decision{}, err
+			}
+		}
+	}
+	t.pk.Fill(t.order, t.want, false)
+	t.out.Placements = t.pk.Placements()
+	return t.out, nil
+}
+
+func growInts(s []int, n int) []int {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]int, n, 2*n)
+}
+
+func growFloats(s []float64, n int) []float64 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]float64, n, 2*n)
+}

@@ -1,0 +1,62 @@
+package baselines_test
+
+import (
+	"fmt"
+
+	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/ocorp"
+)
+
+// exampleObs: one 4-core machine, jobs A (d=2, p=3, 1 slot left), B (d=1,
+// p=4 untouched) and C (d=3, p=1).
+var (
+	exampleMachines = []ocorp.Machine{{Cores: 4, Memory: 16}}
+	exampleObs      = ocorp.Obs{Jobs: []ocorp.ActiveJob{
+		{ID: 0, Job: ocorp.Job{Cores: 2, Memory: 4, Processing: 3}, Remaining: 2},
+		{ID: 1, Job: ocorp.Job{Cores: 1, Memory: 2, Processing: 4}, Remaining: 4},
+		{ID: 2, Job: ocorp.Job{Cores: 3, Memory: 8, Processing: 1}, Remaining: 3},
+	}}
+)
+
+func show(p ocorp.Policy) {
+	d, err := p.Decide(1, exampleObs)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s:", p.Name())
+	for _, pl := range d.Placements {
+		fmt.Printf(" job %d gets %d cores;", exampleObs.Jobs[pl.Job].ID, pl.Cores)
+	}
+	fmt.Println()
+}
+
+func ExampleNewSRPT() {
+	p, _ := baselines.NewSRPT(exampleMachines)
+	show(p)
+	// Output: SRPT: job 0 gets 2 cores; job 2 gets 2 cores;
+}
+
+func ExampleNewSRVF() {
+	p, _ := baselines.NewSRVF(exampleMachines)
+	show(p)
+	// Output: SRVF: job 0 gets 2 cores; job 2 gets 2 cores;
+}
+
+func ExampleNewSVF() {
+	p, _ := baselines.NewSVF(exampleMachines)
+	show(p)
+	// Output: SVF: job 2 gets 3 cores; job 1 gets 1 cores;
+}
+
+func ExampleNewSRF() {
+	p, _ := baselines.NewSRF(exampleMachines)
+	show(p)
+	// Output: SRF: job 0 gets 2 cores; job 1 gets 1 cores; job 2 gets 1 cores;
+}
+
+func ExampleNewTetris() {
+	p, _ := baselines.NewTetris(exampleMachines)
+	show(p)
+	// Output: Tetris: job 2 gets 3 cores; job 1 gets 1 cores;
+}
