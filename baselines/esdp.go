@@ -307,7 +307,10 @@ func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
 	for e := range c.val {
 		n := c.stats.Count[e]
 		switch {
-		case unplayed && n == 0:
+		case n == 0:
+			// Unplayed: explore first. Disabled edges are never chosen, and
+			// without this case a slot with no arrivals and no unplayed
+			// enabled edge would give Mean(e) = 0/0.
 			c.val[e] = big
 		case unplayed:
 			c.val[e] = c.stats.Mean(e)
