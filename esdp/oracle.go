@@ -154,8 +154,12 @@ type Oracle struct {
 	strides    []int     // (n+1)*K
 	mapOff     []int     // n+2: offsets of layer maps in maps
 	maps       []int32   // box index -> global state id, -1 if unreachable
+	dirty      []int     // positions of maps set by the last call
 	layerOff   []int     // n+2: offsets of layer states in states
-	states     []int32   // global state id -> box index in its layer
+	sc         []int32   // coordinates of every state, flat id*K+k
+	nst        int       // number of states
+	kidSkip    []int32   // state of layer i+1 reached by skipping item i
+	kidTake    []int32   // ... by taking item i, -1 if it does not fit
 	best       []int32   // largest reachable budget of the state, clipped to smax
 	rowOff     []int64   // offset of the state's row within its layer
 	layerCells []int64
@@ -346,41 +350,58 @@ func (o *Oracle) run() error {
 		}
 	}
 	o.mapOff[n+1] = int(mapCells)
-	o.maps = grow(o.maps, int(mapCells))
-	for i := range o.maps {
-		o.maps[i] = -1
+	// Every map entry is -1 except those the previous call set (o.dirty).
+	if cap(o.maps) < int(mapCells) {
+		o.maps = make([]int32, mapCells)
+		for i := range o.maps {
+			o.maps[i] = -1
+		}
+	} else {
+		for _, pos := range o.dirty {
+			o.maps[pos] = -1
+		}
+		o.maps = o.maps[:mapCells]
 	}
+	o.dirty = o.dirty[:0]
 	o.coord = grow(o.coord, K)
 	o.walk = grow(o.walk, K)
 
-	// Reachable states, top-down.
+	// Reachable states, top-down. A state is a remaining-capacity vector of
+	// its layer (clipped to the layer's box); kids record the states of
+	// layer i+1 reached by skipping and by taking item i (-1: does not fit).
+	perState := int64(28 + 4*K)
 	o.layerOff = grow(o.layerOff, n+2)
-	o.states = o.states[:0]
+	o.sc, o.nst = o.sc[:0], 0
+	o.kidSkip, o.kidTake = o.kidSkip[:0], o.kidTake[:0]
 	o.layerOff[0] = 0
 	for k := 0; k < K; k++ {
 		o.walk[k] = o.c[k]
 	}
 	o.addState(0, o.walk)
 	for i := 0; i < n; i++ {
-		o.layerOff[i+1] = len(o.states)
+		o.layerOff[i+1] = o.numStates()
 		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
-			o.decode(i, int(o.states[j]), o.coord)
-			o.addState(i+1, o.coord)
-			if o.fits(i, o.coord) {
-				for k := 0; k < K; k++ {
-					o.walk[k] = o.coord[k] - o.a[i*K+k]
-				}
-				o.addState(i+1, o.walk)
+			fits := true
+			for k := 0; k < K; k++ {
+				o.coord[k] = int(o.sc[j*K+k])
+				o.walk[k] = o.coord[k] - o.a[i*K+k]
+				fits = fits && o.walk[k] >= 0
+			}
+			o.kidSkip = append(o.kidSkip, o.addState(i+1, o.coord))
+			if fits {
+				o.kidTake = append(o.kidTake, o.addState(i+1, o.walk))
+			} else {
+				o.kidTake = append(o.kidTake, -1)
 			}
 		}
-		if int64(len(o.states))*20+mapCells*4 > limit {
-			return tooLarge(int64(len(o.states))*20+mapCells*4, limit, "reachable capacity states")
+		if need := int64(o.numStates())*perState + mapCells*4; need > limit {
+			return tooLarge(need, limit, "reachable capacity states")
 		}
 	}
-	o.layerOff[n+1] = len(o.states)
-	ns := len(o.states)
+	o.layerOff[n+1] = o.numStates()
+	ns := o.numStates()
 	if ns >= math.MaxInt32 {
-		return tooLarge(int64(ns)*20, limit, "reachable capacity states")
+		return tooLarge(int64(ns)*perState, limit, "reachable capacity states")
 	}
 
 	// Largest reachable budget per state, bottom-up (clipped to smax).
@@ -388,10 +409,9 @@ func (o *Oracle) run() error {
 	o.best[ns-1] = 0 // layer n has the single state 0
 	for i := n - 1; i >= 0; i-- {
 		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
-			o.decode(i, int(o.states[j]), o.coord)
-			b := o.best[o.child(i, o.coord, false)]
-			if o.fits(i, o.coord) {
-				b = max(b, int32(min(int(o.best[o.child(i, o.coord, true)])+o.u[i], o.smax)))
+			b := o.best[o.kidSkip[j]]
+			if tj := o.kidTake[j]; tj >= 0 {
+				b = max(b, int32(min(int(o.best[tj])+o.u[i], o.smax)))
 			}
 			o.best[j] = b
 		}
@@ -416,7 +436,7 @@ func (o *Oracle) run() error {
 		}
 	}
 	words := (bitsTotal + 63) / 64
-	bytes := mapCells*4 + int64(ns)*(4+4+8) + words*8 + 2*maxLayer*8 + int64(o.smax+1)*8
+	bytes := mapCells*4 + int64(ns)*perState + words*8 + 2*maxLayer*8 + int64(o.smax+1)*8
 	o.res.Bytes = bytes
 	if bytes > limit {
 		return tooLarge(bytes, limit, "dynamic-programming tables")
@@ -433,14 +453,12 @@ func (o *Oracle) run() error {
 	for i := n - 1; i >= 0; i-- {
 		ui, wi := o.u[i], o.w[i]
 		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
-			o.decode(i, int(o.states[j]), o.coord)
 			L := int(o.best[j]) + 1
 			dst := o.cur[o.rowOff[j] : o.rowOff[j]+int64(L)]
-			sj := o.child(i, o.coord, false)
+			sj := o.kidSkip[j]
 			skip := o.nxt[o.rowOff[sj] : o.rowOff[sj]+int64(o.best[sj])+1]
 			var take []float64
-			if o.fits(i, o.coord) {
-				tj := o.child(i, o.coord, true)
+			if tj := o.kidTake[j]; tj >= 0 {
 				take = o.nxt[o.rowOff[tj] : o.rowOff[tj]+int64(o.best[tj])+1]
 			}
 			cellsDone += int64(L)
@@ -470,16 +488,20 @@ func (o *Oracle) run() error {
 			// and -Inf beyond.
 			both := min(L, len(skip), ui+len(take))
 			if lim < both {
+				d := dst[lim:both]
 				sk := skip[lim:both]
 				tk := take[lim-ui : both-ui]
-				d := dst[lim:both]
+				sk, tk = sk[:len(d)], tk[:len(d)]
+				bits := o.bits
+				b0 := base + int64(lim)
 				for q := range d {
-					if v := tk[q] + wi; v > sk[q] {
+					v, w := tk[q]+wi, sk[q]
+					if v > w {
 						d[q] = v
-						b := base + int64(lim+q)
-						o.bits[b>>6] |= 1 << uint(b&63)
+						b := b0 + int64(q)
+						bits[b>>6] |= 1 << uint(b&63)
 					} else {
-						d[q] = sk[q]
+						d[q] = w
 					}
 				}
 			}
@@ -515,79 +537,44 @@ func (o *Oracle) layerZeroRow(dst []float64) {
 	}
 }
 
-// decode writes the coordinates of box index idx of layer i into r.
-func (o *Oracle) decode(i, idx int, r []int) {
-	K := o.K
-	for k := K - 1; k >= 0; k-- {
-		st := o.strides[i*K+k]
-		r[k] = idx / st
-		idx -= r[k] * st
-	}
-}
+func (o *Oracle) numStates() int { return o.nst }
 
-// fits reports r >= a_i.
-func (o *Oracle) fits(i int, r []int) bool {
-	K := o.K
-	for k := 0; k < K; k++ {
-		if r[k] < o.a[i*K+k] {
-			return false
-		}
-	}
-	return true
-}
-
-// child returns the global state id of layer i+1 reached from coordinates
-// r of layer i by skipping (take = false) or taking item i.
-func (o *Oracle) child(i int, r []int, take bool) int {
-	K := o.K
-	idx := 0
-	for k := 0; k < K; k++ {
-		v := r[k]
-		if take {
-			v -= o.a[i*K+k]
-		}
-		idx += min(v, o.caps[(i+1)*K+k]) * o.strides[(i+1)*K+k]
-	}
-	return int(o.maps[o.mapOff[i+1]+idx])
-}
-
-// addState marks the clip of r to layer i's box reachable.
-func (o *Oracle) addState(i int, r []int) {
+// addState marks the clip of r to layer i's box reachable and returns its
+// global state id.
+func (o *Oracle) addState(i int, r []int) int32 {
 	K := o.K
 	idx := 0
 	for k := 0; k < K; k++ {
 		idx += min(r[k], o.caps[i*K+k]) * o.strides[i*K+k]
 	}
-	m := &o.maps[o.mapOff[i]+idx]
-	if *m < 0 {
-		*m = int32(len(o.states))
-		o.states = append(o.states, int32(idx))
+	pos := o.mapOff[i] + idx
+	if o.maps[pos] < 0 {
+		o.maps[pos] = int32(o.numStates())
+		for k := 0; k < K; k++ {
+			o.sc = append(o.sc, int32(min(r[k], o.caps[i*K+k])))
+		}
+		o.nst++
+		o.dirty = append(o.dirty, pos)
 	}
+	return o.maps[pos]
 }
 
 // reconstruct walks the decision bits from (c, s) at item 0.
 func (o *Oracle) reconstruct(dst []bool, s int) []bool {
 	dst = grow(dst, o.nAll)
 	clear(dst)
-	K := o.K
-	r := o.walk
-	copy(r, o.c)
+	j := int32(0) // the single state of layer 0
 	for i := 0; i < o.n; i++ {
-		idx := 0
-		for k := 0; k < K; k++ {
-			idx += min(r[k], o.caps[i*K+k]) * o.strides[i*K+k]
-		}
-		j := int(o.maps[o.mapOff[i]+idx])
-		if j < 0 || s > int(o.best[j]) {
+		if s > int(o.best[j]) {
 			panic("esdp: internal error: reconstruction left the table")
 		}
 		b := o.bitBase[i] + o.rowOff[j] + int64(s)
 		if o.bits[b>>6]&(1<<uint(b&63)) != 0 {
 			dst[o.items[i]] = true
-			for k := 0; k < K; k++ {
-				r[k] -= o.a[i*K+k]
-			}
 			s = max(s-o.u[i], 0)
+			j = o.kidTake[j]
+		} else {
+			j = o.kidSkip[j]
 		}
 	}
 	return dst
