@@ -71,6 +71,7 @@ var families = []struct {
 	run  func(tr *trace.Trace, o options) (*report, error)
 }{
 	{"ogasched", runOGASched},
+	{"esdp", runESDP},
 }
 
 func main() {
