@@ -1,19 +1,20 @@
 package esdp
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
-// benchBudgeted builds P4(s,t) as ESDP sees it at slot t of a run on an
-// instance with n channels, K types, capacities c and m = ceil(n/2):
-// v^_e uniform on [0,1], n_e uniform on 1..t/4 (synthetic statistics of a
-// learned state), delta = DeltaLogLog, g = GDefault.
-func benchBudgeted(rng *rand.Rand, n, K, c, t int, xiScale float64) *Budgeted {
-	m := (n + 1) / 2
-	delta := DeltaLogLog(t)
-	xi := math.Ceil(xiScale * float64(m) / delta)
+// benchBudgeted builds P4(s,t) as ESDP sees it at slot t: n channels with
+// demands in {1,2}^K, capacities c, m = max ||x||_1, xi = ceil(xiScale m /
+// delta(t)), S = {0..xi m}; synthetic learned statistics v^_e ~ U[0,1],
+// n_e ~ U{1..t/4}; delta = DeltaLogLog, g = GDefault.
+func benchBudgeted(seed uint64, n, K, c, m, t int, xiScale float64) *Budgeted {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	xi := math.Ceil(xiScale * float64(m) / DeltaLogLog(t))
 	g := GDefault(t, float64(m))
 	p := &Budgeted{K: K, Demand: make([]int, n*K), Capacity: make([]int, K), Upsilon: make([]int, n),
 		Sigma2: make([]float64, n), MaxBudget: int(xi) * m}
@@ -34,19 +35,132 @@ func benchmarkOracle(b *testing.B, p *Budgeted) {
 	o := NewOracle(Settings{})
 	r, err := o.SolveBudgeted(p)
 	if err != nil {
-		b.Fatal(err)
+		b.Skip(err)
 	}
+	cells, bytes := r.Cells, r.Bytes
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		o.SolveBudgeted(p)
 	}
-	b.ReportMetric(float64(r.Cells), "cells")
-	b.ReportMetric(float64(r.Bytes), "tablebytes")
+	b.ReportMetric(float64(cells), "cells")
+	b.ReportMetric(float64(bytes), "tablebytes")
+	b.ReportMetric(float64(len(p.Sigma2))*float64(p.MaxBudget+1)*prodCap(p.Capacity), "worstcells")
 }
 
-// Default size: |E| = 32 (Table 2 mean), K = 3, c_k = 24 (alpha = 0.5 of
-// the total demand), t = 2000.
-func BenchmarkOracleDefault(b *testing.B) {
-	benchmarkOracle(b, benchBudgeted(rand.New(rand.NewPCG(1, 1)), 32, 3, 24, 2000, 1))
+func prodCap(c []int) float64 {
+	v := 1.0
+	for _, x := range c {
+		v *= float64(x + 1)
+	}
+	return v
+}
+
+// Default size: |E| = 32 (the mean of Table 2), K = 3, c_k = 24 (alpha = 0.5
+// of the expected total demand 48), m = 16, t = 2000 (|S| = 817).
+func BenchmarkOracleDefault(b *testing.B) { benchmarkOracle(b, benchBudgeted(1, 32, 3, 24, 16, 2000, 1)) }
+
+// 2x and 4x |E| on the same cluster (capacities and m unchanged): more
+// ports or a denser graph.
+func BenchmarkOracle2xEdges(b *testing.B) { benchmarkOracle(b, benchBudgeted(1, 64, 3, 24, 16, 2000, 1)) }
+func BenchmarkOracle4xEdges(b *testing.B) {
+	benchmarkOracle(b, benchBudgeted(1, 128, 3, 24, 16, 2000, 1))
+}
+
+// Series for the growth against O(|E| |S| prod_k (c_k+1)): vary one factor.
+func BenchmarkOracleSeriesEdges(b *testing.B) {
+	for _, n := range []int{8, 16, 32, 64, 128} {
+		b.Run(fmt.Sprintf("E=%d", n), func(b *testing.B) { benchmarkOracle(b, benchBudgeted(2, n, 3, 24, 16, 2000, 1)) })
+	}
+}
+
+func BenchmarkOracleSeriesBudgets(b *testing.B) {
+	for _, sc := range []float64{0.25, 0.5, 1, 2, 4} {
+		p := benchBudgeted(3, 32, 3, 24, 16, 2000, sc)
+		b.Run(fmt.Sprintf("S=%d", p.MaxBudget+1), func(b *testing.B) { benchmarkOracle(b, p) })
+	}
+}
+
+func BenchmarkOracleSeriesCapacity(b *testing.B) {
+	for _, c := range []int{3, 6, 12, 24, 48} {
+		p := benchBudgeted(4, 32, 3, c, 16, 2000, 1)
+		b.Run(fmt.Sprintf("prodc=%d", int(prodCap(p.Capacity))), func(b *testing.B) { benchmarkOracle(b, p) })
+	}
+}
+
+// BenchmarkAlgorithm2VsFast runs the paper's Algorithm 2 as written and the
+// fast dynamic program on the same instance (|E| = 20, K = 2, c = (8, 8),
+// |S| = 121) in every iteration and reports both times and their ratio.
+func BenchmarkAlgorithm2VsFast(b *testing.B) {
+	p := benchBudgeted(5, 20, 2, 8, 10, 2000, 0.4)
+	o := NewOracle(Settings{})
+	var ref, fast time.Duration
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := Algorithm2(p, Settings{}); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := o.SolveBudgeted(p); err != nil {
+			b.Fatal(err)
+		}
+		ref += t1.Sub(t0)
+		fast += time.Since(t1)
+	}
+	b.ReportMetric(float64(ref.Nanoseconds())/float64(b.N), "alg2-ns/op")
+	b.ReportMetric(float64(fast.Nanoseconds())/float64(b.N), "fast-ns/op")
+	b.ReportMetric(float64(ref)/float64(fast), "ratio")
+}
+
+// BenchmarkKnapsackDefault is the omniscient oracle (6) at the default size.
+func BenchmarkKnapsackDefault(b *testing.B) {
+	p := benchBudgeted(1, 32, 3, 24, 16, 2000, 1)
+	kp := &Knapsack{K: p.K, Demand: p.Demand, Capacity: p.Capacity, Value: p.Sigma2}
+	o := NewOracle(Settings{})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := o.SolveKnapsack(kp); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPolicySlot is one full ESDP slot (Decide + Observe) on the
+// default instance (seed 1, |E| = 35) after 2000 learned slots.
+func BenchmarkPolicySlot(b *testing.B) {
+	in, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, _ := New(&in.Cluster, Options{})
+	rng := rand.New(rand.NewPCG(2, 2))
+	arrived := make([]bool, in.NumPorts())
+	z := make([]float64, in.NumEdges())
+	fb := Feedback{Chosen: make([]bool, in.NumEdges()), Reward: z}
+	// Learned state without paying for 2000 DP slots: feed every edge
+	// rewards as if played ~2000/|E| times, then decide at slot 2000.
+	for e := range fb.Chosen {
+		fb.Chosen[e] = true
+	}
+	for i := 0; i < 60; i++ {
+		in.SampleRewards(z, rng)
+		p.Observe(i, fb)
+	}
+	step := func(t int) {
+		in.SampleArrivals(arrived, rng)
+		in.SampleRewards(z, rng)
+		x, err := p.Decide(t, arrived)
+		if err != nil {
+			b.Fatal(err)
+		}
+		copy(fb.Chosen, x)
+		p.Observe(t, fb)
+	}
+	step(2000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		step(2000 + i)
+	}
 }
