@@ -58,11 +58,15 @@ func prodCap(c []int) float64 {
 
 // Default size: |E| = 32 (the mean of Table 2), K = 3, c_k = 24 (alpha = 0.5
 // of the expected total demand 48), m = 16, t = 2000 (|S| = 817).
-func BenchmarkOracleDefault(b *testing.B) { benchmarkOracle(b, benchBudgeted(1, 32, 3, 24, 16, 2000, 1)) }
+func BenchmarkOracleDefault(b *testing.B) {
+	benchmarkOracle(b, benchBudgeted(1, 32, 3, 24, 16, 2000, 1))
+}
 
 // 2x and 4x |E| on the same cluster (capacities and m unchanged): more
 // ports or a denser graph.
-func BenchmarkOracle2xEdges(b *testing.B) { benchmarkOracle(b, benchBudgeted(1, 64, 3, 24, 16, 2000, 1)) }
+func BenchmarkOracle2xEdges(b *testing.B) {
+	benchmarkOracle(b, benchBudgeted(1, 64, 3, 24, 16, 2000, 1))
+}
 func BenchmarkOracle4xEdges(b *testing.B) {
 	benchmarkOracle(b, benchBudgeted(1, 128, 3, 24, 16, 2000, 1))
 }
