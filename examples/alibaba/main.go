@@ -72,6 +72,8 @@ var families = []struct {
 }{
 	{"ogasched", runOGASched},
 	{"esdp", runESDP},
+	{"onsocmax", runOnSocMax},
+	{"onsocmax-congested", runOnSocMaxCongested},
 }
 
 func main() {
