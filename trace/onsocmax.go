@@ -26,7 +26,7 @@ type OnSocMaxOptions struct {
 	// emulates a congested cluster (the trace's own nodes are lightly
 	// loaded by its pods).
 	CapacityScale float64
-	Seed    uint64
+	Seed          uint64
 }
 
 // OnSocMaxInstance is the OnSocMax view of a trace.
