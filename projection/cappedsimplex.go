@@ -39,72 +39,56 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	if n == 0 {
 		return 0
 	}
-	alias := &dst[0] == &z[0] || &dst[0] == &u[0]
-
-	// Pass 0: clip at tau = 0, the sum s = phi(0), the largest z over
-	// coordinates with u > 0 (phi vanishes there), the linear piece at
-	// 0+ for the first Newton step, and the precondition check.
-	var s, capS, freeZ, chk float64
-	var freeM int
-	zmax := 0.0
-	bad := false
-	for i := range z {
-		zi, ui := z[i], u[i]
-		chk += (zi - zi) + (ui - ui) // NaN iff some value is NaN or Inf
-		bad = bad || ui < 0
-		y := 0.0
-		if zi > 0 {
-			if zi >= ui {
-				y = ui
-				capS += ui
-			} else {
-				y = zi
-				freeZ += zi
-				freeM++
-			}
-			if ui > 0 && zi > zmax {
-				zmax = zi
-			}
-		}
-		s += y
-		if !alias {
-			dst[i] = y
-		}
-	}
-	if chk != 0 || bad {
+	// Pass 0 at t = 0: phi(0), the linear piece around 0, max z (phi
+	// vanishes there) and the precondition check.
+	st, zmax, ok := pieceAt0(z, u)
+	if !ok {
 		panic(badInput(z, u))
 	}
-	if s <= c {
-		if alias {
-			clipTo(dst, z, u, 0)
-		}
+	if st.phi <= c {
+		clipTo(dst, z, u, 0)
 		return 0
 	}
-
-	// tau > 0 solves phi(tau) = c. Invariant: phi(lo) > c >= phi(hi);
-	// rLo = phi(lo)-c > 0 and rHi = phi(hi)-c <= 0 (phi(zmax) = 0).
+	// tau > 0 solves phi(tau) = c. Invariant: phi(lo) > c >= phi(hi),
+	// rLo = phi(lo)-c > 0, rHi = phi(hi)-c <= 0.
 	lo, hi := 0.0, zmax
-	rLo, rHi := s-c, -c
-	num, m := capS+freeZ-c, freeM // Newton model: phi(t)-c = num - m t
-
-	// Coordinates fixed over the whole bracket, once eliminated (from pass
-	// 1 on): capped ones add fixU, free ones add fixZ - fixM t. With a
-	// separate dst the remaining candidates' indices are kept in dst[:w];
-	// with dst aliased, full passes skip the coordinates eliminated before,
-	// so both do the same arithmetic and give identical bits.
-	var fixU, fixZ float64
-	var fixM int
-	compact := false
-	w := n
-	pLo, pHi := lo, hi // bracket of the previous pass
-	tau = math.NaN()
+	rLo, rHi := st.phi-c, -c
+	t := 0.0
 	for iter := 0; ; iter++ {
-		t := math.NaN()
-		if m > 0 && iter < 64 {
-			t = num / float64(m)
+		// On [st.left, st.right] phi(x) = num - m x + c exactly.
+		num := st.capU + st.freeZ - c
+		m := float64(st.freeM)
+		r := num - m*t
+		if r == 0 {
+			tau = t
+			break
 		}
-		if !(lo < t && t < hi) {
-			// Secant on the bracket, then bisection.
+		tn := math.NaN()
+		if m > 0 {
+			tn = num / m // the Newton point: the root of the piece
+			if st.left <= tn && tn <= st.right {
+				tau = max(tn, 0)
+				break
+			}
+		}
+		if r > 0 {
+			if st.right >= hi && (m == 0 || tn > st.right) {
+				tau = hi // phi > c up to hi, which rounding made a breakpoint
+				break
+			}
+			lo, rLo = t, r
+			if x := st.right; x > lo && x < hi && num-m*x > 0 {
+				lo, rLo = x, num-m*x // phi is still above c at the piece's end
+			}
+		} else {
+			hi, rHi = t, r
+			if x := st.left; x > lo && x < hi && num-m*x < 0 {
+				hi, rHi = x, num-m*x
+			}
+		}
+		// Next trial: Newton, else secant, else bisection, strictly inside.
+		t = tn
+		if !(lo < t && t < hi) || iter >= 64 {
 			t = lo + rLo/(rLo-rHi)*(hi-lo)
 			if !(lo < t && t < hi) || iter >= 64 {
 				t = lo + (hi-lo)/2
@@ -114,136 +98,124 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 				break
 			}
 		}
-		var st passStats
-		switch {
-		case iter == 0:
-			st = passFull(nil, z, u, lo, hi, t, false, false, 0, 0)
-		case iter == 1:
-			st = passFull(dst, z, u, lo, hi, t, !alias, false, 0, 0)
-			compact = !alias
-		case compact:
-			st = passIdx(dst[:w], z, u, lo, hi, t)
-		default:
-			st = passFull(nil, z, u, lo, hi, t, false, true, pLo, pHi)
-		}
-		pLo, pHi = lo, hi
-		if iter >= 1 {
-			fixU += st.fixU
-			fixZ += st.fixZ
-			fixM += st.fixM
-			st.fixU, st.fixZ, st.fixM = fixU, fixZ, fixM
-		}
-		w = st.w
-		num = (st.fixU + st.capU) + (st.fixZ + st.freeZ) - c
-		m = st.fixM + st.freeM
-		if w == 0 {
-			// phi is linear on [lo, hi]: solve it there.
-			tau = hi
-			if m > 0 {
-				tau = min(max(num/float64(m), lo), hi)
-			}
-			break
-		}
-		r := num - float64(m)*t
-		switch {
-		case r > 0:
-			lo, rLo = t, r
-		case r < 0:
-			hi, rHi = t, r
-		default:
-			tau = t
-		}
-		if tau == tau {
-			break
+		st = pieceAt(z, u, t)
+		if passCounter != nil {
+			*passCounter++
 		}
 	}
 	clipTo(dst, z, u, tau)
 	return tau
 }
 
-// passStats accumulates phi and its slope at a trial point t.
-type passStats struct {
-	fixU, fixZ float64 // coordinates with no breakpoint in (lo, hi): capped u, free z
-	fixM       int     // number of free ones among them
-	capU       float64 // candidates capped at t
-	freeZ      float64 // candidates free at t
-	freeM      int
-	w          int // number of candidates (a breakpoint in (lo, hi))
+// passCounter, when set by a test, counts the Newton passes after pass 0.
+var passCounter *int
+
+// piece describes phi(x) = sum_i clip(z_i - x, 0, u_i) around a point t:
+// on [left, right] it equals capU + freeZ - freeM x, where capU sums u over
+// coordinates capped at t (z_i - t >= u_i, z_i > t) and freeZ, freeM sum z
+// and count the free ones (0 < z_i - t < u_i). phi is phi(t).
+type piece struct {
+	phi, capU, freeZ float64
+	freeM            int
+	left, right      float64
 }
 
-// passFull classifies every coordinate against the bracket (lo, hi) and the
-// trial point t; if write, it stores the candidates' indices in dst; if
-// skip, it ignores coordinates that were not candidates in (pLo, pHi).
-func passFull(dst, z, u []float64, lo, hi, t float64, write, skip bool, pLo, pHi float64) passStats {
-	var st passStats
+const allOnes = ^uint64(0)
+
+// pieceAt computes the piece of phi at t in one branch-free pass: each
+// coordinate's class is a pair of masks, and its contributions are
+// selected with bitwise ands.
+func pieceAt(z, u []float64, t float64) piece {
+	var capU, freeZ float64
+	var freeM uint64
+	left, right := math.Inf(-1), math.Inf(1)
+	ninf, pinf := math.Float64bits(left), math.Float64bits(right)
 	u = u[:len(z)]
 	for i, zi := range z {
-		if zi <= lo {
-			continue // zero on the bracket
-		}
 		ui := u[i]
+		v := zi - t
 		bi := zi - ui
-		if skip && (bi >= pHi || (bi <= pLo && zi >= pHi)) {
-			continue // eliminated before
+		var pos, below uint64
+		if v > 0 {
+			pos = allOnes
 		}
-		if bi >= hi {
-			st.fixU += ui // capped on the bracket
-			continue
+		if v < ui {
+			below = allOnes
 		}
-		if bi <= lo && zi >= hi {
-			st.fixZ += zi // free on the bracket
-			st.fixM++
-			continue
+		free := pos & below
+		capd := pos &^ below
+		zb, bb := math.Float64bits(zi), math.Float64bits(bi)
+		capU += math.Float64frombits(math.Float64bits(ui) & capd)
+		freeZ += math.Float64frombits(zb & free)
+		freeM += free & 1
+		// The piece ends where a class changes: zero until z_i
+		// (x >= z_i), free on [b_i, z_i], capped until b_i (x <= b_i).
+		l := math.Float64frombits(zb&^pos | bb&free | ninf&capd)
+		r := math.Float64frombits(bb&capd | zb&free | pinf&^pos)
+		if l > left {
+			left = l
 		}
-		if write {
-			dst[st.w] = float64(i)
-		}
-		st.w++
-		switch {
-		case zi <= t:
-		case bi >= t:
-			st.capU += ui
-		default:
-			st.freeZ += zi
-			st.freeM++
+		if r < right {
+			right = r
 		}
 	}
-	return st
+	return piece{
+		phi:   capU + freeZ - float64(freeM)*t,
+		capU:  capU,
+		freeZ: freeZ,
+		freeM: int(freeM),
+		left:  left,
+		right: right,
+	}
 }
 
-// passIdx is passFull over the candidates listed in idx, compacting idx in
-// place to the candidates that remain.
-func passIdx(idx, z, u []float64, lo, hi, t float64) passStats {
-	var st passStats
-	for _, f := range idx {
-		i := int(f)
-		zi := z[i]
-		if zi <= lo {
-			continue
-		}
+// pieceAt0 is pieceAt(z, u, 0) fused with the computation of max z and the
+// check that every z_i, u_i is finite with u_i >= 0 (ok).
+func pieceAt0(z, u []float64) (p piece, zmax float64, ok bool) {
+	var capU, freeZ, chk float64
+	var freeM uint64
+	neg := false
+	left, right := math.Inf(-1), math.Inf(1)
+	ninf, pinf := math.Float64bits(left), math.Float64bits(right)
+	zmax = left
+	u = u[:len(z)]
+	for i, zi := range z {
 		ui := u[i]
+		chk += (zi - zi) + (ui - ui) // NaN iff a value is NaN or Inf
+		if ui < 0 {
+			neg = true
+		}
 		bi := zi - ui
-		if bi >= hi {
-			st.fixU += ui
-			continue
+		var pos, below uint64
+		if zi > 0 {
+			pos = allOnes
 		}
-		if bi <= lo && zi >= hi {
-			st.fixZ += zi
-			st.fixM++
-			continue
+		if zi < ui {
+			below = allOnes
 		}
-		idx[st.w] = f
-		st.w++
-		switch {
-		case zi <= t:
-		case bi >= t:
-			st.capU += ui
-		default:
-			st.freeZ += zi
-			st.freeM++
+		free := pos & below
+		capd := pos &^ below
+		zb, bb := math.Float64bits(zi), math.Float64bits(bi)
+		capU += math.Float64frombits(math.Float64bits(ui) & capd)
+		freeZ += math.Float64frombits(zb & free)
+		freeM += free & 1
+		l := math.Float64frombits(zb&^pos | bb&free | ninf&capd)
+		r := math.Float64frombits(bb&capd | zb&free | pinf&^pos)
+		if l > left {
+			left = l
+		}
+		if r < right {
+			right = r
+		}
+		if zi > zmax {
+			zmax = zi
 		}
 	}
-	return st
+	if chk != 0 || neg {
+		return piece{}, 0, false
+	}
+	p = piece{phi: capU + freeZ, capU: capU, freeZ: freeZ, freeM: int(freeM), left: left, right: right}
+	return p, zmax, true
 }
 
 // clipTo sets dst[i] = min(max(z[i]-tau, 0), u[i]).
@@ -251,13 +223,7 @@ func clipTo(dst, z, u []float64, tau float64) {
 	u = u[:len(z)]
 	dst = dst[:len(z)]
 	for i, zi := range z {
-		v := zi - tau
-		if v <= 0 {
-			v = 0
-		} else if v > u[i] {
-			v = u[i]
-		}
-		dst[i] = v
+		dst[i] = min(max(zi-tau, 0), u[i])
 	}
 }
 

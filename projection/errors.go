@@ -14,6 +14,9 @@ var (
 	ErrInf = errors.New("projection: infinite value")
 	// ErrNegativeCap reports a negative upper bound u_i.
 	ErrNegativeCap = errors.New("projection: negative upper bound")
+	// ErrRange reports a magnitude so large that sums over the block could
+	// overflow: |z_i|, u_i or c above math.MaxFloat64 / (4 (n+1)).
+	ErrRange = errors.New("projection: value out of range")
 	// ErrNegativeCapacity reports a negative capacity c.
 	ErrNegativeCapacity = errors.New("projection: negative capacity")
 )

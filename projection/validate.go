@@ -7,7 +7,7 @@ import (
 
 // ProjectCappedSimplex is CappedSimplex for untrusted input: it checks the
 // data first and returns an error wrapping ErrLength, ErrNaN, ErrInf,
-// ErrNegativeCap or ErrNegativeCapacity that names the offending index and
+// ErrNegativeCap, ErrNegativeCapacity or ErrRange that names the offending index and
 // value, leaving dst untouched. On success it returns the multiplier tau
 // and dst holds the projection. dst may be z or u.
 func ProjectCappedSimplex(dst, z, u []float64, c float64) (float64, error) {
@@ -20,9 +20,16 @@ func ProjectCappedSimplex(dst, z, u []float64, c float64) (float64, error) {
 	if c < 0 {
 		return 0, fmt.Errorf("%w: c = %v", ErrNegativeCapacity, c)
 	}
+	limit := math.MaxFloat64 / (4 * float64(len(z)+1))
+	if c > limit {
+		return 0, fmt.Errorf("%w: c = %v", ErrRange, c)
+	}
 	for i, v := range z {
 		if err := checkValue("z", i, v); err != nil {
 			return 0, err
+		}
+		if math.Abs(v) > limit {
+			return 0, fmt.Errorf("%w: z index %d value %v", ErrRange, i, v)
 		}
 	}
 	for i, v := range u {
@@ -31,6 +38,9 @@ func ProjectCappedSimplex(dst, z, u []float64, c float64) (float64, error) {
 		}
 		if v < 0 {
 			return 0, fmt.Errorf("%w: index %d value %v", ErrNegativeCap, i, v)
+		}
+		if v > limit {
+			return 0, fmt.Errorf("%w: u index %d value %v", ErrRange, i, v)
 		}
 	}
 	return CappedSimplex(dst, z, u, c), nil

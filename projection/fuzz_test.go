@@ -1,0 +1,91 @@
+package projection
+
+import (
+	"encoding/binary"
+	"math"
+	"testing"
+)
+
+// decodeFloats reads consecutive little-endian float64s from data.
+func decodeFloats(data []byte) []float64 {
+	v := make([]float64, len(data)/8)
+	for i := range v {
+		v[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
+	}
+	return v
+}
+
+// sanitize maps any float64 into the kernel's preconditions: finite, with
+// magnitude at most 1e15.
+func sanitize(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Mod(x, 1e15)
+}
+
+func fuzzSeeds(f *testing.F) {
+	enc := func(vals ...float64) []byte {
+		b := make([]byte, 8*len(vals))
+		for i, v := range vals {
+			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+		}
+		return b
+	}
+	f.Add(enc(), 0.0)
+	f.Add(enc(5, 10), 3.0)
+	f.Add(enc(1, 1, 1, 1, 1, 1), 2.0)
+	f.Add(enc(3, 1, 2, 1, 1, 1), 1.0)
+	f.Add(enc(1e12, 1e12, 1e-12, 1, 1, 1e-12), 1.0)
+	f.Add(enc(-1, 0, 2, 0, 0.5, 3), 0.0)
+	f.Add(enc(math.NaN(), 1, math.Inf(1), -1), -1.0)
+}
+
+// FuzzCappedSimplex checks the KKT conditions on sanitised input: data
+// holds (z_i, u_i) pairs, |u_i| is the bound and |c| the capacity.
+func FuzzCappedSimplex(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, c float64) {
+		v := decodeFloats(data)
+		n := len(v) / 2
+		z := make([]float64, n)
+		u := make([]float64, n)
+		for i := range n {
+			z[i] = sanitize(v[2*i])
+			u[i] = math.Abs(sanitize(v[2*i+1]))
+		}
+		c = math.Abs(sanitize(c))
+		y := make([]float64, n)
+		tau := CappedSimplex(y, z, u, c)
+		if msg := checkKKT(instance{z, u, c}, y, tau, 1e-9); msg != "" {
+			t.Fatalf("%s\nz=%v\nu=%v\nc=%v\ny=%v tau=%v", msg, z, u, c, y, tau)
+		}
+		ys := make([]float64, n)
+		CappedSimplexSort(ys, z, u, c)
+		tol := 1e-9 * instance{z, u, c}.scale()
+		for i := range y {
+			if math.Abs(y[i]-ys[i]) > tol {
+				t.Fatalf("y[%d] = %v, sort %v", i, y[i], ys[i])
+			}
+		}
+	})
+}
+
+// FuzzProjectCappedSimplex feeds arbitrary floats to the validating entry
+// point: it must return an error or a result satisfying KKT, never panic.
+func FuzzProjectCappedSimplex(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, c float64) {
+		v := decodeFloats(data)
+		n := len(v) / 2
+		z, u := v[:n], v[n:2*n]
+		y := make([]float64, n)
+		tau, err := ProjectCappedSimplex(y, z, u, c)
+		if err != nil {
+			return
+		}
+		if msg := checkKKT(instance{z, u, c}, y, tau, 1e-9); msg != "" {
+			t.Fatalf("%s\nz=%v\nu=%v\nc=%v\ny=%v tau=%v", msg, z, u, c, y, tau)
+		}
+	})
+}

@@ -1,0 +1,77 @@
+package projection_test
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/msched/msched/projection"
+)
+
+// Project three ports' requests z onto one server's capacity c = 2 with
+// per-port bounds u: the sum constraint binds and tau = 1.2 is subtracted
+// from every coordinate before clipping to [0, u].
+func ExampleCappedSimplex() {
+	z := []float64{3, 2, -1}
+	u := []float64{10, 0.2, 1}
+	y := make([]float64, len(z))
+	tau := projection.CappedSimplex(y, z, u, 2)
+	fmt.Printf("y = %.4f, tau = %.4f\n", y, tau)
+
+	// With enough capacity the projection is the clip to [0, u].
+	tau = projection.CappedSimplex(y, z, u, 100)
+	fmt.Printf("y = %.4f, tau = %.4f\n", y, tau)
+	// Output:
+	// y = [1.8000 0.2000 0.0000], tau = 1.2000
+	// y = [3.0000 0.2000 0.0000], tau = 0.0000
+}
+
+// The paper's procedure on the same data caps only the port with the
+// largest z, so port 2 exceeds its bound 0.2; and with slack capacity it
+// still fills c (its rho is negative).
+func ExampleCappedSimplexPaper() {
+	z := []float64{3, 2, -1}
+	u := []float64{10, 0.2, 1}
+	y := make([]float64, len(z))
+	tau := projection.CappedSimplexPaper(y, z, u, 2)
+	fmt.Printf("y = %.4f, tau = %.4f\n", y, tau)
+
+	tau = projection.CappedSimplexPaper(y[:2], []float64{0.1, 0.1}, []float64{1, 1}, 1)
+	fmt.Printf("y = %.4f, tau = %.4f\n", y[:2], tau)
+	// Output:
+	// y = [1.5000 0.5000 0.0000], tau = 1.5000
+	// y = [0.5000 0.5000], tau = -0.4000
+}
+
+// ProjectCappedSimplex validates untrusted data and names what is wrong.
+func ExampleProjectCappedSimplex() {
+	y := make([]float64, 2)
+	_, err := projection.ProjectCappedSimplex(y, []float64{1, math.NaN()}, []float64{1, 1}, 1)
+	fmt.Println(err, errors.Is(err, projection.ErrNaN))
+	_, err = projection.ProjectCappedSimplex(y, []float64{1, 2}, []float64{1, -1}, 1)
+	fmt.Println(err)
+	tau, err := projection.ProjectCappedSimplex(y, []float64{1, 2}, []float64{1, 1}, 1)
+	fmt.Printf("y = %.4f, tau = %.4f, err = %v\n", y, tau, err)
+	// Output:
+	// projection: NaN value: z index 1 value NaN true
+	// projection: negative upper bound: index 1 value -1
+	// y = [0.0000 1.0000], tau = 1.0000, err = <nil>
+}
+
+// A Projector projects the independent (r,k) blocks of OGASched's (32):
+// here two servers with one resource, ports {0,1} on server 0 and {2,3,4}
+// on server 1. The result does not depend on the number of workers.
+func ExampleProjector() {
+	z := []float64{0.9, 0.8, 0.5, 0.5, 0.5}
+	u := []float64{1, 1, 0.4, 0.4, 0.4}
+	bs := projection.Blocks{Offsets: []int{0, 2, 5}, Caps: []float64{1, 1}}
+	y := make([]float64, len(z))
+	tau := make([]float64, bs.NumBlocks())
+	p := projection.NewProjector(2)
+	defer p.Close()
+	p.Project(y, z, u, bs, tau)
+	fmt.Printf("y = %.4f\ntau = %.4f\n", y, tau)
+	// Output:
+	// y = [0.5500 0.4500 0.3333 0.3333 0.3333]
+	// tau = [0.3500 0.1667]
+}
