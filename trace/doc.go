@@ -41,5 +41,24 @@
 //     requests contention is low (a pod asks a few percent of a node);
 //     Contention scales demands as the paper's multiplier does.
 //
-// The other families' mappings are documented on their functions.
+//   - ESDP ([ESDP]): the 8 most frequent shapes x 40 sampled servers
+//     (Table 2's sizes), each type keeping 4 of the servers it fits (the
+//     trace's fit relation is far denser than the paper's 0.1), demand
+//     levels quantised to {0, 1, 2}, arrival probabilities measured on
+//     200 slots of the creation span; capacities, valuations and costs from
+//     the paper's generator, since the trace has no rewards and its nodes
+//     never bind.
+//   - OnSocMax ([OnSocMax]): the busiest day as 10 sampled nodes x 24
+//     hourly slots with core-hour capacities; each pod of that day is a
+//     job from its creation slot to its deletion slot with workload
+//     cores x duration, at most its cores per unit, on the nodes it fits.
+//     The day uses a sixth of the capacity; CapacityScale emulates
+//     congestion.
+//   - OCORP ([OCORP]): every scheduled pod is a job with a_j its creation
+//     slot (10 minutes), d_j its cores, m_j its memory in 4 GiB units and
+//     p_j its run time (deletion - scheduled) in slots; machines are
+//     sampled nodes. Pods never scheduled (Pending) have no run time and
+//     are skipped and counted, as are pods larger than every machine.
+//
+// Every mapping is deterministic given its options and seed.
 package trace

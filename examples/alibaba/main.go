@@ -74,6 +74,7 @@ var families = []struct {
 	{"esdp", runESDP},
 	{"onsocmax", runOnSocMax},
 	{"onsocmax-congested", runOnSocMaxCongested},
+	{"ocorp", runOCORP},
 }
 
 func main() {
