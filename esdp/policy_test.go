@@ -93,7 +93,11 @@ func TestPolicyFeasibleEverySlot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		drive(t, p, in, rng, 60, nil)
+		slots := 60
+		if testing.Short() {
+			slots = 25
+		}
+		drive(t, p, in, rng, slots, nil)
 	}
 }
 
@@ -316,11 +320,15 @@ func TestRunIsDeterministic(t *testing.T) {
 		b, _ := New(&in.Cluster, Options{SolveThenZero: true})
 		return []OnlinePolicy{a, b}
 	}
-	r1, err := RunWith(in, mk(), 60, 9, RunOptions{Workers: 1})
+	T := 60
+	if testing.Short() {
+		T = 25
+	}
+	r1, err := RunWith(in, mk(), T, 9, RunOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := RunWith(in, mk(), 60, 9, RunOptions{Workers: 2})
+	r2, err := RunWith(in, mk(), T, 9, RunOptions{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,5 +342,44 @@ func TestRunIsDeterministic(t *testing.T) {
 				t.Fatalf("%s: negative regret %v at slot %d", a.Name, r, s)
 			}
 		}
+	}
+}
+
+// TestRegretSublinear runs ESDP for 4000 slots on a small instance and fits
+// RE(T) = a T^b on T = 500, 1000, 2000, 4000 (cumulative regret of the same
+// run): the exponent must be well below 1.
+func TestRegretSublinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	cfg := DefaultConfig()
+	cfg.Ports, cfg.Servers, cfg.EdgeProb = 4, 8, 0.4
+	in, err := Generate(cfg, rand.New(rand.NewPCG(7, 7)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := New(&in.Cluster, Options{})
+	res, err := Run(in, []OnlinePolicy{p}, 4000, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs, ys []float64
+	cum := 0.0
+	for s, r := range res.Series[0].Regret {
+		cum += r
+		if n := s + 1; n == 500 || n == 1000 || n == 2000 || n == 4000 {
+			xs, ys = append(xs, math.Log(float64(n))), append(ys, math.Log(cum))
+			t.Logf("|E|=%d T=%d RE(T)=%.2f", in.NumEdges(), n, cum)
+		}
+	}
+	n := float64(len(xs))
+	var sx, sy, sxx, sxy float64
+	for i := range xs {
+		sx, sy, sxx, sxy = sx+xs[i], sy+ys[i], sxx+xs[i]*xs[i], sxy+xs[i]*ys[i]
+	}
+	b := (n*sxy - sx*sy) / (n*sxx - sx*sx)
+	t.Logf("fitted exponent b = %.3f", b)
+	if b > 0.8 {
+		t.Fatalf("regret exponent %.3f: not sublinear", b)
 	}
 }
