@@ -48,12 +48,14 @@
 //     200 slots of the creation span; capacities, valuations and costs from
 //     the paper's generator, since the trace has no rewards and its nodes
 //     never bind.
+//
 //   - OnSocMax ([OnSocMax]): the busiest day as 10 sampled nodes x 24
 //     hourly slots with core-hour capacities; each pod of that day is a
 //     job from its creation slot to its deletion slot with workload
 //     cores x duration, at most its cores per unit, on the nodes it fits.
 //     The day uses a sixth of the capacity; CapacityScale emulates
 //     congestion.
+//
 //   - OCORP ([OCORP]): every scheduled pod is a job with a_j its creation
 //     slot (10 minutes), d_j its cores, m_j its memory in 4 GiB units and
 //     p_j its run time (deletion - scheduled) in slots; machines are
