@@ -377,6 +377,9 @@ func (a *ALM) inner(x []float64, tol float64) (float64, int, bool) {
 			if curv*a.step <= dd || bt >= 2000 {
 				break
 			}
+			if math.IsNaN(curv) || math.IsInf(curv, 0) {
+				return pg, it, false // the terms left their finite domain
+			}
 			a.step *= set.Decay
 		}
 		var restart float64
@@ -456,8 +459,8 @@ func (t p3Terms) Term(r int, x float64) (float64, float64) {
 	c := p.Capacity[r]
 	u := p.Utility[r]
 	b := p.Beta[r] / c
-	v := p.Pricing.Cost(p.Usage[r], x, c) - u.Value(x) - b*x
-	d := p.Pricing.MarginalCost(p.Usage[r]+x, c) - u.Deriv(math.Max(x, minDeriv)) - b
+	v := p.cost(r, x) - u.Value(x) - b*x
+	d := p.Pricing.MarginalCost(p.level(r, x), c) - u.Deriv(math.Max(x, minDeriv)) - b
 	return v, d
 }
 
@@ -477,7 +480,7 @@ func (a *ALM) SolveP3(dst []float64, p *P3) (Result, error) {
 	}
 	if n == 0 || p.Rho == 0 {
 		clear(dst)
-		return Result{Status: Trivial}, nil
+		return Result{Mu: p.zeroTargetMu(), Status: Trivial}, nil
 	}
 	a.p3Lo = grow(a.p3Lo, n)
 	a.p3Hi = grow(a.p3Hi, n)

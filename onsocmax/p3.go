@@ -54,8 +54,8 @@ func (p *P3) Validate() error {
 		if !(p.Capacity[r] > 0) || math.IsInf(p.Capacity[r], 0) {
 			return fmt.Errorf("%w: capacity index %d value %v", ErrValue, r, p.Capacity[r])
 		}
-		if !finiteNonNeg(p.Usage[r]) {
-			return fmt.Errorf("%w: usage index %d value %v", ErrValue, r, p.Usage[r])
+		if !finiteNonNeg(p.Usage[r]) || p.Usage[r] > p.Capacity[r] {
+			return fmt.Errorf("%w: usage index %d value %v (capacity %v)", ErrValue, r, p.Usage[r], p.Capacity[r])
 		}
 		if err := p.Utility[r].Validate(); err != nil {
 			return fmt.Errorf("%w: utility index %d: %v", ErrValue, r, err)
@@ -80,7 +80,7 @@ func (p *P3) Objective(x []float64) float64 {
 	var w float64
 	for r, xr := range x {
 		c := p.Capacity[r]
-		w += p.Utility[r].Value(xr) + p.Beta[r]*xr/c - p.Pricing.Cost(p.Usage[r], xr, c)
+		w += p.Utility[r].Value(xr) + p.Beta[r]*xr/c - p.cost(r, xr)
 	}
 	return w
 }
@@ -98,11 +98,27 @@ func (p *P3) Welfare(x []float64) float64 {
 	return w
 }
 
+// level returns omega_r + x, clamped to C_r when x <= C_r - omega_r in
+// floating point (the sum can exceed C_r by rounding at the bound).
+func (p *P3) level(r int, x float64) float64 {
+	c, u := p.Capacity[r], p.Usage[r]+x
+	if u > c && x <= c-p.Usage[r] {
+		return c
+	}
+	return u
+}
+
+// cost returns Phi_r(x) of (12) with level's clamping.
+func (p *P3) cost(r int, x float64) float64 {
+	c := p.Capacity[r]
+	return p.Pricing.costIntegral(p.level(r, x), c) - p.Pricing.costIntegral(p.Usage[r], c)
+}
+
 // marginal returns f'_nr(x) + Beta_r/C_r - phi_r(omega_r + x), the partial
 // derivative of W (before the multiplier).
 func (p *P3) marginal(r int, x float64) float64 {
 	c := p.Capacity[r]
-	return p.Utility[r].Deriv(x) + p.Beta[r]/c - p.Pricing.MarginalCost(p.Usage[r]+x, c)
+	return p.Utility[r].Deriv(x) + p.Beta[r]/c - p.Pricing.MarginalCost(p.level(r, x), c)
 }
 
 // KKTResidual returns the largest violation of the KKT conditions (13) of P3

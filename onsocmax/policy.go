@@ -186,10 +186,10 @@ func (p *Policy) nonPartitionable() (Result, error) {
 		xb := q.XBar[r]
 		p.x[r] = 0
 		p.work[r] = math.Inf(-1)
-		if xb <= 0 || q.Usage[r]+xb > q.Capacity[r] || xb > q.Rho {
+		if xb <= 0 || xb > q.Capacity[r]-q.Usage[r] || xb > q.Rho {
 			continue
 		}
-		net := q.Utility[r].Value(xb) + q.Beta[r]*xb/q.Capacity[r] - q.Pricing.Cost(q.Usage[r], xb, q.Capacity[r])
+		net := q.Utility[r].Value(xb) + q.Beta[r]*xb/q.Capacity[r] - q.cost(r, xb)
 		if net > 0 {
 			p.work[r] = net / xb
 			p.order = append(p.order, r)

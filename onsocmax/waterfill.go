@@ -50,7 +50,7 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 	}
 	if p.Rho == 0 || n == 0 {
 		clear(dst)
-		return Result{Objective: 0, Status: Trivial}, nil
+		return Result{Mu: p.zeroTargetMu(), Objective: 0, Status: Trivial}, nil
 	}
 	if s := p.responses(dst, 0); s <= p.Rho {
 		return Result{Objective: p.Objective(dst), Status: Trivial}, nil
@@ -167,4 +167,17 @@ func (p *P3) response(r int, mu float64) float64 {
 		}
 	}
 	return lo + (hi-lo)/2
+}
+
+// zeroTargetMu returns the multiplier of sum_r x_r <= 0: the largest
+// marginal at x = 0 over units that could be used (at minDeriv for an
+// infinite f'(0)), or 0.
+func (p *P3) zeroTargetMu() float64 {
+	var mu float64
+	for r := range p.XBar {
+		if p.Upper(r) > 0 {
+			mu = math.Max(mu, p.marginal(r, minDeriv))
+		}
+	}
+	return mu
 }
