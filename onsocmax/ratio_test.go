@@ -96,7 +96,11 @@ func TestCompetitiveRatioOnRandomLinearInstances(t *testing.T) {
 func TestCompetitiveRatioOneWayTrading(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 8))
 	var worst, worstAlpha float64
-	for trial := range 400 {
+	trials := 400
+	if testing.Short() {
+		trials = 80
+	}
+	for trial := range trials {
 		k := 2 + rng.IntN(60)
 		ratioVI := 1 + rng.Float64()*50
 		const c = 10.0

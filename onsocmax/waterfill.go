@@ -66,19 +66,42 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 	}
 	it := 0
 	status := Success
-	for ; ; it++ {
+	fLo, fHi := p.responseSum(lo)-p.Rho, p.responseSum(hi)-p.Rho
+	side := 0
+	for ; hi-lo > 1e-15*math.Max(1, hi); it++ {
 		if it >= maxIter {
 			status = IterationLimit
 			break
 		}
+		// Illinois (regula falsi with halving) with a bisection every fifth
+		// step, which keeps the bracket shrinking when S jumps (linear f).
 		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
+		if it%5 != 4 && fLo > fHi {
+			mid = lo + (hi-lo)*fLo/(fLo-fHi)
+		}
+		if !(mid > lo && mid < hi) {
+			mid = lo + (hi-lo)/2
+			if !(mid > lo && mid < hi) {
+				break
+			}
+		}
+		fm := p.responseSum(mid) - p.Rho
+		if math.Abs(fm) <= 1e-14*math.Max(1, p.Rho) {
+			lo, hi = mid, mid
 			break
 		}
-		if p.responseSum(mid) > p.Rho {
-			lo = mid
+		if fm > 0 {
+			lo, fLo = mid, fm
+			if side == -1 {
+				fHi /= 2
+			}
+			side = -1
 		} else {
-			hi = mid
+			hi, fHi = mid, fm
+			if side == 1 {
+				fLo /= 2
+			}
+			side = 1
 		}
 	}
 	sLo := p.responses(work, lo)
@@ -154,16 +177,42 @@ func (p *P3) response(r int, mu float64) float64 {
 		x := pr.InverseCost(u.A+b-mu, c) - omega
 		return math.Min(ub, math.Max(xf, x))
 	}
-	lo, hi := xf, ub
-	for range 200 {
+	return p.root(r, mu, xf, ub)
+}
+
+// root finds x in [lo, hi] with D(x) = marginal(r, x) - mu = 0 given
+// D(lo) > 0 > D(hi), by the Illinois method with a bisection every fifth
+// step, to a relative width of 1e-13.
+func (p *P3) root(r int, mu, lo, hi float64) float64 {
+	fLo, fHi := p.marginal(r, math.Max(lo, minDeriv))-mu, p.marginal(r, hi)-mu
+	side := 0
+	for it := 0; it < 200 && hi-lo > 1e-13*math.Max(1, hi); it++ {
 		mid := lo + (hi-lo)/2
-		if mid <= lo || mid >= hi {
-			break
+		if it%5 != 4 && !math.IsInf(fLo, 0) {
+			mid = lo + (hi-lo)*fLo/(fLo-fHi)
 		}
-		if p.marginal(r, mid)-mu > 0 {
-			lo = mid
-		} else {
-			hi = mid
+		if !(mid > lo && mid < hi) {
+			mid = lo + (hi-lo)/2
+			if !(mid > lo && mid < hi) {
+				break
+			}
+		}
+		fm := p.marginal(r, mid) - mu
+		switch {
+		case fm > 0:
+			lo, fLo = mid, fm
+			if side == -1 {
+				fHi /= 2
+			}
+			side = -1
+		case fm < 0:
+			hi, fHi = mid, fm
+			if side == 1 {
+				fLo /= 2
+			}
+			side = 1
+		default:
+			return mid
 		}
 	}
 	return lo + (hi-lo)/2
