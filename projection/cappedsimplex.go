@@ -49,6 +49,11 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 		clipTo(dst, z, u, 0)
 		return 0
 	}
+	if n <= smallN {
+		tau = smallTau(z, u, c)
+		clipTo(dst, z, u, tau)
+		return tau
+	}
 	// tau > 0 solves phi(tau) = c. Invariant: phi(lo) > c >= phi(hi),
 	// rLo = phi(lo)-c > 0, rHi = phi(hi)-c <= 0.
 	lo, hi := 0.0, zmax
@@ -56,7 +61,7 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	t := 0.0
 	for iter := 0; ; iter++ {
 		// On [st.left, st.right] phi(x) = num - m x + c exactly.
-		num := st.capU + st.freeZ - c
+		num := st.sum - c
 		m := float64(st.freeM)
 		r := num - m*t
 		if r == 0 {
@@ -111,111 +116,202 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 var passCounter *int
 
 // piece describes phi(x) = sum_i clip(z_i - x, 0, u_i) around a point t:
-// on [left, right] it equals capU + freeZ - freeM x, where capU sums u over
-// coordinates capped at t (z_i - t >= u_i, z_i > t) and freeZ, freeM sum z
-// and count the free ones (0 < z_i - t < u_i). phi is phi(t).
+// on [left, right] it equals sum - freeM x, where sum adds u_i over the
+// coordinates capped at t (z_i - t >= u_i, z_i > t) and z_i over the free
+// ones (0 < z_i - t < u_i), and freeM counts the free ones. phi is phi(t).
 type piece struct {
-	phi, capU, freeZ float64
-	freeM            int
-	left, right      float64
+	phi, sum    float64
+	freeM       int
+	left, right float64
 }
 
-const allOnes = ^uint64(0)
+const (
+	allOnes = ^uint64(0)
+	negInf  = 0xfff0000000000000 // bits of -Inf
+	posInf  = 0x7ff0000000000000 // bits of +Inf
+)
 
-// pieceAt computes the piece of phi at t in one branch-free pass: each
-// coordinate's class is a pair of masks, and its contributions are
-// selected with bitwise ands.
+// pieceAt computes the piece of phi at t in one branch-free pass: the
+// class of each coordinate is a pair of masks and its contributions are
+// selected with bitwise ands (the left/right branches are taken only at a
+// new record, so they predict well). Two coordinates per step, with
+// separate accumulators to hide the latency of the floating-point adds.
 func pieceAt(z, u []float64, t float64) piece {
-	var capU, freeZ float64
-	var freeM uint64
+	var s0, s1 float64
+	var m0, m1 uint64
 	left, right := math.Inf(-1), math.Inf(1)
-	ninf, pinf := math.Float64bits(left), math.Float64bits(right)
 	u = u[:len(z)]
-	for i, zi := range z {
-		ui := u[i]
-		v := zi - t
-		bi := zi - ui
-		var pos, below uint64
-		if v > 0 {
-			pos = allOnes
+	i := 0
+	for ; i+1 < len(z); i += 2 {
+		z0, u0 := z[i], u[i]
+		v0 := z0 - t
+		var pos0, below0 uint64
+		if v0 > 0 {
+			pos0 = allOnes
 		}
-		if v < ui {
-			below = allOnes
+		if v0 < u0 {
+			below0 = allOnes
 		}
-		free := pos & below
-		capd := pos &^ below
-		zb, bb := math.Float64bits(zi), math.Float64bits(bi)
-		capU += math.Float64frombits(math.Float64bits(ui) & capd)
-		freeZ += math.Float64frombits(zb & free)
-		freeM += free & 1
-		// The piece ends where a class changes: zero until z_i
-		// (x >= z_i), free on [b_i, z_i], capped until b_i (x <= b_i).
-		l := math.Float64frombits(zb&^pos | bb&free | ninf&capd)
-		r := math.Float64frombits(bb&capd | zb&free | pinf&^pos)
-		if l > left {
+		free0 := pos0 & below0
+		cap0 := pos0 &^ below0
+		zb0, bb0 := math.Float64bits(z0), math.Float64bits(z0-u0)
+		s0 += math.Float64frombits(math.Float64bits(u0)&cap0 | zb0&free0)
+		m0 += free0 & 1
+		if l := math.Float64frombits(zb0&^pos0 | bb0&free0 | negInf&cap0); l > left {
 			left = l
 		}
-		if r < right {
+		if r := math.Float64frombits(bb0&cap0 | zb0&free0 | posInf&^pos0); r < right {
+			right = r
+		}
+		z1, u1 := z[i+1], u[i+1]
+		v1 := z1 - t
+		var pos1, below1 uint64
+		if v1 > 0 {
+			pos1 = allOnes
+		}
+		if v1 < u1 {
+			below1 = allOnes
+		}
+		free1 := pos1 & below1
+		cap1 := pos1 &^ below1
+		zb1, bb1 := math.Float64bits(z1), math.Float64bits(z1-u1)
+		s1 += math.Float64frombits(math.Float64bits(u1)&cap1 | zb1&free1)
+		m1 += free1 & 1
+		if l := math.Float64frombits(zb1&^pos1 | bb1&free1 | negInf&cap1); l > left {
+			left = l
+		}
+		if r := math.Float64frombits(bb1&cap1 | zb1&free1 | posInf&^pos1); r < right {
 			right = r
 		}
 	}
-	return piece{
-		phi:   capU + freeZ - float64(freeM)*t,
-		capU:  capU,
-		freeZ: freeZ,
-		freeM: int(freeM),
-		left:  left,
-		right: right,
+	for ; i < len(z); i++ {
+		z0, u0 := z[i], u[i]
+		v0 := z0 - t
+		var pos0, below0 uint64
+		if v0 > 0 {
+			pos0 = allOnes
+		}
+		if v0 < u0 {
+			below0 = allOnes
+		}
+		free0 := pos0 & below0
+		cap0 := pos0 &^ below0
+		zb0, bb0 := math.Float64bits(z0), math.Float64bits(z0-u0)
+		s0 += math.Float64frombits(math.Float64bits(u0)&cap0 | zb0&free0)
+		m0 += free0 & 1
+		if l := math.Float64frombits(zb0&^pos0 | bb0&free0 | negInf&cap0); l > left {
+			left = l
+		}
+		if r := math.Float64frombits(bb0&cap0 | zb0&free0 | posInf&^pos0); r < right {
+			right = r
+		}
 	}
+	sum, m := s0+s1, int(m0+m1)
+	return piece{phi: sum - float64(m)*t, sum: sum, freeM: m, left: left, right: right}
+}
+
+// max2 folds two values into a running maximum.
+func max2(x, a, b float64) float64 {
+	if a > x {
+		x = a
+	}
+	if b > x {
+		x = b
+	}
+	return x
 }
 
 // pieceAt0 is pieceAt(z, u, 0) fused with the computation of max z and the
 // check that every z_i, u_i is finite with u_i >= 0 (ok).
 func pieceAt0(z, u []float64) (p piece, zmax float64, ok bool) {
-	var capU, freeZ, chk float64
-	var freeM uint64
+	var s0, s1, chk0, chk1 float64
+	var m0, m1 uint64
 	neg := false
 	left, right := math.Inf(-1), math.Inf(1)
-	ninf, pinf := math.Float64bits(left), math.Float64bits(right)
 	zmax = left
+	const t = 0.0
 	u = u[:len(z)]
-	for i, zi := range z {
-		ui := u[i]
-		chk += (zi - zi) + (ui - ui) // NaN iff a value is NaN or Inf
-		if ui < 0 {
+	i := 0
+	for ; i+1 < len(z); i += 2 {
+		chk0 += (z[i] - z[i]) + (u[i] - u[i]) // NaN iff a value is NaN or Inf
+		chk1 += (z[i+1] - z[i+1]) + (u[i+1] - u[i+1])
+		if u[i] < 0 || u[i+1] < 0 {
 			neg = true
 		}
-		bi := zi - ui
-		var pos, below uint64
-		if zi > 0 {
-			pos = allOnes
+		zmax = max2(zmax, z[i], z[i+1])
+		z0, u0 := z[i], u[i]
+		v0 := z0 - t
+		var pos0, below0 uint64
+		if v0 > 0 {
+			pos0 = allOnes
 		}
-		if zi < ui {
-			below = allOnes
+		if v0 < u0 {
+			below0 = allOnes
 		}
-		free := pos & below
-		capd := pos &^ below
-		zb, bb := math.Float64bits(zi), math.Float64bits(bi)
-		capU += math.Float64frombits(math.Float64bits(ui) & capd)
-		freeZ += math.Float64frombits(zb & free)
-		freeM += free & 1
-		l := math.Float64frombits(zb&^pos | bb&free | ninf&capd)
-		r := math.Float64frombits(bb&capd | zb&free | pinf&^pos)
-		if l > left {
+		free0 := pos0 & below0
+		cap0 := pos0 &^ below0
+		zb0, bb0 := math.Float64bits(z0), math.Float64bits(z0-u0)
+		s0 += math.Float64frombits(math.Float64bits(u0)&cap0 | zb0&free0)
+		m0 += free0 & 1
+		if l := math.Float64frombits(zb0&^pos0 | bb0&free0 | negInf&cap0); l > left {
 			left = l
 		}
-		if r < right {
+		if r := math.Float64frombits(bb0&cap0 | zb0&free0 | posInf&^pos0); r < right {
 			right = r
 		}
-		if zi > zmax {
-			zmax = zi
+		z1, u1 := z[i+1], u[i+1]
+		v1 := z1 - t
+		var pos1, below1 uint64
+		if v1 > 0 {
+			pos1 = allOnes
+		}
+		if v1 < u1 {
+			below1 = allOnes
+		}
+		free1 := pos1 & below1
+		cap1 := pos1 &^ below1
+		zb1, bb1 := math.Float64bits(z1), math.Float64bits(z1-u1)
+		s1 += math.Float64frombits(math.Float64bits(u1)&cap1 | zb1&free1)
+		m1 += free1 & 1
+		if l := math.Float64frombits(zb1&^pos1 | bb1&free1 | negInf&cap1); l > left {
+			left = l
+		}
+		if r := math.Float64frombits(bb1&cap1 | zb1&free1 | posInf&^pos1); r < right {
+			right = r
 		}
 	}
-	if chk != 0 || neg {
+	for ; i < len(z); i++ {
+		chk0 += (z[i] - z[i]) + (u[i] - u[i])
+		if u[i] < 0 {
+			neg = true
+		}
+		zmax = max2(zmax, z[i], z[i])
+		z0, u0 := z[i], u[i]
+		v0 := z0 - t
+		var pos0, below0 uint64
+		if v0 > 0 {
+			pos0 = allOnes
+		}
+		if v0 < u0 {
+			below0 = allOnes
+		}
+		free0 := pos0 & below0
+		cap0 := pos0 &^ below0
+		zb0, bb0 := math.Float64bits(z0), math.Float64bits(z0-u0)
+		s0 += math.Float64frombits(math.Float64bits(u0)&cap0 | zb0&free0)
+		m0 += free0 & 1
+		if l := math.Float64frombits(zb0&^pos0 | bb0&free0 | negInf&cap0); l > left {
+			left = l
+		}
+		if r := math.Float64frombits(bb0&cap0 | zb0&free0 | posInf&^pos0); r < right {
+			right = r
+		}
+	}
+	if chk0+chk1 != 0 || neg {
 		return piece{}, 0, false
 	}
-	p = piece{phi: capU + freeZ, capU: capU, freeZ: freeZ, freeM: int(freeM), left: left, right: right}
-	return p, zmax, true
+	sum := s0 + s1
+	return piece{phi: sum, sum: sum, freeM: int(m0 + m1), left: left, right: right}, zmax, true
 }
 
 // clipTo sets dst[i] = min(max(z[i]-tau, 0), u[i]).

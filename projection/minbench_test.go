@@ -1,0 +1,42 @@
+package projection
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// TestMinTimes (MINBENCH=1) times kernels as the minimum over many short
+// trials, interleaved, which is robust to a loaded machine.
+func TestMinTimes(t *testing.T) {
+	if os.Getenv("MINBENCH") == "" {
+		t.Skip("set MINBENCH=1")
+	}
+	kernels := []struct {
+		name string
+		f    func(dst, z, u []float64, c float64) float64
+	}{{"exact", CappedSimplex}, {"sort", CappedSimplexSort}, {"paper", CappedSimplexPaper}, {"copy", copyFloor}}
+	for _, n := range []int{8, 64, 1 << 10, 1 << 20} {
+		z, u, c := benchData(n)
+		dst := make([]float64, n)
+		reps := max(1, (1<<14)/n)
+		best := make([]time.Duration, len(kernels))
+		for trial := 0; trial < 200 && (n < 1<<20 || trial < 15); trial++ {
+			for k, kr := range kernels {
+				if n > 1<<12 && kr.name == "paper" {
+					continue
+				}
+				st := time.Now()
+				for range reps {
+					kr.f(dst, z, u, c)
+				}
+				d := time.Since(st) / time.Duration(reps)
+				if best[k] == 0 || d < best[k] {
+					best[k] = d
+				}
+			}
+		}
+		t.Logf("n=%8d exact %10v sort %10v paper %10v copy %10v  exact/sort %.2f exact/copy %.1f", n, best[0], best[1], best[2], best[3],
+			float64(best[0])/float64(best[1]), float64(best[0])/float64(best[3]))
+	}
+}
