@@ -155,7 +155,7 @@ type Oracle struct {
 	mapOff     []int     // n+2: offsets of layer maps in maps
 	maps       []int32   // box index -> global state id, -1 if unreachable
 	dirty      []int     // positions of maps set by the last call
-	layerOff   []int     // n+2: offsets of layer states in states
+	layerOff   []int     // n+2: first global state id of each layer
 	sc         []int32   // coordinates of every state, flat id*K+k
 	nst        int       // number of states
 	kidSkip    []int32   // state of layer i+1 reached by skipping item i

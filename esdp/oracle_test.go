@@ -363,3 +363,27 @@ func TestOracleResultReuse(t *testing.T) {
 	}()
 	r.Solution(nil, 0)
 }
+
+func TestOracleDegenerateShapes(t *testing.T) {
+	// No resource types: every subset fits.
+	p := &Budgeted{K: 0, Upsilon: []int{1, 2}, Sigma2: []float64{1, 2}, MaxBudget: 4}
+	r, err := SolveBudgeted(p, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := bruteBudgeted(p)
+	for s := range want {
+		if r.Value[s] != want[s] {
+			t.Fatalf("K=0, s=%d: %v, want %v", s, r.Value[s], want[s])
+		}
+	}
+	// No items.
+	q := &Budgeted{K: 2, Capacity: []int{3, 1}, MaxBudget: 2}
+	r, err = SolveBudgeted(q, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Value[0] != 0 || !math.IsInf(r.Value[1], -1) || r.Best != 0 || len(r.Solution(nil, 0)) != 0 {
+		t.Fatalf("no items: %+v", r.Value)
+	}
+}
