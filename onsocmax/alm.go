@@ -485,9 +485,19 @@ func (a *ALM) SolveP3(dst []float64, p *P3) (Result, error) {
 	a.p3Lo = grow(a.p3Lo, n)
 	a.p3Hi = grow(a.p3Hi, n)
 	clear(a.p3Lo)
+	var top float64
 	for r := range n {
 		a.p3Hi[r] = math.Max(0, p.Capacity[r]-p.Usage[r])
-		dst[r] = 0
+		dst[r] = p.Upper(r)
+		top += dst[r]
+	}
+	// Start from the largest allocation (scaled into sum x <= rho): where
+	// P3 is indifferent (linear f_nr at phi = iota) the iterate stays on
+	// the serving side, as Theorem 1's Case I assumes.
+	if top > p.Rho {
+		for r := range dst {
+			dst[r] *= p.Rho / top
+		}
 	}
 	a.p3 = p3Terms{p}
 	a.p3Rows[0] = LinearRow{Bound: p.Rho}

@@ -82,7 +82,73 @@
 //     outside); x_r <= xbar_nr is penalised as in (18).
 //   - SolveP3 returns a feasible point: the iterate clipped to its box and
 //     scaled down if it exceeds rho_n by the residual violation.
+//   - SolveP3 starts from the largest allocation (each unit at its cap,
+//     scaled into sum x <= rho_n). Where P3 is indifferent — a linear f_nr
+//     whose marginal welfare equals phi_r = iota on the flat part — the
+//     iterate then stays on the serving side. Started at 0, the policy
+//     with the ALM broke the Theorem 2 bound on 30 of 500 random instances
+//     (OPT/ONLINE = +Inf on single-job instances with v = iota).
 //   - a sqrt(x) (utility.Sqrt) has f'(0) = +Inf; its derivative is
 //     evaluated at 1e-12 in the ALM, and the bound v of (8) is taken at a
-//     minimum workload unit (Bounds' minUnit).
+//     minimum workload unit (MarginalBounds' minUnit, DefaultMinUnit =
+//     0.01), so for such jobs v is not a true bound near x = 0.
+//
+// # Ties in the exact solver
+//
+// utility.InvDeriv returns 0 where a linear utility is indifferent
+// (p = a). WaterFill resolves such ties (within a relative 1e-12, since
+// iota = a + beta/C is computed in another order) toward serving the
+// workload. The proof of Theorem 1 (Case I) needs this: with the 0
+// tie-break a single job with v = iota gets nothing and OPT/ONLINE = +Inf.
+//
+// # Policy
+//
+// Policy is Algorithm 1 on a bipartite.Mesh, satisfying
+// bipartite.OnlinePolicy[[]Job, []Allocation]: Decide(t, jobs) processes
+// the jobs arriving in slot t in order, solves P3 at the current usage
+// levels, reserves the result (units of later slots included) and updates
+// omega_r by (11). Units of zero capacity are skipped. Usage is clamped at
+// C_r (rounding). The non-partitionable variant of Section III-D
+// (x_nr in {0, xbar_nr}) is PolicySettings.NonPartitionable: each unit's
+// exact net value f(xbar) + beta xbar/C - Phi_r(xbar) is computed and
+// positive units that fit are taken greedily by value per workload while
+// sum x <= rho_n (exact for the paper's xbar_nr = rho_n, where at most one
+// unit fits). The paper's approximation phi(omega + x) x of the cost is
+// not used.
+//
+// # Offline optimum
+//
+// OfflineLP solves P1 for linear utilities with gonum's lp.Simplex on the
+// standard form with one slack per row (rows = jobs + units + variables,
+// dense; MaxLPVariables = 2000; about 1 s for the default day's 363
+// variables). OfflineFlow solves the same LP exactly as a min-cost flow
+// (source -> job -> unit -> sink, successive shortest paths) in about 1 ms
+// and is what the examples use; both are cross-checked in the tests.
+// OfflineConcave handles any utilities: Lagrangian relaxation of (6) gives
+// upper bounds (the dual P2 with mu_n solved exactly by water-filling),
+// projected subgradient steps with the Polyak step improve them, and
+// Frank-Wolfe with the flow as linear oracle gives feasible lower bounds
+// (and, when every gradient is finite, a second upper bound). The result
+// is a certified bracket [Lower, Upper] with its relative gap.
+//
+// # Simulation and data
+//
+// Run replays an Instance slot by slot through any policy of the family
+// (OnSocMax, baselines.MaxFirst, baselines.EqualShare) and checks
+// feasibility and causality. Generate draws instances as in Section IV-A
+// (see Config and DefaultConfig for every choice: capacities per node,
+// Poisson(2.03) arrivals per slot until 20 jobs, deadline = arrival +
+// floor(Exp(4 slots)), rho ~ N(18, 3), xbar ~ N(7, 1) per (job, node),
+// locality: each node with probability 0.5, one utility kind and
+// a ~ U[1, 3] per job, beta ~ U[0.1, 0.5] per (job, unit); the paper's
+// "poly" a sqrt(x) is utility.Sqrt). Instances round-trip through
+// versioned JSON:
+//
+//	{"version":1,"mesh":{"nodes":N,"slots":T,"capacity":[C_r]},
+//	 "jobs":[{"id":0,"arrival":a,"deadline":d,"rho":rho,"units":[r...],
+//	          "xbar":[...],"beta":[...],"utility":[{"kind":"linear","a":2}]}]}
+//
+// with jobs in non-decreasing arrival order and every unit's slot within
+// [arrival, deadline]; the decoder validates everything, so a trace loader
+// can emit this form.
 package onsocmax
