@@ -12,6 +12,12 @@ type Terms interface {
 	Term(i int, x float64) (value, deriv float64)
 }
 
+// Deriver is implemented by Terms that can return h_i'(x) alone more
+// cheaply; the inner solver uses only derivatives.
+type Deriver interface {
+	Deriv(i int, x float64) float64
+}
+
 // LinearRow is one constraint sum_j Coef[j] x[Index[j]] <= Bound. A nil
 // Index means every variable (in order); a nil Coef means all ones.
 type LinearRow struct {
@@ -335,6 +341,52 @@ func (a *ALM) lagrangian(x, grad []float64) float64 {
 	return L
 }
 
+// gradient writes the gradient of L_sigma at x to grad (values are not
+// needed by the inner solver).
+func (a *ALM) gradient(x, grad []float64) {
+	d, ok := a.prob.Terms.(Deriver)
+	if !ok {
+		a.lagrangian(x, grad)
+		return
+	}
+	p, sig := a.prob, a.sigma
+	a.rowActivity(x)
+	for i, xi := range x {
+		g := d.Deriv(i, xi)
+		if p.Upper != nil {
+			g += math.Max(a.yU[i]+sig*(xi-p.Upper[i]), 0)
+		}
+		if p.Lower != nil {
+			g -= math.Max(a.zL[i]+sig*(p.Lower[i]-xi), 0)
+		}
+		grad[i] = g
+	}
+	for k, row := range p.Rows {
+		t := math.Max(a.lambda[k]+sig*a.act[k], 0)
+		if t == 0 {
+			continue
+		}
+		switch {
+		case row.Index == nil && row.Coef == nil:
+			for i := range grad {
+				grad[i] += t
+			}
+		case row.Index == nil:
+			for j, c := range row.Coef {
+				grad[j] += t * c
+			}
+		case row.Coef == nil:
+			for _, j := range row.Index {
+				grad[j] += t
+			}
+		default:
+			for q, j := range row.Index {
+				grad[j] += t * row.Coef[q]
+			}
+		}
+	}
+}
+
 // projGradNorm returns max_i |x_i - P(x_i - g_i)|, the stationarity measure
 // of the inner problem on the domain box.
 func (a *ALM) projGradNorm(x, g []float64) float64 {
@@ -355,20 +407,20 @@ func (a *ALM) projGradNorm(x, g []float64) float64 {
 // iterations used and whether tol was met.
 func (a *ALM) inner(x []float64, tol float64) (float64, int, bool) {
 	set := a.set
-	a.lagrangian(x, a.gn)
+	a.gradient(x, a.gn)
 	pg := a.projGradNorm(x, a.gn)
 	copy(a.xprev, x)
 	copy(a.yk, x)
 	tk := 1.0
 	it := 0
 	for ; it < set.MaxInner && pg > tol; it++ {
-		a.lagrangian(a.yk, a.grad)
+		a.gradient(a.yk, a.grad)
 		for bt := 0; ; bt++ {
 			var curv, dd float64
 			for i, yi := range a.yk {
 				a.xn[i] = math.Min(a.hi[i], math.Max(a.lo[i], yi-a.step*a.grad[i]))
 			}
-			a.lagrangian(a.xn, a.gn)
+			a.gradient(a.xn, a.gn)
 			for i, yi := range a.yk {
 				d := a.xn[i] - yi
 				curv += (a.gn[i] - a.grad[i]) * d
@@ -462,6 +514,13 @@ func (t p3Terms) Term(r int, x float64) (float64, float64) {
 	v := p.cost(r, x) - u.Value(x) - b*x
 	d := p.Pricing.MarginalCost(p.level(r, x), c) - u.Deriv(math.Max(x, minDeriv)) - b
 	return v, d
+}
+
+// Deriv returns h_r'(x).
+func (t p3Terms) Deriv(r int, x float64) float64 {
+	p := t.p
+	c := p.Capacity[r]
+	return p.Pricing.MarginalCost(p.level(r, x), c) - p.Utility[r].Deriv(math.Max(x, minDeriv)) - p.Beta[r]/c
 }
 
 // SolveP3 solves P3 with Algorithm 2 and writes a feasible solution to dst:
