@@ -183,3 +183,17 @@ func ExampleInstance_MarshalJSON() {
 	// {"version":1,"mesh":{"nodes":1,"slots":1,"capacity":[5]},"jobs":[{"id":7,"arrival":0,"deadline":0,"rho":4,"units":[0],"xbar":[4],"beta":[0.2],"utility":[{"kind":"log","a":1.5}]}]}
 	// <nil> log(a=1.5)
 }
+
+func ExampleGenerate() {
+	c := onsocmax.DefaultConfig() // Section IV-A: 10 nodes x 24 slots, 20 jobs
+	c.Kinds = []utility.Kind{utility.Linear, utility.Log, utility.Sqrt}
+	in, _ := onsocmax.Generate(c, rand.New(rand.NewPCG(3, 3)))
+	iota, v, _ := in.MarginalBounds(0)
+	j := in.Jobs[0]
+	fmt.Printf("%d jobs; job 0: slots %d-%d, rho %.4f, %d units, %v a=%.4f\n", len(in.Jobs), j.Arrival, j.Deadline, j.Rho, len(j.Units), j.Utility[0].Kind, j.Utility[0].A)
+	// v comes from the sqrt utility differentiated at DefaultMinUnit.
+	fmt.Printf("iota %.4f, v %.4f\n", iota, v)
+	// Output:
+	// 20 jobs; job 0: slots 0-0, rho 18.4290, 6 units, sqrt a=2.0684
+	// iota 0.1578, v 12.1214
+}
