@@ -9,7 +9,7 @@ import (
 
 // OfflineSettings configures OfflineConcave. The zero value is valid.
 type OfflineSettings struct {
-	MaxIterations int     // dual iterations; 0 means 500 (then up to MaxIterations/2+20 Frank-Wolfe steps)
+	MaxIterations int     // dual iterations; 0 means 500 (then up to MaxIterations/4+20 Frank-Wolfe steps)
 	GapTol        float64 // stop when (Upper-Lower) <= GapTol*Upper; 0 means 1e-5
 }
 
@@ -134,7 +134,7 @@ func OfflineConcave(in *Instance, s *OfflineSettings) (*OfflineResult, error) {
 		}
 	}
 	if res.Status != Success {
-		if err := in.frankWolfe(res, maxIter/2+20, tol); err != nil {
+		if err := in.frankWolfe(res, maxIter/4+20, tol); err != nil {
 			return nil, err
 		}
 	}

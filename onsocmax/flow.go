@@ -135,9 +135,8 @@ func (g *flowGraph) maxProfit(s, t int) error {
 		g.queue = append(g.queue[:0], s)
 		g.inQueue[s] = true
 		relax := 0
-		for len(g.queue) > 0 {
-			u := g.queue[0]
-			g.queue = g.queue[1:]
+		for qh := 0; qh < len(g.queue); qh++ {
+			u := g.queue[qh]
 			g.inQueue[u] = false
 			for a := g.head[u]; a >= 0; a = g.next[a] {
 				if g.capa[a] <= flowEps {
