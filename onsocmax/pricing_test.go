@@ -186,3 +186,29 @@ func FuzzPricing(f *testing.F) {
 		}
 	})
 }
+
+// TestTheorem2GapToOneWayTrading checks Theorem 2 (ii) numerically: the gap
+// alpha-hat - (1 + ln(v/iota)) to the optimal one-way-trading ratio is
+// positive and decreasing in v/iota; it stays above 2/(sqrt5+1) -
+// ln((sqrt5+1)/2) ~ 0.1368 for v/iota <= 1e6 but tends to 0 (about
+// 2/(alpha-1)) as v/iota grows, so the paper's "at least 0.1368" holds only
+// on a bounded range.
+func TestTheorem2GapToOneWayTrading(t *testing.T) {
+	bound := 2/(math.Sqrt(5)+1) - math.Log((math.Sqrt(5)+1)/2)
+	prev := math.Inf(1)
+	for k := 1.0; k <= 1e12; k *= 1.5 {
+		a, _ := CompetitiveRatio(1, k)
+		gap := a - 1 - math.Log(k)
+		if gap <= 0 || gap > prev+1e-12 {
+			t.Fatalf("k=%v: gap %v (previous %v)", k, gap, prev)
+		}
+		if k <= 1e6 && gap < bound {
+			t.Fatalf("k=%v: gap %v < %v", k, gap, bound)
+		}
+		prev = gap
+	}
+	if prev >= bound {
+		t.Fatalf("gap at v/iota = 1e12 is %v, expected below %v", prev, bound)
+	}
+	t.Logf("gap at v/iota ~ 1e12: %.4f (< %.4f)", prev, bound)
+}
