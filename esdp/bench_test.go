@@ -122,7 +122,9 @@ func BenchmarkKnapsackDefault(b *testing.B) {
 	p := benchBudgeted(1, 32, 3, 24, 16, 2000, 1)
 	kp := &Knapsack{K: p.K, Demand: p.Demand, Capacity: p.Capacity, Value: p.Sigma2}
 	o := NewOracle(Settings{})
+	o.SolveKnapsack(kp)
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := o.SolveKnapsack(kp); err != nil {
 			b.Fatal(err)
@@ -161,10 +163,12 @@ func BenchmarkPolicySlot(b *testing.B) {
 		copy(fb.Chosen, x)
 		p.Observe(t, fb)
 	}
-	step(2000)
+	for t := 2000; t < 2020; t++ { // reach the steady table sizes
+		step(t)
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		step(2000 + i)
+		step(2020 + i)
 	}
 }

@@ -283,9 +283,11 @@ func checkShape(K, n int, demand, capacity []int, enabled []bool) error {
 	return nil
 }
 
+// grow returns s resized to n, reallocating with 25 % headroom so that
+// tables of slowly varying size stop reallocating.
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/4)
 	}
 	return s[:n]
 }
@@ -352,10 +354,11 @@ func (o *Oracle) run() error {
 	o.mapOff[n+1] = int(mapCells)
 	// Every map entry is -1 except those the previous call set (o.dirty).
 	if cap(o.maps) < int(mapCells) {
-		o.maps = make([]int32, mapCells)
+		o.maps = make([]int32, mapCells+mapCells/4)
 		for i := range o.maps {
 			o.maps[i] = -1
 		}
+		o.maps = o.maps[:mapCells]
 	} else {
 		for _, pos := range o.dirty {
 			o.maps[pos] = -1
