@@ -71,7 +71,10 @@ func BenchmarkOracle4xEdges(b *testing.B) {
 	benchmarkOracle(b, benchBudgeted(1, 128, 3, 24, 16, 2000, 1))
 }
 
-// Series for the growth against O(|E| |S| prod_k (c_k+1)): vary one factor.
+// Series for the growth against O(|E| |S| prod_k (c_k+1)): vary one factor
+// (|E| with c = 24, |S| = 817; |S| with |E| = 32, c = 24; prod (c_k+1) with
+// |E| = 64, |S| = 817, so that the capacities bind: the total demand is
+// about 96 per type).
 func BenchmarkOracleSeriesEdges(b *testing.B) {
 	for _, n := range []int{8, 16, 32, 64, 128} {
 		b.Run(fmt.Sprintf("E=%d", n), func(b *testing.B) { benchmarkOracle(b, benchBudgeted(2, n, 3, 24, 16, 2000, 1)) })
@@ -87,7 +90,7 @@ func BenchmarkOracleSeriesBudgets(b *testing.B) {
 
 func BenchmarkOracleSeriesCapacity(b *testing.B) {
 	for _, c := range []int{3, 6, 12, 24, 48} {
-		p := benchBudgeted(4, 32, 3, c, 16, 2000, 1)
+		p := benchBudgeted(4, 64, 3, c, 16, 2000, 1)
 		b.Run(fmt.Sprintf("prodc=%d", int(prodCap(p.Capacity))), func(b *testing.B) { benchmarkOracle(b, p) })
 	}
 }
