@@ -182,11 +182,12 @@ func (p *P3) response(r int, mu float64) float64 {
 
 // root finds x in [lo, hi] with D(x) = marginal(r, x) - mu = 0 given
 // D(lo) > 0 > D(hi), by the Illinois method with a bisection every fifth
-// step, to a relative width of 1e-13.
+// step, to a width of 1e-15 relative to the bracket end (roots near 0,
+// where a sqrt utility is steep, need relative, not absolute, accuracy).
 func (p *P3) root(r int, mu, lo, hi float64) float64 {
 	fLo, fHi := p.marginal(r, math.Max(lo, minDeriv))-mu, p.marginal(r, hi)-mu
 	side := 0
-	for it := 0; it < 200 && hi-lo > 1e-13*math.Max(1, hi); it++ {
+	for it := 0; it < 300 && hi-lo > 1e-15*hi; it++ {
 		mid := lo + (hi-lo)/2
 		if it%5 != 4 && !math.IsInf(fLo, 0) {
 			mid = lo + (hi-lo)*fLo/(fLo-fHi)
@@ -198,6 +199,9 @@ func (p *P3) root(r int, mu, lo, hi float64) float64 {
 			}
 		}
 		fm := p.marginal(r, mid) - mu
+		if math.Abs(fm) <= 1e-14*math.Max(1, math.Abs(mu)) {
+			return mid
+		}
 		switch {
 		case fm > 0:
 			lo, fLo = mid, fm
