@@ -20,14 +20,17 @@ import (
 // means no sum constraint.
 //
 // dst may be the same slice as z or as u (same first element); any other
-// overlap gives undefined results. CappedSimplex panics if the lengths of
-// dst, z and u differ. It allocates nothing; when dst is neither z nor u
-// it is used as scratch space before the result is written.
+// overlap gives undefined results. dst is written only at the end (on a
+// panic it is untouched). CappedSimplex panics if the lengths of dst, z and
+// u differ. It allocates nothing and needs no scratch space. The sums
+// n max(|z_i|, u_i, c) must not overflow (ProjectCappedSimplex checks it).
 //
 // The method (see the package documentation) is a safeguarded Newton
-// iteration on phi(tau) = sum_i min(max(z_i-tau, 0), u_i) with bracketing
-// and elimination of coordinates whose breakpoints leave the bracket; it
-// costs a few passes over the data, O(n) per pass.
+// iteration on phi(tau) = sum_i min(max(z_i-tau, 0), u_i): each pass finds
+// the linear piece of phi at a trial point and stops as soon as the root of
+// that piece lies inside it. It costs a few branch-free O(n) passes (2 to 4
+// on random data); blocks of at most 32 coordinates sort their breakpoints
+// on the stack instead.
 func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	n := len(z)
 	if len(dst) != n || len(u) != n {
@@ -36,9 +39,18 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	if !(c >= 0) {
 		panic(fmt.Sprintf("projection: CappedSimplex capacity c = %v", c))
 	}
-	if n == 0 {
-		return 0
+	if n <= smallN {
+		if n == 0 {
+			return 0
+		}
+		return capSmall(dst, z, u, c)
 	}
+	return capNewton(dst, z, u, c)
+}
+
+// capNewton is CappedSimplex by Newton passes, for any n >= 1 (the tests
+// also run it on small blocks).
+func capNewton(dst, z, u []float64, c float64) (tau float64) {
 	// Pass 0 at t = 0: phi(0), the linear piece around 0, max z (phi
 	// vanishes there) and the precondition check.
 	st, zmax, ok := pieceAt0(z, u)
@@ -48,11 +60,6 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	if st.phi <= c {
 		clipTo(dst, z, u, 0)
 		return 0
-	}
-	if n <= smallN {
-		tau = smallTau(z, u, c)
-		clipTo(dst, z, u, tau)
-		return tau
 	}
 	// tau > 0 solves phi(tau) = c. Invariant: phi(lo) > c >= phi(hi),
 	// rLo = phi(lo)-c > 0, rHi = phi(hi)-c <= 0.

@@ -47,14 +47,15 @@
 // iteration is finite, and rounding can only end it with the bracket
 // collapsed to adjacent floats. Measured on random blocks (TestNewtonPasses,
 // z ~ U[-0.5,1.5], u ~ U[0.5,1.5], c ~ U[0, sum u / 2]) the mean number of
-// Newton passes after the first is 1.6 at n = 32, 2.3 at n = 1Ki, 3.3 at
-// n = 64Ki and 3 at n = 1Mi, at most 6. Total cost: 2 + (passes) linear
+// Newton passes after the first is 1.7 at n = 64, 2.2 at n = 1Ki, 2.5 at
+// n = 64Ki and 3 at n = 1Mi, at most 5. Total cost: 2 + (passes) linear
 // passes (the first fuses the precondition check, the last writes dst),
 // no sorting, no allocation, no scratch space.
 //
-// Blocks of at most 16 coordinates (OGASched's |L_r| is about 10) take a
-// faster path after the first pass: insertion-sort the at most 32
-// breakpoints in a stack array and walk them with running sums (O(n^2)
+// Blocks of at most 32 coordinates (OGASched's |L_r| is about 10) take a
+// faster path (measured crossover near n = 32): one pass checks the input,
+// sums phi(0) and collects the at most 64 breakpoints in a stack array,
+// then insertion-sorts them and walks them with running sums (O(n^2)
 // comparisons, no allocation); the running sums add O(n) roundings, so the
 // result is exact to about n ulps of the largest term.
 //

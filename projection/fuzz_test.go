@@ -60,6 +60,13 @@ func FuzzCappedSimplex(f *testing.F) {
 		if msg := checkKKT(instance{z, u, c}, y, tau, 1e-9); msg != "" {
 			t.Fatalf("%s\nz=%v\nu=%v\nc=%v\ny=%v tau=%v", msg, z, u, c, y, tau)
 		}
+		if n > 0 {
+			yn := make([]float64, n)
+			tn := capNewton(yn, z, u, c)
+			if msg := checkKKT(instance{z, u, c}, yn, tn, 1e-9); msg != "" {
+				t.Fatalf("Newton path: %s\nz=%v\nu=%v\nc=%v\ny=%v tau=%v", msg, z, u, c, yn, tn)
+			}
+		}
 		ys := make([]float64, n)
 		CappedSimplexSort(ys, z, u, c)
 		tol := 1e-9 * instance{z, u, c}.scale()

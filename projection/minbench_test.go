@@ -16,7 +16,7 @@ func TestMinTimes(t *testing.T) {
 		name string
 		f    func(dst, z, u []float64, c float64) float64
 	}{{"exact", CappedSimplex}, {"sort", CappedSimplexSort}, {"paper", CappedSimplexPaper}, {"copy", copyFloor}}
-	for _, n := range []int{8, 64, 1 << 10, 1 << 20} {
+	for _, n := range []int{8, 16, 24, 32, 48, 64, 1 << 10, 1 << 20} {
 		z, u, c := benchData(n)
 		dst := make([]float64, n)
 		reps := max(1, (1<<14)/n)

@@ -198,7 +198,7 @@ func TestPaperVariantIsExactWhenItShouldBe(t *testing.T) {
 func TestNewtonPasses(t *testing.T) {
 	defer func() { passCounter = nil }()
 	rng := rand.New(rand.NewPCG(11, 11))
-	sizes := []int{32, 1 << 10, 1 << 16}
+	sizes := []int{64, 1 << 10, 1 << 16}
 	if !testing.Short() {
 		sizes = append(sizes, 1<<20)
 	}

@@ -102,6 +102,10 @@ func randomInstance(rng *rand.Rand, maxN int) instance {
 		n = 1
 	case 1:
 		n = rng.IntN(maxN + 1)
+	case 2:
+		n = smallN - 1 + rng.IntN(3) // around the switch to Newton passes
+	case 3:
+		n = 1 + rng.IntN(min(maxN, 200))
 	default:
 		n = 1 + rng.IntN(min(maxN, 20))
 	}
@@ -204,6 +208,14 @@ func TestCappedSimplexSatisfiesKKT(t *testing.T) {
 		if msg := checkKKT(in, y, tau, 1e-9); msg != "" {
 			t.Fatalf("case %d: %s\nz=%v\nu=%v\nc=%v\ny=%v tau=%v", k, msg, in.z, in.u, in.c, y, tau)
 		}
+		if len(in.z) == 0 {
+			return
+		}
+		// The Newton path on every size, not only above smallN.
+		tau = capNewton(y, in.z, in.u, in.c)
+		if msg := checkKKT(in, y, tau, 1e-9); msg != "" {
+			t.Fatalf("case %d: Newton path: %s\nz=%v\nu=%v\nc=%v\ny=%v tau=%v", k, msg, in.z, in.u, in.c, y, tau)
+		}
 	}
 	for k, in := range adversarialInstances() {
 		check(-k-1, in)
@@ -221,12 +233,16 @@ func TestMatchesBisection(t *testing.T) {
 	}
 	for k, in := range cases {
 		y := make([]float64, len(in.z))
+		yn := make([]float64, len(in.z))
 		CappedSimplex(y, in.z, in.u, in.c)
+		if len(in.z) > 0 {
+			capNewton(yn, in.z, in.u, in.c)
+		}
 		want := bisection(in)
 		tol := 1e-9 * max(in.scale(), math.SmallestNonzeroFloat64)
 		for i := range y {
-			if math.Abs(y[i]-want[i]) > tol {
-				t.Fatalf("case %d: y[%d] = %v, bisection %v\nz=%v\nu=%v\nc=%v", k, i, y[i], want[i], in.z, in.u, in.c)
+			if math.Abs(y[i]-want[i]) > tol || math.Abs(yn[i]-want[i]) > tol {
+				t.Fatalf("case %d: y[%d] = %v (Newton path %v), bisection %v\nz=%v\nu=%v\nc=%v", k, i, y[i], yn[i], want[i], in.z, in.u, in.c)
 			}
 		}
 	}

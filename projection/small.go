@@ -1,24 +1,32 @@
 package projection
 
 // smallN is the block size up to which CappedSimplex sorts the breakpoints
-// on the stack instead of iterating Newton passes.
-const smallN = 16
+// on the stack instead of iterating Newton passes (measured crossover; at
+// most 63 so that idx fits in an int8).
+const smallN = 32
 
-// smallTau returns the multiplier for a block of n <= smallN coordinates
-// with phi(0) = s > c, by sorting its breakpoints (insertion sort on the
-// stack) and walking them with exact running sums: on the piece between
-// two breakpoints phi(x) = sum - m x, sum adding u_i over capped and z_i
-// over free coordinates.
-func smallTau(z, u []float64, c float64) float64 {
+// capSmall is CappedSimplex for n <= smallN: one pass checks the input,
+// sums phi(0) and collects the breakpoints in stack arrays; if phi(0) > c
+// it insertion-sorts them and walks them with exact running sums: on the
+// piece between two breakpoints phi(x) = sum - m x, sum adding u_i over
+// capped and z_i over free coordinates.
+func capSmall(dst, z, u []float64, c float64) float64 {
 	var key [2 * smallN]float64
 	var idx [2 * smallN]int8 // i+1 for "capped -> free" at b_i, -(i+1) for "free -> zero" at z_i
 	k := 0
 	sum, m := 0.0, 0
+	chk := 0.0
+	bad := false
+	u = u[:len(z)]
 	for i, zi := range z {
+		ui := u[i]
+		chk += (zi - zi) + (ui - ui) // NaN iff a value is NaN or Inf
+		if ui < 0 {
+			bad = true
+		}
 		if zi <= 0 {
 			continue
 		}
-		ui := u[i]
 		if bi := zi - ui; bi > 0 {
 			sum += ui
 			key[k], idx[k] = bi, int8(i+1)
@@ -30,8 +38,21 @@ func smallTau(z, u []float64, c float64) float64 {
 		key[k], idx[k] = zi, int8(-(i + 1))
 		k++
 	}
+	if chk != 0 || bad {
+		panic(badInput(z, u))
+	}
+	tau := 0.0
+	if sum > c {
+		tau = walkSmall(key[:k], idx[:k], z, u, c, sum, m)
+	}
+	clipTo(dst, z, u, tau)
+	return tau
+}
+
+// walkSmall sorts the breakpoints and returns the root of phi(x) = c.
+func walkSmall(key []float64, idx []int8, z, u []float64, c, sum float64, m int) float64 {
 	// Insertion sort by key; on ties "capped -> free" first.
-	for a := 1; a < k; a++ {
+	for a := 1; a < len(key); a++ {
 		kv, iv := key[a], idx[a]
 		b := a
 		for b > 0 && (key[b-1] > kv || (key[b-1] == kv && idx[b-1] < 0 && iv > 0)) {
@@ -41,8 +62,7 @@ func smallTau(z, u []float64, c float64) float64 {
 		key[b], idx[b] = kv, iv
 	}
 	prev := 0.0
-	for e := 0; e < k; e++ {
-		x := key[e]
+	for e, x := range key {
 		if sum-float64(m)*x <= c {
 			// The root is in [prev, x], where phi(x) = sum - m x.
 			if m == 0 {
