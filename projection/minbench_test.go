@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"math/rand/v2"
 	"os"
 	"testing"
 	"time"
@@ -38,5 +39,28 @@ func TestMinTimes(t *testing.T) {
 		}
 		t.Logf("n=%8d exact %10v sort %10v paper %10v copy %10v  exact/sort %.2f exact/copy %.1f", n, best[0], best[1], best[2], best[3],
 			float64(best[0])/float64(best[1]), float64(best[0])/float64(best[3]))
+	}
+}
+
+// TestMinTimesProject (MINBENCH=1) times one OGASched-size batched
+// projection (1024 x 6 blocks of 3..10) per worker count.
+func TestMinTimesProject(t *testing.T) {
+	if os.Getenv("MINBENCH") == "" {
+		t.Skip("set MINBENCH=1")
+	}
+	rng := rand.New(rand.NewPCG(1024*6, 10))
+	z, u, bs := randomBlocks(rng, 1024*6, 3, 10)
+	dst := make([]float64, len(z))
+	tau := make([]float64, bs.NumBlocks())
+	for _, w := range []int{1, 2} {
+		p := NewProjector(w)
+		best := time.Hour
+		for range 200 {
+			st := time.Now()
+			p.Project(dst, z, u, bs, tau)
+			best = min(best, time.Since(st))
+		}
+		p.Close()
+		t.Logf("workers %d: %v per Project (%d blocks, %d coordinates)", w, best, bs.NumBlocks(), len(z))
 	}
 }

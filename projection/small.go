@@ -11,8 +11,21 @@ const smallN = 32
 // piece between two breakpoints phi(x) = sum - m x, sum adding u_i over
 // capped and z_i over free coordinates.
 func capSmall(dst, z, u []float64, c float64) float64 {
+	// Stack buffers sized to the block: Go zeroes them on every call.
+	if len(z) <= 8 {
+		var key [16]float64
+		var idx [16]int8
+		return capSmallBuf(dst, z, u, c, key[:], idx[:])
+	}
 	var key [2 * smallN]float64
-	var idx [2 * smallN]int8 // i+1 for "capped -> free" at b_i, -(i+1) for "free -> zero" at z_i
+	var idx [2 * smallN]int8
+	return capSmallBuf(dst, z, u, c, key[:], idx[:])
+}
+
+// capSmallBuf is capSmall with breakpoint buffers of length >= 2 len(z):
+// key holds the breakpoints, idx i+1 for "capped -> free" at b_i and
+// -(i+1) for "free -> zero" at z_i.
+func capSmallBuf(dst, z, u []float64, c float64, key []float64, idx []int8) float64 {
 	k := 0
 	sum, m := 0.0, 0
 	chk := 0.0
