@@ -48,12 +48,14 @@ func BenchmarkCappedSimplexSort1Mi(b *testing.B)  { benchmarkKernel(b, 1<<20, Ca
 func BenchmarkCappedSimplexPaper8(b *testing.B)   { benchmarkKernel(b, 8, CappedSimplexPaper) }
 func BenchmarkCappedSimplexPaper64(b *testing.B)  { benchmarkKernel(b, 64, CappedSimplexPaper) }
 func BenchmarkCappedSimplexPaper1Ki(b *testing.B) { benchmarkKernel(b, 1<<10, CappedSimplexPaper) }
+func BenchmarkCappedSimplexPaper1Mi(b *testing.B) { benchmarkKernel(b, 1<<20, CappedSimplexPaper) }
 func BenchmarkCappedSimplexCopy8(b *testing.B)    { benchmarkKernel(b, 8, copyFloor) }
 func BenchmarkCappedSimplexCopy64(b *testing.B)   { benchmarkKernel(b, 64, copyFloor) }
 func BenchmarkCappedSimplexCopy1Ki(b *testing.B)  { benchmarkKernel(b, 1<<10, copyFloor) }
 func BenchmarkCappedSimplexCopy1Mi(b *testing.B)  { benchmarkKernel(b, 1<<20, copyFloor) }
 
-// benchmarkBlocks projects nb blocks of size in [lo, hi] per iteration.
+// benchmarkBlocks projects nb blocks of size in [lo, hi] per iteration;
+// workers = 0 runs CappedSimplexPaper serially over the blocks instead.
 func benchmarkBlocks(b *testing.B, workers, nb, lo, hi int) {
 	rng := rand.New(rand.NewPCG(uint64(nb), uint64(hi)))
 	bs := Blocks{Offsets: []int{0}}
@@ -72,10 +74,19 @@ func benchmarkBlocks(b *testing.B, workers, nb, lo, hi int) {
 	}
 	dst := make([]float64, len(z))
 	tau := make([]float64, nb)
-	p := NewProjector(workers)
-	defer p.Close()
 	b.SetBytes(int64(16 * len(z)))
 	b.ReportAllocs()
+	if workers == 0 {
+		for b.Loop() {
+			for k := range nb {
+				lo, hi := bs.Offsets[k], bs.Offsets[k+1]
+				tau[k] = CappedSimplexPaper(dst[lo:hi], z[lo:hi], u[lo:hi], bs.Caps[k])
+			}
+		}
+		return
+	}
+	p := NewProjector(workers)
+	defer p.Close()
 	for b.Loop() {
 		p.Project(dst, z, u, bs, tau)
 	}
@@ -87,19 +98,24 @@ func BenchmarkProjectBlocks1024x6Workers1(b *testing.B) { benchmarkBlocks(b, 1, 
 func BenchmarkProjectBlocks1024x6Workers2(b *testing.B) { benchmarkBlocks(b, 2, 1024*6, 3, 10) }
 
 // BenchmarkProjectSeries is one full per-slot projection for |R| = 128
-// servers, K resource types and |L_r| ports per server, serial and with 2
-// workers. The paper claims O(|L| log(K sum_l |R_l|)) per slot with the
-// (r,k) blocks in parallel; the exact method is O(|R| K |L_r|) total work.
+// servers, K resource types and |L_r| ports per server: exact with 1 and 2
+// workers, and the paper's procedure serially (w=paper). The paper claims
+// O(|L| log(K sum_l |R_l|)) per slot with the (r,k) blocks in parallel;
+// the exact method is O(|R| K |L_r|) total work.
 func BenchmarkProjectSeries(b *testing.B) {
 	const servers = 128
-	for _, w := range []int{1, 2} {
+	for _, w := range []int{1, 2, 0} {
+		name := fmt.Sprint(w)
+		if w == 0 {
+			name = "paper"
+		}
 		for _, k := range []int{1, 4, 16, 64} {
-			b.Run(fmt.Sprintf("w=%d/K=%d/L=10", w, k), func(b *testing.B) {
+			b.Run(fmt.Sprintf("w=%s/K=%d/L=10", name, k), func(b *testing.B) {
 				benchmarkBlocks(b, w, servers*k, 10, 10)
 			})
 		}
 		for _, l := range []int{2, 8, 32, 128, 1024} {
-			b.Run(fmt.Sprintf("w=%d/K=6/L=%d", w, l), func(b *testing.B) {
+			b.Run(fmt.Sprintf("w=%s/K=6/L=%d", name, l), func(b *testing.B) {
 				benchmarkBlocks(b, w, servers*6, l, l)
 			})
 		}
