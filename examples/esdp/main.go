@@ -99,7 +99,7 @@ func run() error {
 	asJSON := flag.Bool("json", false, "print a JSON summary instead of the table")
 	out := flag.String("out", "", "directory for CSV series and SVG plots")
 	sweep := flag.Bool("sweep", false, "compare the delta(t) and g(t) sequences of Figs. 7-8 (ESDP only)")
-	regret := flag.Bool("regret", false, "regret of ESDP, CUCB and TS at T = 500, 1000, 2000, 4000 and the fitted exponent")
+	regret := flag.Bool("regret", false, "regret of ESDP (two g(t)), CUCB and TS at T = 500, 1000, 2000, 4000 and the fitted exponent")
 	flag.Parse()
 
 	in, err := instance(&pr)
@@ -220,7 +220,7 @@ func progress(T int) func(string, int) {
 	}
 }
 
-// runRegret runs ESDP, CUCB and TS for 4000 slots (or -T if larger) and
+// runRegret runs ESDP (default g and g = ln(t+1)), CUCB and TS for 4000 slots (or -T if larger) and
 // reads the cumulative regret at the horizons from the same run (the
 // policies are anytime: nothing depends on T).
 func runRegret(in *esdp.Instance, pr params) error {
@@ -230,7 +230,11 @@ func runRegret(in *esdp.Instance, pr params) error {
 	if err != nil {
 		return err
 	}
-	pols := []esdp.OnlinePolicy{all[0], all[4], all[5]}
+	glog, err := esdp.New(&in.Cluster, esdp.Options{Alpha: pr.Alpha, SolveThenZero: pr.Paper, G: esdp.GLog})
+	if err != nil {
+		return err
+	}
+	pols := []esdp.OnlinePolicy{all[0], &named{Policy: glog, name: "ESDP g=ln(t+1)"}, all[4], all[5]}
 	start := time.Now()
 	res, err := esdp.RunWith(in, pols, T, pr.Seed, esdp.RunOptions{Workers: pr.Workers, Progress: progress(T)})
 	if err != nil {
