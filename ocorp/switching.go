@@ -38,7 +38,7 @@ type SwitchQP struct {
 type QPStatus int
 
 const (
-	// QPConverged: the KKT residual is at most Tol.
+	// QPConverged: the KKT residual is at most max(Tol, Floor).
 	QPConverged QPStatus = iota
 	// QPIterationLimit: MaxSweeps sweeps were done first; the returned x
 	// satisfies the job constraints and the machine constraints within
@@ -60,7 +60,8 @@ func (s QPStatus) String() string {
 type QPSettings struct {
 	// Tol bounds the KKT residual in cores: the machine constraint
 	// violation, and |C_i - load_i| where nu_i > 0 (complementarity); 0
-	// means 1e-7. The job constraints, stationarity and the signs of the
+	// means 1e-7. When the multipliers are large (costs much larger than
+	// alpha) the rounding floor QPResult.Floor replaces Tol if larger. The job constraints, stationarity and the signs of the
 	// multipliers hold exactly (to rounding) by construction.
 	Tol float64
 	// MaxSweeps bounds the number of (tau, nu) sweeps; 0 means 5000.
@@ -74,7 +75,11 @@ type QPResult struct {
 	Tau, Nu  []float64
 	Sweeps   int
 	Residual float64
-	Status   QPStatus
+	// Floor is the rounding-error floor of the loads, about 1e-13
+	// max_i sum_j d_j (|c_j| + tau_j + d_j nu_i + 2 alpha xbar_ji)/(2 alpha);
+	// the solver stops at a residual below max(Tol, Floor).
+	Floor  float64
+	Status QPStatus
 }
 
 // QPSolver solves SwitchQP on its dual over the machine prices nu, with
@@ -83,8 +88,9 @@ type QPResult struct {
 // {x >= 0, sum x <= b_j} (a piecewise-linear root found by sorting its
 // breakpoints), which gives tau_j. The concave dual is maximised by exact
 // coordinate ascent (each nu_i by bisection on its monotone load) followed,
-// every sweep, by an exact line search along the common shift of all
-// active prices — the direction along which the dual is nearly linear when
+// every sweep, by exact line searches along the common shift of the
+// active prices of each group of machines linked by binding rows, and of
+// all machines — the directions along which the dual is nearly linear when
 // alpha is small relative to the costs and coordinate steps would crawl.
 // Stationarity, the job constraints and tau >= 0 hold by construction;
 // the solver stops when the machine constraints and their complementarity
@@ -94,6 +100,7 @@ type QPSolver struct {
 	bp         []breakpoint
 	load, base []float64
 	inS        []bool
+	comp, size []int
 }
 
 type breakpoint struct{ beta, w, s, z float64 }
@@ -141,6 +148,7 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 	}
 	res.X = grow(res.X, n*m)
 	x := res.X
+	a2 := 2 * q.Alpha
 	qs.load = grow(qs.load, m)
 	for j := 0; j < n; j++ {
 		qs.row(q, j, res.Nu, res.Tau, x)
@@ -159,7 +167,14 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 			r = max(r, math.Abs(viol))
 			qs.coordinate(q, i, res.Nu, res.Tau, x, tol)
 		}
-		qs.shift(q, res.Nu, res.Tau, x)
+		// Shift each group of machines linked by binding rows, then all.
+		qs.components(q, res.Tau, x)
+		for c := 0; c < m; c++ {
+			if qs.comp[c] == c && qs.size[c] < m {
+				qs.shift(q, res.Nu, res.Tau, x, qs.comp, c)
+			}
+		}
+		qs.shift(q, res.Nu, res.Tau, x, nil, 0)
 		qs.loads(q, x)
 		r = 0
 		for i := 0; i < m; i++ {
@@ -170,7 +185,20 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 			r = max(r, math.Abs(viol))
 		}
 		res.Sweeps, res.Residual = sweep, r
-		if r <= tol {
+		// The loads are sums of terms (c_j + tau_j + d_j nu_i)/(2 alpha)
+		// that cancel; their rounding error bounds what can be reached.
+		fl := 0.0
+		for i := 0; i < m; i++ {
+			e := 0.0
+			for j, d := range q.Demand {
+				if x[j*m+i] > 0 {
+					e += d * (math.Abs(q.Cost[j]) + res.Tau[j] + d*res.Nu[i] + a2*q.Prev[j*m+i])
+				}
+			}
+			fl = math.Max(fl, e/a2)
+		}
+		res.Floor = 1e-13 * fl
+		if r <= math.Max(tol, res.Floor) {
 			res.Status = QPConverged
 			return nil
 		}
@@ -215,8 +243,8 @@ func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
 // while the tau_j absorb it leaves x unchanged for rows with tau_j > 0, so
 // the dual is nearly linear along u and coordinate steps crawl. The
 // derivative sum_{i in S} (load_i - C_i) is non-increasing in delta; its
-// root is bracketed by doubling and found by bisection.
-func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64) {
+// root is bracketed by doubling and found by false position.
+func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64, comp []int, c int) {
 	m := len(q.Capacity)
 	qs.loads(q, x)
 	qs.inS = grow(qs.inS, m)
@@ -224,7 +252,7 @@ func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64) {
 	lo := math.Inf(-1)
 	copy(qs.base, nu)
 	for i := 0; i < m; i++ {
-		qs.inS[i] = nu[i] > 0 || qs.load[i] > q.Capacity[i]
+		qs.inS[i] = (comp == nil || comp[i] == c) && (nu[i] > 0 || qs.load[i] > q.Capacity[i])
 		if qs.inS[i] {
 			lo = math.Max(lo, -nu[i])
 		}
@@ -270,15 +298,75 @@ func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64) {
 	default:
 		return
 	}
-	for it := 0; it < 200 && b-a > 1e-15*math.Max(math.Abs(a), math.Abs(b)); it++ {
-		mid := a + (b-a)/2
-		if deriv(mid) > 0 {
-			a = mid
+	fa, fb := deriv(a), deriv(b)
+	side := 0
+	for it := 0; it < 200 && b-a > 1e-15*math.Max(math.Abs(a), math.Abs(b)) && fa > 1e-12 && fb < -1e-12; it++ {
+		mid := b - fb*(b-a)/(fb-fa)
+		if !(mid > a && mid < b) || it%8 == 7 {
+			mid = a + (b-a)/2
+		}
+		fm := deriv(mid)
+		if fm > 0 {
+			a, fa = mid, fm
+			if side == -1 {
+				fb /= 2
+			}
+			side = -1
 		} else {
-			b = mid
+			b, fb = mid, fm
+			if side == 1 {
+				fa /= 2
+			}
+			side = 1
 		}
 	}
 	deriv(b)
+}
+
+// components labels machines by the connected components of the graph
+// in which a binding row (tau_j > 0) links the machines it uses:
+// comp[i] is the component's smallest machine index, size[c] its size.
+func (qs *QPSolver) components(q *SwitchQP, tau, x []float64) {
+	m := len(q.Capacity)
+	qs.comp = grow(qs.comp, m)
+	qs.size = grow(qs.size, m)
+	for i := range qs.comp {
+		qs.comp[i] = i
+	}
+	find := func(i int) int {
+		for qs.comp[i] != i {
+			qs.comp[i] = qs.comp[qs.comp[i]]
+			i = qs.comp[i]
+		}
+		return i
+	}
+	for j := range q.Cost {
+		if tau[j] <= 0 {
+			continue
+		}
+		first := -1
+		for i := 0; i < m; i++ {
+			if x[j*m+i] > 0 {
+				if first < 0 {
+					first = find(i)
+					continue
+				}
+				a, b := first, find(i)
+				if a != b {
+					if b < a {
+						a, b = b, a
+					}
+					qs.comp[b] = a
+					first = a
+				}
+			}
+		}
+	}
+	clear(qs.size)
+	for i := range qs.comp {
+		qs.comp[i] = find(i)
+		qs.size[qs.comp[i]]++
+	}
 }
 
 func (qs *QPSolver) loads(q *SwitchQP, x []float64) {
@@ -305,31 +393,55 @@ func (qs *QPSolver) loadAt(q *SwitchQP, i int, v float64, nu, tau, x []float64) 
 
 // coordinate maximises the dual over nu_i >= 0 with every tau_j
 // re-optimised (tau eliminated): the load of machine i is non-increasing
-// in nu_i, so nu_i is 0 if that load fits, else the root of
-// load_i(nu_i) = C_i, bracketed by doubling and found by bisection to
-// relative precision 1e-15 or a load within tol/4.
+// and piecewise linear in nu_i, so nu_i is 0 if that load fits, else the
+// root of load_i(nu_i) = C_i, bracketed from the current value and found
+// by false position (Illinois) with a bisection safeguard, to a load within
+// tol/4 or relative precision 1e-15.
 func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol float64) {
 	C := q.Capacity[i]
-	if qs.loadAt(q, i, 0, nu, tau, x) <= C {
+	f := func(v float64) float64 { return qs.loadAt(q, i, v, nu, tau, x) - C }
+	cur := nu[i]
+	f0 := f(0)
+	if f0 <= 0 {
 		return
 	}
-	lo, hi := 0.0, math.Max(nu[i], 1)
-	for qs.loadAt(q, i, hi, nu, tau, x) > C {
-		lo, hi = hi, 2*hi
+	lo, flo := 0.0, f0
+	hi, fhi := cur, 0.0
+	if cur > 0 {
+		fhi = f(cur)
 	}
-	for it := 0; it < 200 && hi-lo > 1e-15*hi; it++ {
-		mid := lo + (hi-lo)/2
-		l := qs.loadAt(q, i, mid, nu, tau, x)
-		if l > C {
-			lo = mid
-		} else {
-			hi = mid
-			if C-l <= tol/4 {
-				break
-			}
+	if cur == 0 || fhi > 0 {
+		if cur > 0 {
+			lo, flo = cur, fhi
+		}
+		hi = math.Max(2*cur, 1)
+		for fhi = f(hi); fhi > 0; fhi = f(hi) {
+			lo, flo = hi, fhi
+			hi *= 2
 		}
 	}
-	qs.loadAt(q, i, hi, nu, tau, x)
+	side := 0
+	for it := 0; it < 200 && hi-lo > 1e-15*hi && -fhi > tol/4; it++ {
+		mid := hi - fhi*(hi-lo)/(fhi-flo)
+		if !(mid > lo && mid < hi) || it%8 == 7 {
+			mid = lo + (hi-lo)/2
+		}
+		fm := f(mid)
+		if fm > 0 {
+			lo, flo = mid, fm
+			if side == -1 {
+				fhi /= 2
+			}
+			side = -1
+		} else {
+			hi, fhi = mid, fm
+			if side == 1 {
+				flo /= 2
+			}
+			side = 1
+		}
+	}
+	f(hi)
 }
 
 func cmpBreak(a, b breakpoint) int { return cmp.Compare(b.beta, a.beta) }
@@ -399,6 +511,8 @@ type OCORPPlus struct {
 	tauByID   []float64
 	decisions int
 	cand      []int
+	inCand    []bool
+	scale     float64
 	u         []int
 	budget    []int
 	fr        []keyed
@@ -426,39 +540,18 @@ func NewPlus(ms []Machine, ps PlusSettings) (*OCORPPlus, error) {
 	return o, err
 }
 
-// Name returns "OCORP+(a=<alpha>)".
-func (o *OCORPPlus) Name() string { return o.name }
-
-// Decide returns the placements of slot t (owned by the policy).
-func (o *OCORPPlus) Decide(t int, obs Obs) (Decision, error) {
-	if o.lp != nil {
-		return o.lp.Decide(t, obs)
-	}
-	if err := o.begin(t, obs); err != nil {
-		return Decision{}, err
-	}
+// solveCand builds the QP over o.cand (warm-started from the previous
+// slot's multipliers by job ID) and solves it.
+func (o *OCORPPlus) solveCand(obs Obs) error {
 	m := len(o.ms)
-	// Candidates: negative cost or placed in the previous slot.
-	o.cand = o.cand[:0]
-	scale := 0.0
-	for k, a := range obs.Jobs {
-		if a.ID >= len(o.prevCall) {
-			nn := max(a.ID+1, 2*len(o.prevCall))
-			o.prevCall = append(o.prevCall, make([]int, nn-len(o.prevCall))...)
-			o.prevStart = append(o.prevStart, make([]int, nn-len(o.prevStart))...)
-			o.prevLen = append(o.prevLen, make([]int, nn-len(o.prevLen))...)
-			o.tauByID = append(o.tauByID, make([]float64, nn-len(o.tauByID))...)
-		}
-		had := o.prevCall[a.ID] == o.decisions && o.decisions > 0 && o.prevLen[a.ID] > 0
-		if o.coef[k] < 0 || had {
-			o.cand = append(o.cand, k)
-			scale = max(scale, math.Abs(o.coef[k]))
-		}
-	}
-	if !o.ps.Normalize || scale == 0 {
-		scale = 1
-	}
 	n := len(o.cand)
+	o.scale = 0
+	for _, k := range o.cand {
+		o.scale = max(o.scale, math.Abs(o.coef[k]))
+	}
+	if !o.ps.Normalize || o.scale == 0 {
+		o.scale = 1
+	}
 	o.q.Cost = grow(o.q.Cost, n)
 	o.q.Demand = grow(o.q.Demand, n)
 	o.q.Bound = grow(o.q.Bound, n)
@@ -473,7 +566,7 @@ func (o *OCORPPlus) Decide(t int, obs Obs) (Decision, error) {
 	}
 	for c, k := range o.cand {
 		a := obs.Jobs[k]
-		o.q.Cost[c] = o.coef[k] / scale
+		o.q.Cost[c] = o.coef[k] / o.scale
 		o.q.Demand[c] = float64(a.Cores)
 		o.q.Bound[c] = float64(o.want[k]) / float64(a.Cores)
 		for i, mc := range o.ms {
@@ -487,9 +580,78 @@ func (o *OCORPPlus) Decide(t int, obs Obs) (Decision, error) {
 			}
 		}
 	}
-	if err := o.solver.Solve(&o.res, &o.q, o.ps.QP); err != nil {
+	return o.solver.Solve(&o.res, &o.q, o.ps.QP)
+}
+
+// Name returns "OCORP+(a=<alpha>)".
+func (o *OCORPPlus) Name() string { return o.name }
+
+// Decide returns the placements of slot t (owned by the policy).
+func (o *OCORPPlus) Decide(t int, obs Obs) (Decision, error) {
+	if o.lp != nil {
+		return o.lp.Decide(t, obs)
+	}
+	if err := o.begin(t, obs); err != nil {
 		return Decision{}, err
 	}
+	m := len(o.ms)
+	// Candidates: the jobs placed in the previous slot and the first jobs
+	// in omega order (negative cost) until their cores cover twice the
+	// cluster; the others are checked against the KKT conditions after
+	// the solve and added if x = 0 is not optimal for them.
+	o.sortOmega(obs, false)
+	o.inCand = grow(o.inCand, len(obs.Jobs))
+	clear(o.inCand)
+	o.cand = o.cand[:0]
+	for k, a := range obs.Jobs {
+		if a.ID >= len(o.prevCall) {
+			nn := max(a.ID+1, 2*len(o.prevCall))
+			o.prevCall = append(o.prevCall, make([]int, nn-len(o.prevCall))...)
+			o.prevStart = append(o.prevStart, make([]int, nn-len(o.prevStart))...)
+			o.prevLen = append(o.prevLen, make([]int, nn-len(o.prevLen))...)
+			o.tauByID = append(o.tauByID, make([]float64, nn-len(o.tauByID))...)
+		}
+		if o.prevCall[a.ID] == o.decisions && o.decisions > 0 && o.prevLen[a.ID] > 0 {
+			o.cand = append(o.cand, k)
+			o.inCand[k] = true
+		}
+	}
+	cum, next := 0, 0
+	for ; next < len(o.order) && cum < 2*int(o.totalCores); next++ {
+		k := o.order[next]
+		cum += o.want[k]
+		if !o.inCand[k] {
+			o.cand = append(o.cand, k)
+			o.inCand[k] = true
+		}
+	}
+	for round := 0; ; round++ {
+		if err := o.solveCand(obs); err != nil {
+			return Decision{}, err
+		}
+		added := false
+		for _, k := range o.order[next:] {
+			if o.inCand[k] {
+				continue
+			}
+			a := obs.Jobs[k]
+			minNu := math.Inf(1)
+			for i, mc := range o.ms {
+				if a.Memory <= mc.Memory {
+					minNu = math.Min(minNu, o.res.Nu[i])
+				}
+			}
+			if c := o.coef[k] / o.scale; c+float64(a.Cores)*minNu < 0 {
+				o.cand = append(o.cand, k)
+				o.inCand[k] = true
+				added = true
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	n := len(o.cand)
 	// Round to integral cores.
 	x := o.res.X
 	o.u = grow(o.u, n*m)

@@ -1,0 +1,512 @@
+// Command ocorp reproduces the experiments of the OCORP paper (paper 004,
+// Section VI) on a synthetic heavy-tailed workload or a job list: OCORP,
+// OCORP+ (switching cost alpha) and OCORP+M against SRPT, SRVF, SVF, SRF
+// and Tetris on the same jobs, in the single-resource (CPU) and the
+// two-resource (CPU + memory) settings.
+//
+// Usage:
+//
+//	go run ./examples/ocorp [-n 6500] [-machines 5] [-seed 1] [-slot 10]
+//	    [-jobs FILE.csv|FILE.json] [-alpha 0,10,100] [-normalize] [-k 2]
+//	    [-mode both|1d|2d] [-workers 2] [-json] [-out DIR]
+//
+// Job files hold arrival and processing times in seconds (CSV header
+// arrival,cores,memory,processing, or versioned JSON, see ocorp.ReadJobsCSV
+// and ocorp.ReadJobsJSON); they are cut into -slot second slots. The
+// cluster is -machines servers cycling over 64 cores/256 GB, 32/128 and
+// 16/64 (the paper's three server types). Gamma is (27) over the whole job
+// list, as in the paper's experiments; the step is mu = t^(k+0.5).
+//
+// The table gives the l_k norm (k = 2) of the exact and the fractional
+// flowtime side by side (Fig. 2), the makespan, mean and max waiting time
+// f_j - p_j, preemptions and migrations; times in seconds. OCORP-fill and
+// OCORP+M-fill are the work-conserving variants (a deviation, see package
+// ocorp). The reductions of the l2 flowtime are printed next to the
+// paper's claims (~34 % in 1-D, ~24 % in 2-D).
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/ocorp"
+)
+
+type params struct {
+	N         int       `json:"n"`
+	Machines  int       `json:"machines"`
+	Seed      uint64    `json:"seed"`
+	Slot      int       `json:"slot_seconds"`
+	Jobs      string    `json:"jobs,omitempty"`
+	Alpha     []float64 `json:"alpha"`
+	Normalize bool      `json:"normalize"`
+	K         float64   `json:"k"`
+	Mode      string    `json:"mode"`
+	Gamma     float64   `json:"gamma_slots"`
+}
+
+type result struct {
+	Experiment   string  `json:"experiment"`
+	Policy       string  `json:"policy"`
+	Total        float64 `json:"total"` // l_k norm of the exact flowtime (s)
+	Mean         float64 `json:"mean"`  // mean flowtime (s)
+	Fractional   float64 `json:"fractional"`
+	Makespan     float64 `json:"makespan"`
+	MeanWait     float64 `json:"mean_wait"`
+	MaxWait      float64 `json:"max_wait"`
+	Preemptions  int     `json:"preemptions"`
+	Migrations   int     `json:"migrations"`
+	LowerBoundLk float64 `json:"lower_bound"`
+}
+
+type summary struct {
+	Experiment  string             `json:"experiment"`
+	Params      params             `json:"params"`
+	Results     []result           `json:"results"`
+	Reductions  map[string]float64 `json:"reductions"`
+	WallSeconds float64            `json:"wall_seconds"`
+}
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "ocorp:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	var pr params
+	flag.IntVar(&pr.N, "n", 6500, "number of synthetic jobs (the paper's trace has 6487)")
+	flag.IntVar(&pr.Machines, "machines", 5, "servers, cycling over 64/32/16 cores")
+	flag.Uint64Var(&pr.Seed, "seed", 1, "random seed")
+	flag.IntVar(&pr.Slot, "slot", 10, "slot length in seconds (paper: 10)")
+	flag.StringVar(&pr.Jobs, "jobs", "", "job list (.csv or .json, times in seconds) instead of the synthetic workload")
+	alpha := flag.String("alpha", "0,10,100", "OCORP+ switching weights")
+	flag.BoolVar(&pr.Normalize, "normalize", false, "OCORP+: scale the slot's costs to [-1, 1] before adding the switching cost")
+	flag.Float64Var(&pr.K, "k", 2, "order k of the l_k norm")
+	flag.StringVar(&pr.Mode, "mode", "both", "1d (CPU), 2d (CPU+memory) or both")
+	workers := flag.Int("workers", 2, "policies simulated concurrently")
+	asJSON := flag.Bool("json", false, "print a JSON summary instead of the table")
+	out := flag.String("out", "", "directory for CSV series and SVG plots")
+	flag.Parse()
+	for _, s := range strings.Split(*alpha, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		a, err := strconv.ParseFloat(s, 64)
+		if err != nil || a < 0 || math.IsInf(a, 0) || math.IsNaN(a) {
+			return fmt.Errorf("bad -alpha value %q", s)
+		}
+		pr.Alpha = append(pr.Alpha, a)
+	}
+	if pr.Mode != "both" && pr.Mode != "1d" && pr.Mode != "2d" {
+		return fmt.Errorf("unknown -mode %q", pr.Mode)
+	}
+	start := time.Now()
+	secs, err := loadJobs(pr)
+	if err != nil {
+		return err
+	}
+	pr.N = len(secs)
+	jobs, err := ocorp.Discretize(nil, secs, pr.Slot)
+	if err != nil {
+		return err
+	}
+	ms := ocorp.Cluster(pr.Machines)
+	if pr.Gamma, err = ocorp.Gamma(jobs, ms); err != nil {
+		return err
+	}
+	sum := summary{Experiment: "ocorp", Params: pr, Reductions: map[string]float64{}}
+	type exp struct {
+		name  string
+		jobs  []ocorp.Job
+		pols  []ocorp.Policy
+		mine  string
+		claim float64
+	}
+	var exps []exp
+	if pr.Mode != "2d" {
+		pols, err := policies1D(ms, pr)
+		if err != nil {
+			return err
+		}
+		exps = append(exps, exp{"1d", ocorp.CPUOnly(jobs), pols, "OCORP", 0.34})
+	}
+	if pr.Mode != "1d" {
+		pols, err := policies2D(ms, pr)
+		if err != nil {
+			return err
+		}
+		exps = append(exps, exp{"2d", jobs, pols, "OCORP+M", 0.24})
+	}
+	L := float64(pr.Slot)
+	for _, e := range exps {
+		fmt.Fprintf(os.Stderr, "ocorp: %s: %d policies on %d jobs, %d machines (%d cores)...\n", e.name, len(e.pols), len(e.jobs), len(ms), ocorp.TotalCores(ms))
+		rs, err := ocorp.RunAll(e.jobs, ms, e.pols, ocorp.RunSettings{K: pr.K}, *workers)
+		if err != nil {
+			return err
+		}
+		byName := map[string]*ocorp.Result{}
+		for _, r := range rs {
+			byName[r.Policy] = r
+			sum.Results = append(sum.Results, summarize(e.name, r, L))
+		}
+		red := map[string]float64{}
+		for _, b := range []string{"SRPT", "SVF", "SRVF", "SRF", "Tetris"} {
+			for _, mine := range []string{e.mine, e.mine + "-fill"} {
+				if r, ok := byName[mine]; ok {
+					red[mine+" vs "+b] = 1 - r.ExactLk/byName[b].ExactLk
+					sum.Reductions[e.name+": "+mine+" vs "+b] = red[mine+" vs "+b]
+				}
+			}
+		}
+		if !*asJSON {
+			printTable(e.name, rs, L, pr, e.mine, e.claim, byName)
+		}
+		if *out != "" {
+			if err := writeOutputs(filepath.Join(*out, e.name), e.name, e.jobs, rs, L); err != nil {
+				return err
+			}
+		}
+	}
+	sum.WallSeconds = time.Since(start).Seconds()
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(sum)
+	}
+	fmt.Printf("total wall time %v\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func loadJobs(pr params) ([]ocorp.Job, error) {
+	if pr.Jobs == "" {
+		cfg := ocorp.DefaultGenConfig()
+		cfg.Jobs = pr.N
+		return ocorp.Generate(cfg, rand.New(rand.NewPCG(pr.Seed, 4)))
+	}
+	f, err := os.Open(pr.Jobs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var jobs []ocorp.Job
+	if strings.HasSuffix(strings.ToLower(pr.Jobs), ".json") {
+		jobs, err = ocorp.ReadJobsJSON(f)
+	} else {
+		jobs, err = ocorp.ReadJobsCSV(f)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pr.Jobs, err)
+	}
+	if len(jobs) == 0 {
+		return nil, fmt.Errorf("%s: no jobs", pr.Jobs)
+	}
+	return jobs, nil
+}
+
+func settings(pr params, fill bool) ocorp.Settings {
+	return ocorp.Settings{K: pr.K, Gamma: pr.Gamma, Fill: fill}
+}
+
+func policies1D(ms []ocorp.Machine, pr params) ([]ocorp.Policy, error) {
+	o, err := ocorp.New(ms, settings(pr, false))
+	if err != nil {
+		return nil, err
+	}
+	of, _ := ocorp.New(ms, settings(pr, true))
+	pols := []ocorp.Policy{o, of}
+	for _, a := range pr.Alpha {
+		if a == 0 {
+			continue // OCORP+(0) is OCORP
+		}
+		p, err := ocorp.NewPlus(ms, ocorp.PlusSettings{Settings: settings(pr, false), Alpha: a, Normalize: pr.Normalize})
+		if err != nil {
+			return nil, err
+		}
+		pols = append(pols, p)
+	}
+	return append(pols, mustBaselines(ms)...), nil
+}
+
+func policies2D(ms []ocorp.Machine, pr params) ([]ocorp.Policy, error) {
+	o, err := ocorp.NewM(ms, settings(pr, false))
+	if err != nil {
+		return nil, err
+	}
+	of, _ := ocorp.NewM(ms, settings(pr, true))
+	return append([]ocorp.Policy{o, of}, mustBaselines(ms)...), nil
+}
+
+func mustBaselines(ms []ocorp.Machine) []ocorp.Policy {
+	srpt, _ := baselines.NewSRPT(ms)
+	srvf, _ := baselines.NewSRVF(ms)
+	svf, _ := baselines.NewSVF(ms)
+	srf, _ := baselines.NewSRF(ms)
+	tet, _ := baselines.NewTetris(ms)
+	return []ocorp.Policy{srpt, srvf, svf, srf, tet}
+}
+
+func waits(r *ocorp.Result) (mean, mx float64) {
+	for _, w := range r.Waiting {
+		mean += float64(w)
+		mx = math.Max(mx, float64(w))
+	}
+	return mean / float64(len(r.Waiting)), mx
+}
+
+func summarize(exp string, r *ocorp.Result, L float64) result {
+	mw, xw := waits(r)
+	mf := 0.0
+	for _, f := range r.Flowtime {
+		mf += float64(f)
+	}
+	return result{Experiment: exp, Policy: r.Policy, Total: r.ExactLk * L, Mean: mf / float64(len(r.Flowtime)) * L,
+		Fractional: r.FractionalLk * L, Makespan: float64(r.Makespan) * L, MeanWait: mw * L, MaxWait: xw * L,
+		Preemptions: r.TotalPreemptions, Migrations: r.TotalMigrations, LowerBoundLk: r.LowerBoundLk * L}
+}
+
+func printTable(exp string, rs []*ocorp.Result, L float64, pr params, mine string, claim float64, byName map[string]*ocorp.Result) {
+	res := "CPU only (Section VI-A/B, Figs. 2-7)"
+	if exp == "2d" {
+		res = "CPU + memory (Section VI-C, Figs. 8-10)"
+	}
+	fmt.Printf("\n== %s: %s; %d jobs, %d machines, slot %d s, Gamma %.0f slots, k = %g ==\n", exp, res, pr.N, pr.Machines, pr.Slot, pr.Gamma, pr.K)
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "policy\tl%g exact (s)\tl%g fractional (s)\tfrac/exact\tmakespan (s)\tmean wait (s)\tmax wait (s)\tpreemptions\tmigrations\twall\t\n", pr.K, pr.K)
+	for _, r := range rs {
+		mw, xw := waits(r)
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.3f\t%.0f\t%.0f\t%.0f\t%d\t%d\t%v\t\n", r.Policy, r.ExactLk*L, r.FractionalLk*L, r.FractionalLk/r.ExactLk,
+			float64(r.Makespan)*L, mw*L, xw*L, r.TotalPreemptions, r.TotalMigrations, r.Wall.Round(time.Millisecond))
+	}
+	fmt.Fprintf(tw, "lower bound (f_j = p_j)\t%.0f\t\t\t\t\t\t\t\t\t\n", rs[0].LowerBoundLk*L)
+	tw.Flush()
+	fmt.Printf("l%g flowtime reduction, 1 - %s/baseline (paper: ~%.0f %%):\n", pr.K, mine, claim*100)
+	for _, m := range []string{mine, mine + "-fill"} {
+		r, ok := byName[m]
+		if !ok {
+			continue
+		}
+		fmt.Printf("  %-13s", m)
+		for _, b := range []string{"SRPT", "SVF", "SRVF", "SRF", "Tetris"} {
+			fmt.Printf("  vs %s %+.1f %%", b, 100*(1-r.ExactLk/byName[b].ExactLk))
+		}
+		fmt.Println()
+	}
+}
+
+// sizeBins are processing-time bins in seconds (log scale, Figs. 4, 6, 7).
+var sizeBins = []float64{0, 100, 1000, 10000, math.Inf(1)}
+
+func binOf(p float64) int {
+	for b := 1; b < len(sizeBins); b++ {
+		if p < sizeBins[b] {
+			return b - 1
+		}
+	}
+	return len(sizeBins) - 2
+}
+
+func binLabel(b int) string {
+	if math.IsInf(sizeBins[b+1], 1) {
+		return fmt.Sprintf(">=%g", sizeBins[b])
+	}
+	return fmt.Sprintf("%g-%g", sizeBins[b], sizeBins[b+1])
+}
+
+func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Result, L float64) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	// Per-slot series (Figs. 2, 3, 5, 8, 9).
+	T := 0
+	for _, r := range rs {
+		T = max(T, len(r.ExactSeries))
+	}
+	at := func(s []float64, t int) float64 {
+		if t < len(s) {
+			return s[t]
+		}
+		return s[len(s)-1]
+	}
+	atI := func(s []int64, t int) float64 {
+		if t < len(s) {
+			return float64(s[t])
+		}
+		return float64(s[len(s)-1])
+	}
+	head := []string{"t_seconds"}
+	for _, r := range rs {
+		head = append(head, r.Policy+"_exact", r.Policy+"_fractional", r.Policy+"_unfinished", r.Policy+"_offered")
+	}
+	rows := make([][]string, 0, T)
+	for t := 0; t < T; t++ {
+		row := []string{ftoa(float64(t+1) * L)}
+		for _, r := range rs {
+			row = append(row, ftoa(at(r.ExactSeries, t)*L), ftoa(at(r.FractionalSeries, t)*L), ftoa(atI(r.Unfinished, t)), ftoa(atI(r.Offered, t)))
+		}
+		rows = append(rows, row)
+	}
+	if err := writeCSV(filepath.Join(dir, "series.csv"), head, rows); err != nil {
+		return err
+	}
+	// By job size (Figs. 4, 6, 7, 10).
+	nb := len(sizeBins) - 1
+	head = []string{"policy", "size_seconds", "jobs", "min_wait", "mean_wait", "max_wait", "preemptions_per_job", "migrations_per_job"}
+	rows = rows[:0]
+	type agg struct{ n, pre, mig, sum, mn, mx float64 }
+	stats := make([][]agg, len(rs))
+	for k, r := range rs {
+		stats[k] = make([]agg, nb)
+		for b := range stats[k] {
+			stats[k][b].mn = math.Inf(1)
+		}
+		for j, jb := range jobs {
+			a := &stats[k][binOf(float64(jb.Processing)*L)]
+			w := float64(r.Waiting[j]) * L
+			a.n++
+			a.sum += w
+			a.mn = math.Min(a.mn, w)
+			a.mx = math.Max(a.mx, w)
+			a.pre += float64(r.Preemptions[j])
+			a.mig += float64(r.Migrations[j])
+		}
+		for b, a := range stats[k] {
+			if a.n == 0 {
+				continue
+			}
+			rows = append(rows, []string{r.Policy, binLabel(b), ftoa(a.n), ftoa(a.mn), ftoa(a.sum / a.n), ftoa(a.mx), ftoa(a.pre / a.n), ftoa(a.mig / a.n)})
+		}
+	}
+	if err := writeCSV(filepath.Join(dir, "by_size.csv"), head, rows); err != nil {
+		return err
+	}
+	line := func(name, title, ylabel string, y func(r *ocorp.Result, t int) float64, keep func(string) bool) error {
+		pl := plot.New()
+		pl.Title.Text = title
+		pl.X.Label.Text = "time (s)"
+		pl.Y.Label.Text = ylabel
+		var args []any
+		for _, r := range rs {
+			if !keep(r.Policy) {
+				continue
+			}
+			step := max(1, T/2000)
+			pts := make(plotter.XYs, 0, T/step+1)
+			for t := 0; t < T; t += step {
+				pts = append(pts, plotter.XY{X: float64(t+1) * L, Y: y(r, t)})
+			}
+			args = append(args, r.Policy, pts)
+		}
+		if err := plotutil.AddLines(pl, args...); err != nil {
+			return err
+		}
+		pl.Legend.Top = true
+		return pl.Save(9*vg.Inch, 5*vg.Inch, filepath.Join(dir, name))
+	}
+	all := func(string) bool { return true }
+	if err := line("flowtime.svg", "l2 norm of exact flowtime over time ("+exp+")", "l2 flowtime (s)", func(r *ocorp.Result, t int) float64 { return at(r.ExactSeries, t) * L }, all); err != nil {
+		return err
+	}
+	pl := plot.New()
+	pl.Title.Text = "exact and fractional l2 flowtime (" + exp + ")"
+	pl.X.Label.Text = "time (s)"
+	pl.Y.Label.Text = "l2 flowtime (s)"
+	var args []any
+	for _, r := range rs[:min(2, len(rs))] {
+		ex, fr := make(plotter.XYs, 0, T), make(plotter.XYs, 0, T)
+		for t := 0; t < T; t += max(1, T/2000) {
+			ex = append(ex, plotter.XY{X: float64(t+1) * L, Y: at(r.ExactSeries, t) * L})
+			fr = append(fr, plotter.XY{X: float64(t+1) * L, Y: at(r.FractionalSeries, t) * L})
+		}
+		args = append(args, r.Policy+" exact", ex, r.Policy+" fractional", fr)
+	}
+	if err := plotutil.AddLines(pl, args...); err != nil {
+		return err
+	}
+	pl.Legend.Top = true
+	if err := pl.Save(9*vg.Inch, 5*vg.Inch, filepath.Join(dir, "fractional.svg")); err != nil {
+		return err
+	}
+	if err := line("unfinished.svg", "unfinished work ("+exp+")", "core-slots", func(r *ocorp.Result, t int) float64 { return atI(r.Unfinished, t) }, all); err != nil {
+		return err
+	}
+	if exp == "1d" {
+		plus := func(s string) bool { return s == "OCORP" || strings.HasPrefix(s, "OCORP+") }
+		if err := line("ocorp_plus_flowtime.svg", "OCORP+ l2 flowtime over time (Fig. 5)", "l2 flowtime (s)", func(r *ocorp.Result, t int) float64 { return at(r.ExactSeries, t) * L }, plus); err != nil {
+			return err
+		}
+	}
+	bars := func(name, title, ylabel string, v func(a agg) float64) error {
+		p := plot.New()
+		p.Title.Text = title
+		p.Y.Label.Text = ylabel
+		w := vg.Points(60 / float64(len(rs)))
+		var labels []string
+		for b := 0; b < nb; b++ {
+			labels = append(labels, binLabel(b)+" s")
+		}
+		for k, r := range rs {
+			vals := make(plotter.Values, nb)
+			for b := range vals {
+				if stats[k][b].n > 0 {
+					vals[b] = v(stats[k][b])
+				}
+			}
+			bc, err := plotter.NewBarChart(vals, w)
+			if err != nil {
+				return err
+			}
+			bc.Offset = w * vg.Length(k-len(rs)/2)
+			bc.Color = plotutil.Color(k)
+			p.Add(bc)
+			p.Legend.Add(r.Policy, bc)
+		}
+		p.Legend.Top = true
+		p.NominalX(labels...)
+		return p.Save(11*vg.Inch, 5*vg.Inch, filepath.Join(dir, name))
+	}
+	if err := bars("waiting_by_size.svg", "mean waiting time by job size ("+exp+", Figs. 4/10)", "mean wait (s)", func(a agg) float64 { return a.sum / a.n }); err != nil {
+		return err
+	}
+	if err := bars("max_waiting_by_size.svg", "max waiting time by job size ("+exp+")", "max wait (s)", func(a agg) float64 { return a.mx }); err != nil {
+		return err
+	}
+	if err := bars("preemptions_by_size.svg", "preemptions per job by size ("+exp+", Fig. 6)", "preemptions/job", func(a agg) float64 { return a.pre / a.n }); err != nil {
+		return err
+	}
+	return bars("migrations_by_size.svg", "migrations per job by size ("+exp+", Fig. 7)", "migrations/job", func(a agg) float64 { return a.mig / a.n })
+}
+
+func writeCSV(path string, head []string, rows [][]string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write(head)
+	w.WriteAll(rows)
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
