@@ -29,7 +29,7 @@ import (
 // iteration on phi(tau) = sum_i min(max(z_i-tau, 0), u_i): each pass finds
 // the linear piece of phi at a trial point and stops as soon as the root of
 // that piece lies inside it. It costs a few branch-free O(n) passes (2 to 4
-// on random data); blocks of at most 32 coordinates sort their breakpoints
+// on random data); blocks of at most 24 coordinates sort their breakpoints
 // on the stack instead.
 func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	n := len(z)

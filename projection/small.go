@@ -3,7 +3,7 @@ package projection
 // smallN is the block size up to which CappedSimplex sorts the breakpoints
 // on the stack instead of iterating Newton passes (measured crossover; at
 // most 63 so that idx fits in an int8).
-const smallN = 32
+const smallN = 24
 
 // capSmall is CappedSimplex for n <= smallN: one pass checks the input,
 // sums phi(0) and collects the breakpoints in stack arrays; if phi(0) > c
