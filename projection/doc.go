@@ -61,10 +61,10 @@
 // of the largest term. Timed over 4096 distinct random blocks (binding
 // capacity, so branch predictors cannot memorise them), per block:
 //
-//	n         4      8     12     16     20     24     32
-//	sort     29    171    274    372    466    569    787 ns
-//	Newton   90    261    369    448    519    587    725 ns
-//	paper    62    236    539    739    932   1119   1507 ns
+//	n              4      8     12     16     20     24     32
+//	stack sort    29    171    274    372    466    569    787 ns
+//	Newton        90    261    369    448    519    587    725 ns
+//	paper         62    236    539    739    932   1119   1507 ns
 //
 // hence the switch at 24. Benchmarks that repeat one small block flatter
 // the branchy paths by 2-3x (branch predictors learn the data).
