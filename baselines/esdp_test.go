@@ -53,6 +53,10 @@ func esdpCheckFeasible(t *testing.T, name string, cl *esdp.Cluster, arrived, x [
 
 func TestESDPBaselinesFeasibleEverySlot(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
+	slots := 200
+	if testing.Short() {
+		slots = 60
+	}
 	for trial := 0; trial < 6; trial++ {
 		cfg := esdp.DefaultConfig()
 		cfg.Alpha = 0.2 + 0.15*float64(trial)
@@ -66,7 +70,7 @@ func TestESDPBaselinesFeasibleEverySlot(t *testing.T) {
 		z := make([]float64, in.NumEdges())
 		for _, p := range pols {
 			fb := esdp.Feedback{Chosen: make([]bool, in.NumEdges()), Reward: z}
-			for s := 0; s < 200; s++ {
+			for s := 0; s < slots; s++ {
 				in.SampleArrivals(arrived, rng)
 				in.SampleRewards(z, rng)
 				x, err := p.Decide(s, arrived)
