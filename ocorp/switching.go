@@ -101,6 +101,7 @@ type QPSolver struct {
 	load, base []float64
 	inS        []bool
 	comp, size []int
+	aff        []int
 }
 
 type breakpoint struct{ beta, w, s, z float64 }
@@ -155,8 +156,8 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 	}
 	for sweep := 1; ; sweep++ {
 		r := 0.0
+		qs.loads(q, x) // afresh each sweep, then kept current by rowUpdate
 		for i := 0; i < m; i++ {
-			qs.loads(q, x)
 			viol := qs.load[i] - q.Capacity[i]
 			if res.Nu[i] == 0 {
 				viol = max(viol, 0)
@@ -299,6 +300,7 @@ func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64, comp []int, c int) 
 		return
 	}
 	fa, fb := deriv(a), deriv(b)
+	ta, tb := fa, fb // true values; fa, fb are halved by Illinois
 	side := 0
 	for it := 0; it < 200 && b-a > 1e-15*math.Max(math.Abs(a), math.Abs(b)) && fa > 1e-12 && fb < -1e-12; it++ {
 		mid := b - fb*(b-a)/(fb-fa)
@@ -307,18 +309,21 @@ func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64, comp []int, c int) 
 		}
 		fm := deriv(mid)
 		if fm > 0 {
-			a, fa = mid, fm
+			a, fa, ta = mid, fm, fm
 			if side == -1 {
 				fb /= 2
 			}
 			side = -1
 		} else {
-			b, fb = mid, fm
+			b, fb, tb = mid, fm, fm
 			if side == 1 {
 				fa /= 2
 			}
 			side = 1
 		}
+	}
+	if ta < -tb {
+		b = a // a is the closer end (the loop may not have run)
 	}
 	deriv(b)
 }
@@ -379,16 +384,40 @@ func (qs *QPSolver) loads(q *SwitchQP, x []float64) {
 	}
 }
 
-// loadAt returns machine i's load with nu_i = v, every row re-projected.
-func (qs *QPSolver) loadAt(q *SwitchQP, i int, v float64, nu, tau, x []float64) float64 {
-	nu[i] = v
+// rowUpdate re-projects row j, keeping qs.load current.
+func (qs *QPSolver) rowUpdate(q *SwitchQP, j int, nu, tau, x []float64) {
 	m := len(q.Capacity)
-	l := 0.0
-	for j, d := range q.Demand {
-		qs.row(q, j, nu, tau, x)
-		l += d * x[j*m+i]
+	d := q.Demand[j]
+	r := x[j*m : (j+1)*m]
+	for i, v := range r {
+		if v != 0 {
+			qs.load[i] -= d * v
+		}
 	}
-	return l
+	qs.row(q, j, nu, tau, x)
+	for i, v := range r {
+		if v != 0 {
+			qs.load[i] += d * v
+		}
+	}
+}
+
+// affected lists the rows that can have x_ji > 0 for some nu_i >= low:
+// those with x_ji > 0 now, and those whose support would grow to machine
+// i below crit_j = (2 alpha (xbar_ji - tau_j/(2 alpha)) - c_j)/d_j. The
+// other rows do not change while nu_i stays >= low.
+func (qs *QPSolver) affected(q *SwitchQP, i int, low float64, tau, x []float64) {
+	m := len(q.Capacity)
+	a2 := 2 * q.Alpha
+	qs.aff = qs.aff[:0]
+	for j, d := range q.Demand {
+		if q.Block != nil && q.Block[j*m+i] {
+			continue
+		}
+		if x[j*m+i] > 0 || (a2*(q.Prev[j*m+i]-tau[j]/a2)-q.Cost[j])/d > low {
+			qs.aff = append(qs.aff, j)
+		}
+	}
 }
 
 // coordinate maximises the dual over nu_i >= 0 with every tau_j
@@ -396,29 +425,46 @@ func (qs *QPSolver) loadAt(q *SwitchQP, i int, v float64, nu, tau, x []float64) 
 // and piecewise linear in nu_i, so nu_i is 0 if that load fits, else the
 // root of load_i(nu_i) = C_i, bracketed from the current value and found
 // by false position (Illinois) with a bisection safeguard, to a load within
-// tol/4 or relative precision 1e-15.
+// tol/4 or relative precision 1e-15. Only the rows that can use machine i
+// in the bracket are re-projected.
 func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol float64) {
 	C := q.Capacity[i]
-	f := func(v float64) float64 { return qs.loadAt(q, i, v, nu, tau, x) - C }
+	f := func(v float64) float64 {
+		nu[i] = v
+		for _, j := range qs.aff {
+			qs.rowUpdate(q, j, nu, tau, x)
+		}
+		return qs.load[i] - C
+	}
 	cur := nu[i]
-	f0 := f(0)
-	if f0 <= 0 {
-		return
-	}
-	lo, flo := 0.0, f0
-	hi, fhi := cur, 0.0
-	if cur > 0 {
-		fhi = f(cur)
-	}
-	if cur == 0 || fhi > 0 {
-		if cur > 0 {
-			lo, flo = cur, fhi
-		}
-		hi = math.Max(2*cur, 1)
-		for fhi = f(hi); fhi > 0; fhi = f(hi) {
+	qs.affected(q, i, cur, tau, x)
+	fc := f(cur)
+	var lo, flo, hi, fhi float64
+	switch {
+	case fc > 0:
+		lo, flo = cur, fc
+		step := math.Max(cur, 1)
+		hi = cur + step
+		// load_i is updated incrementally, so a machine every row has left
+		// may keep a rounding residue: stop within tol/4.
+		for fhi = f(hi); fhi > tol/4 && step < 1e300; fhi = f(hi) {
 			lo, flo = hi, fhi
-			hi *= 2
+			step *= 2
+			hi = cur + step
 		}
+		if fhi > 0 {
+			fhi = 0 // within tol/4: accept hi
+		}
+	case cur == 0 || -fc <= tol/4:
+		return
+	default:
+		hi, fhi = cur, fc
+		qs.affected(q, i, 0, tau, x)
+		f0 := f(0)
+		if f0 <= 0 {
+			return
+		}
+		lo, flo = 0, f0
 	}
 	side := 0
 	for it := 0; it < 200 && hi-lo > 1e-15*hi && -fhi > tol/4; it++ {

@@ -61,7 +61,7 @@ func TestQPSatisfiesKKT(t *testing.T) {
 			t.Fatal(err)
 		}
 		if res.Status != QPConverged {
-			t.Fatalf("it %d: %v after %d sweeps, residual %v", it, res.Status, res.Sweeps, res.Residual)
+			t.Fatalf("it %d: %v after %d sweeps, residual %v; qp %+v", it, res.Status, res.Sweeps, res.Residual, *q)
 		}
 		x := res.X
 		tol := 1e-7 * math.Max(1, scale)
