@@ -49,7 +49,7 @@ type chunk struct{ b0, b1 int }
 func NewProjector(workers int) *Projector {
 	p := &Projector{workers: max(1, workers)}
 	if p.workers > 1 {
-		jobs := make(chan chunk, 4*p.workers)
+		jobs := make(chan chunk, 4*p.workers+1)
 		p.jobs = jobs
 		for range p.workers - 1 {
 			go func() {
@@ -104,23 +104,28 @@ func (p *Projector) Project(dst, z, u []float64, bs Blocks, tau []float64) {
 		return
 	}
 	p.dst, p.z, p.u, p.bs, p.tau = dst, z, u, bs, tau
-	// Chunks of about equal size in coordinates, a few per worker; the
-	// caller takes the last one.
-	nc := 2 * p.workers
+	// Chunks of about equal size in coordinates, a few per worker, all
+	// queued at once (the channel holds them); the caller drains the queue
+	// with the workers.
+	nc := 4 * p.workers
 	per := (span + nc - 1) / nc
-	b0 := 0
-	for b0 < nb {
+	for b0 := 0; b0 < nb; {
 		b1 := b0 + 1
 		for b1 < nb && bs.Offsets[b1]-bs.Offsets[b0] < per {
 			b1++
 		}
-		if b1 == nb {
-			p.runSafe(chunk{b0, b1})
-			break
-		}
 		p.wg.Add(1)
 		p.jobs <- chunk{b0, b1}
 		b0 = b1
+	}
+	for drained := false; !drained; {
+		select {
+		case ch := <-p.jobs:
+			p.runSafe(ch)
+			p.wg.Done()
+		default:
+			drained = true
+		}
 	}
 	p.wg.Wait()
 	p.dst, p.z, p.u, p.bs, p.tau = nil, nil, nil, Blocks{}, nil

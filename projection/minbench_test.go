@@ -3,6 +3,8 @@ package projection
 import (
 	"math/rand/v2"
 	"os"
+	"runtime"
+	"sync"
 	"testing"
 	"time"
 )
@@ -63,4 +65,23 @@ func TestMinTimesProject(t *testing.T) {
 		p.Close()
 		t.Logf("workers %d: %v per Project (%d blocks, %d coordinates)", w, best, bs.NumBlocks(), len(z))
 	}
+	// What the machine gives two goroutines at all: the same work twice,
+	// one after the other and concurrently.
+	work := func(dst []float64) {
+		for range 10 {
+			projectRange(dst, z, u, bs, nil, 0, bs.NumBlocks())
+		}
+	}
+	dst2 := make([]float64, len(z))
+	st := time.Now()
+	work(dst)
+	work(dst2)
+	serial := time.Since(st)
+	st = time.Now()
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { work(dst); wg.Done() }()
+	go func() { work(dst2); wg.Done() }()
+	wg.Wait()
+	t.Logf("GOMAXPROCS %d: plain goroutines speed up %.2fx", runtime.GOMAXPROCS(0), float64(serial)/float64(time.Since(st)))
 }
