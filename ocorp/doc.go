@@ -43,9 +43,19 @@
 //     (Knapsack, dynamic programming, checked against brute force).
 //   - OCORP+ (NewPlus): the Lagrangian with switching cost
 //     alpha sum (x_j^i(t) - x_j^i(t-1))^2 (31)-(32), relaxed to continuous
-//     rates and solved as a convex QP (QPSolver: exact block-coordinate
-//     ascent on the dual, tolerance QPSettings.Tol = 1e-9 on the KKT
-//     residual by default), then rounded to integral cores.
+//     rates and solved as a strictly convex QP (QPSolver), then rounded to
+//     integral cores. Method: the dual over the machine prices nu with the
+//     job prices tau eliminated (each row is an exact projection onto
+//     {x >= 0, sum x <= b_j}); exact coordinate steps (false position on
+//     the monotone piecewise-linear load) and exact line searches along
+//     the common shift of linked machine prices (the near-linear direction
+//     when alpha is small relative to the costs). Stationarity and the job
+//     constraints hold by construction; the solver stops when the machine
+//     constraints and their complementarity hold within
+//     max(QPSettings.Tol = 1e-7 cores, the rounding floor QPResult.Floor).
+//     KKT conditions are tested on 400 random QPs. Only jobs that can be
+//     positive are in the QP; excluded jobs are checked against the KKT
+//     conditions and added until none violates them.
 //   - Transient SVF (NewTransient): smallest volume p_j d_j first with the
 //     rates of Lemma 2 (corrected, below); NewPriority gives the same engine
 //     any order (package baselines builds SRPT, SRVF, SVF and SRF on it).

@@ -171,7 +171,7 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 		// Shift each group of machines linked by binding rows, then all.
 		qs.components(q, res.Tau, x)
 		for c := 0; c < m; c++ {
-			if qs.comp[c] == c && qs.size[c] < m {
+			if qs.comp[c] == c && qs.size[c] > 1 && qs.size[c] < m {
 				qs.shift(q, res.Nu, res.Tau, x, qs.comp, c)
 			}
 		}
@@ -261,16 +261,33 @@ func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64, comp []int, c int) 
 	if math.IsInf(lo, -1) {
 		return
 	}
+	// Only rows that use a machine of S, or could start to at the lowest
+	// shift tried, change; the others keep their x (and load).
+	a2 := 2 * q.Alpha
+	affect := func(low float64) {
+		qs.aff = qs.aff[:0]
+		for j, d := range q.Demand {
+			for i := 0; i < m; i++ {
+				if !qs.inS[i] || (q.Block != nil && q.Block[j*m+i]) {
+					continue
+				}
+				if x[j*m+i] > 0 || (a2*q.Prev[j*m+i]-tau[j]-q.Cost[j])/d > qs.base[i]+low {
+					qs.aff = append(qs.aff, j)
+					break
+				}
+			}
+		}
+	}
+	affect(0)
 	deriv := func(delta float64) float64 {
 		for i := 0; i < m; i++ {
 			if qs.inS[i] {
 				nu[i] = qs.base[i] + delta
 			}
 		}
-		for j := range q.Cost {
-			qs.row(q, j, nu, tau, x)
+		for _, j := range qs.aff {
+			qs.rowUpdate(q, j, nu, tau, x)
 		}
-		qs.loads(q, x)
 		d := 0.0
 		for i := 0; i < m; i++ {
 			if qs.inS[i] {
@@ -292,6 +309,7 @@ func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64, comp []int, c int) 
 		}
 	case d0 < 0 && lo < 0:
 		a, b = lo, 0
+		affect(lo)
 		if deriv(lo) < 0 {
 			deriv(lo)
 			return
