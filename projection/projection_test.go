@@ -392,7 +392,7 @@ func randomBlocks(rng *rand.Rand, nb, lo, hi int) (z, u []float64, bs Blocks) {
 
 func TestProjectorDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
-	z, u, bs := randomBlocks(rng, 3000, 1, 20)
+	z, u, bs := randomBlocks(rng, 1500, 1, 60) // both the small and the Newton path
 	want := make([]float64, len(z))
 	wantTau := make([]float64, bs.NumBlocks())
 	projectRange(want, z, u, bs, wantTau, 0, bs.NumBlocks())
