@@ -375,7 +375,6 @@ func randomBlocks(rng *rand.Rand, nb, lo, hi int) (z, u []float64, bs Blocks) {
 	bs.Offsets = []int{0}
 	for range nb {
 		n := lo + rng.IntN(hi-lo+1)
-		in := randomInstance(rng, 1)
 		sumU := 0.0
 		for range n {
 			z = append(z, rng.NormFloat64())
@@ -383,7 +382,6 @@ func randomBlocks(rng *rand.Rand, nb, lo, hi int) (z, u []float64, bs Blocks) {
 			u = append(u, v)
 			sumU += v
 		}
-		_ = in
 		bs.Offsets = append(bs.Offsets, len(z))
 		bs.Caps = append(bs.Caps, sumU*rng.Float64())
 	}
