@@ -1,7 +1,6 @@
 package ocorp
 
 import (
-	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -85,9 +84,10 @@ type QPResult struct {
 // QPSolver solves SwitchQP on its dual over the machine prices nu, with
 // the job prices tau eliminated: for fixed nu each row x_j is the exact
 // projection of xbar_j - (c_j + d_j nu)/(2 alpha) onto
-// {x >= 0, sum x <= b_j} (a piecewise-linear root found by sorting its
-// breakpoints), which gives tau_j. The concave dual is maximised by exact
-// coordinate ascent (each nu_i by bisection on its monotone load) followed,
+// {x >= 0, sum x <= b_j} (Michelot's finite method), which gives tau_j.
+// The concave dual is maximised by exact coordinate ascent (each nu_i by
+// false position on its monotone load, re-projecting only the rows that
+// can use machine i) followed,
 // every sweep, by exact line searches along the common shift of the
 // active prices of each group of machines linked by binding rows, and of
 // all machines — the directions along which the dual is nearly linear when
@@ -97,14 +97,12 @@ type QPResult struct {
 // hold within Tol (in cores). The zero value is ready to use; it reuses
 // buffers. Not safe for concurrent use.
 type QPSolver struct {
-	bp         []breakpoint
 	load, base []float64
 	inS        []bool
 	comp, size []int
 	aff        []int
+	zbuf       []float64
 }
-
-type breakpoint struct{ beta, w, s, z float64 }
 
 // Solve solves q into res (reusing its slices). It returns an error for
 // invalid data (NaN, negative demand, alpha <= 0) and panics if the slice
@@ -216,19 +214,37 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
 	m := len(q.Capacity)
 	a2 := 2 * q.Alpha
-	qs.bp = qs.bp[:0]
+	vals := qs.zbuf[:0]
 	sum := 0.0
 	for i := 0; i < m; i++ {
 		z := q.Prev[j*m+i] - (q.Cost[j]+q.Demand[j]*nu[i])/a2
 		if z > 0 && (q.Block == nil || !q.Block[j*m+i]) {
 			sum += z
-			qs.bp = append(qs.bp, breakpoint{beta: z, w: 1, s: 1, z: z})
+			vals = append(vals, z)
 		}
 	}
+	// Michelot's finite method: theta = (sum of the active z - b)/count,
+	// drop the z <= theta, repeat; theta only grows and stops at the root.
 	th := 0.0
-	if sum > q.Bound[j] {
-		th = qs.root(q.Bound[j])
+	if b := q.Bound[j]; sum > b {
+		th = (sum - b) / float64(len(vals))
+		for {
+			w, s := 0, 0.0
+			for _, v := range vals {
+				if v > th {
+					vals[w] = v
+					w++
+					s += v
+				}
+			}
+			if w == len(vals) {
+				break
+			}
+			vals = vals[:w]
+			th = (s - b) / float64(w)
+		}
 	}
+	qs.zbuf = vals[:0]
 	tau[j] = a2 * th
 	for i := 0; i < m; i++ {
 		v := 0.0
@@ -457,11 +473,24 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	cur := nu[i]
 	qs.affected(q, i, cur, tau, x)
 	fc := f(cur)
+	// A first step from the slope bound |dload_i/dnu_i| <= sum_j d_j^2/(2 alpha)
+	// over the rows on machine i, then doubling: the bracket stays near the
+	// current price, so few rows need re-projecting.
+	m := len(q.Capacity)
+	slope := 0.0
+	for _, j := range qs.aff {
+		if x[j*m+i] > 0 {
+			slope += q.Demand[j] * q.Demand[j] / (2 * q.Alpha)
+		}
+	}
+	step := math.Max(cur*1e-9, 1e-12)
+	if slope > 0 {
+		step = math.Max(step, math.Abs(fc)/slope)
+	}
 	var lo, flo, hi, fhi float64
 	switch {
 	case fc > 0:
 		lo, flo = cur, fc
-		step := math.Max(cur, 1)
 		hi = cur + step
 		// load_i is updated incrementally, so a machine every row has left
 		// may keep a rounding residue: stop within tol/4.
@@ -477,12 +506,19 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 		return
 	default:
 		hi, fhi = cur, fc
-		qs.affected(q, i, 0, tau, x)
-		f0 := f(0)
-		if f0 <= 0 {
-			return
+		for {
+			lo = math.Max(cur-step, 0)
+			qs.affected(q, i, lo, tau, x)
+			flo = f(lo)
+			if flo > 0 {
+				break
+			}
+			if lo == 0 {
+				return // nu_i = 0 fits
+			}
+			hi, fhi = lo, flo
+			step *= 2
 		}
-		lo, flo = 0, f0
 	}
 	side := 0
 	for it := 0; it < 200 && hi-lo > 1e-15*hi && -fhi > tol/4; it++ {
@@ -506,27 +542,6 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 		}
 	}
 	f(hi)
-}
-
-func cmpBreak(a, b breakpoint) int { return cmp.Compare(b.beta, a.beta) }
-
-// root returns theta >= 0 with sum_k w_k max(0, z_k - s_k theta) = c, for
-// breakpoints beta_k = z_k/s_k > 0 whose sum at theta = 0 exceeds c.
-func (qs *QPSolver) root(c float64) float64 {
-	slices.SortFunc(qs.bp, cmpBreak)
-	A, B := 0.0, 0.0
-	for k, b := range qs.bp {
-		A += b.w * b.z
-		B += b.w * b.s
-		next := 0.0
-		if k+1 < len(qs.bp) {
-			next = qs.bp[k+1].beta
-		}
-		if th := (A - c) / B; th >= next {
-			return max(th, 0)
-		}
-	}
-	return 0
 }
 
 // PlusSettings configures OCORP+.

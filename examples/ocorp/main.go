@@ -309,6 +309,13 @@ func printTable(exp string, rs []*ocorp.Result, L float64, pr params, mine strin
 	}
 	fmt.Fprintf(tw, "lower bound (f_j = p_j)\t%.0f\t\t\t\t\t\t\t\t\t\n", rs[0].LowerBoundLk*L)
 	tw.Flush()
+	if exp == "1d" {
+		for _, a := range pr.Alpha {
+			if a == 0 {
+				fmt.Println("OCORP+(a=0) is OCORP (the QP becomes the LP of Lemma 1).")
+			}
+		}
+	}
 	fmt.Printf("l%g flowtime reduction, 1 - %s/baseline (paper: ~%.0f %%):\n", pr.K, mine, claim*100)
 	for _, m := range []string{mine, mine + "-fill"} {
 		r, ok := byName[m]
