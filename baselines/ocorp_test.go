@@ -104,3 +104,28 @@ func TestTetrisPrefersAlignedShortJobs(t *testing.T) {
 		t.Fatalf("placements %+v", d.Placements)
 	}
 }
+
+func benchmarkTetrisSlot(b *testing.B, n, m int) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ms := ocorp.Cluster(m)
+	obs := ocorp.Obs{Jobs: make([]ocorp.ActiveJob, n)}
+	for j := range obs.Jobs {
+		jb := ocorp.Job{Arrival: rng.IntN(1000), Cores: 1 << rng.IntN(5), Processing: 1 + rng.IntN(300)}
+		jb.Memory = jb.Cores * (1 + rng.IntN(8))
+		obs.Jobs[j] = ocorp.ActiveJob{ID: j, Job: jb, Remaining: 1 + rng.Int64N(jb.Volume())}
+	}
+	p, _ := NewTetris(ms)
+	if _, err := p.Decide(1001, obs); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := p.Decide(1001, obs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTetrisSlot1000x100(b *testing.B)   { benchmarkTetrisSlot(b, 1000, 100) }
+func BenchmarkTetrisSlot10000x1000(b *testing.B) { benchmarkTetrisSlot(b, 10000, 1000) }
