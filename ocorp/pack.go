@@ -289,8 +289,9 @@ func (p *Packer) Knapsack(ks *Knapsack, gain []float64) int {
 }
 
 // Add records an externally decided placement (used by OCORP+ after
-// rounding its QP solution). It returns an error if the placement would
-// break (4b)-(4d) or repeats a (job, machine) pair.
+// rounding its QP solution, and by Tetris). It returns an error if the
+// placement would break (4b) or (4d) or repeats a (job, machine) pair.
+// Memory (4c) is not checked: check Free first, or run Knapsack after.
 func (p *Packer) Add(j, i, c int) error {
 	if j < 0 || j >= len(p.jobs) || i < 0 || i >= len(p.ms) || c < 1 || c > p.freeC[i] || p.got[j]+c > p.jobs[j].Cores {
 		return fmt.Errorf("%w: add job %d machine %d cores %d", ErrInfeasible, j, i, c)

@@ -318,3 +318,64 @@ func TestMapReduceRespectsPrecedence(t *testing.T) {
 		t.Fatal("zero map tasks accepted")
 	}
 }
+
+// TestRunAllDeterministic checks that results do not depend on the number
+// of workers.
+func TestRunAllDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	jobs, ms := randomInstance(rng, 40, 3, true)
+	var prev []*Result
+	for _, w := range []int{1, 3} {
+		pols := allPolicies(t, ms)[:3]
+		rs, err := RunAll(jobs, ms, pols, RunSettings{}, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prev != nil {
+			for k := range rs {
+				if rs[k].ExactLk != prev[k].ExactLk || rs[k].TotalMigrations != prev[k].TotalMigrations || rs[k].FractionalLk != prev[k].FractionalLk {
+					t.Fatalf("%s: workers changed the result", rs[k].Policy)
+				}
+			}
+		}
+		prev = rs
+	}
+}
+
+func TestSettingsValidated(t *testing.T) {
+	ms := []Machine{{Cores: 4}}
+	for _, s := range []Settings{{K: 0.5}, {Gamma: -1}, {Gamma: math.NaN()}, {InitLambda: -1}} {
+		if _, err := New(ms, s); !errors.Is(err, ErrSettings) {
+			t.Errorf("New(%+v) = %v", s, err)
+		}
+	}
+	if _, err := NewPlus(ms, PlusSettings{Alpha: -1}); !errors.Is(err, ErrSettings) {
+		t.Error("negative alpha accepted")
+	}
+	for _, c := range []struct {
+		T       int
+		k, beta float64
+	}{{0, 2, 0.5}, {10, 2, 1}, {10, 2, -0.1}, {10, 0.5, 0.5}} {
+		if _, err := NewTheoryStep(c.T, c.k, c.beta); !errors.Is(err, ErrSettings) {
+			t.Errorf("NewTheoryStep(%v) accepted", c)
+		}
+	}
+	// A fixed Gamma below a job's arrival is a data error, not a panic.
+	o, _ := New(ms, Settings{Gamma: 3})
+	_, err := o.Decide(6, Obs{Jobs: []ActiveJob{{ID: 0, Job: Job{Arrival: 5, Cores: 1, Processing: 1}, Remaining: 1}}})
+	if !errors.Is(err, ErrSettings) {
+		t.Fatalf("arrival >= Gamma: %v", err)
+	}
+	// Observation errors name the job.
+	for _, obs := range []Obs{
+		{Jobs: []ActiveJob{{ID: -1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}}},
+		{Jobs: []ActiveJob{{ID: 0, Job: Job{Cores: 1, Processing: 1}, Remaining: 2}}},
+		{Jobs: []ActiveJob{{ID: 0, Job: Job{Arrival: 9, Cores: 1, Processing: 1}, Remaining: 1}}},
+		{Jobs: []ActiveJob{{ID: 1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}, {ID: 1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}}},
+	} {
+		p, _ := New(ms, Settings{})
+		if _, err := p.Decide(5, obs); !errors.Is(err, ErrValue) {
+			t.Errorf("obs %+v: %v", obs, err)
+		}
+	}
+}
