@@ -75,3 +75,13 @@ func ExampleProjector() {
 	// y = [0.5500 0.4500 0.3333 0.3333 0.3333]
 	// tau = [0.3500 0.1667]
 }
+
+func ExampleCappedSimplexSort() {
+	z := []float64{3, 1, 0.5, -1}
+	u := []float64{2, 2, 2, 2}
+	y := make([]float64, len(z))
+	tau := projection.CappedSimplexSort(y, z, u, 2)
+	fmt.Printf("tau = %.4f, y = %.4f\n", tau, y)
+	// Output:
+	// tau = 1.0000, y = [2.0000 0.0000 0.0000 0.0000]
+}
