@@ -148,7 +148,11 @@ func (f *Fairness) Decide(_ int, x []float64) ([]float64, error) {
 			for _, e := range es {
 				if l := g.Edge(e).Left; x[l] > 0 {
 					a := f.p.Demand[l][k]
-					f.y[e*K+k] = math.Min(a, c*a/sum)
+					v := c * a / sum
+					if v > a { // min(a, c a/sum) on finite non-negative values, without math.Min's NaN and -0 handling
+						v = a
+					}
+					f.y[e*K+k] = v
 				}
 			}
 		}
