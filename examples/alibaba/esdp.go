@@ -13,7 +13,7 @@ import (
 // sampled servers, 4 servers per type, arrival rates from creation times)
 // and runs ESDP against HSWF, LCF, LWTF, CUCB and Thompson sampling for
 // T = 2000 slots with exact regret against the omniscient oracle.
-func runESDP(tr *trace.Trace, o options) (*report, error) {
+func runESDP(tr *trace.Trace, o options) (*familyReport, error) {
 	inst, err := trace.ESDP(tr, trace.ESDPOptions{Seed: o.Seed})
 	if err != nil {
 		return nil, err
@@ -49,7 +49,7 @@ func runESDP(tr *trace.Trace, o options) (*report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &report{Experiment: "esdp", Params: map[string]any{"ports": in.NumPorts(), "servers": in.Graph.NumRight(), "edges": in.NumEdges(),
+	r := &familyReport{Experiment: "esdp", Params: map[string]any{"ports": in.NumPorts(), "servers": in.Graph.NumRight(), "edges": in.NumEdges(),
 		"K": in.K, "capacity": in.Capacity, "arrival": in.Arrival, "T": T, "seed": o.Seed},
 		head:   []string{"policy", "accumulated welfare", "expected", "ESDP/policy", "cumulative regret"},
 		series: map[string][]float64{}, ylabel: "cumulative regret"}

@@ -16,9 +16,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -28,11 +25,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
+	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/trace"
 )
 
@@ -49,9 +42,9 @@ type result struct {
 	Mean   float64 `json:"mean"`
 }
 
-// report is one family's outcome: the JSON summary plus what the table and
+// familyReport is one family's outcome: the JSON summary plus what the table and
 // the plots need.
-type report struct {
+type familyReport struct {
 	Experiment  string   `json:"experiment"`
 	Params      any      `json:"params"`
 	Results     []result `json:"results"`
@@ -68,7 +61,7 @@ type report struct {
 // families lists the runnable families in the order they are printed.
 var families = []struct {
 	name string
-	run  func(tr *trace.Trace, o options) (*report, error)
+	run  func(tr *trace.Trace, o options) (*familyReport, error)
 }{
 	{"ogasched", runOGASched},
 	{"esdp", runESDP},
@@ -115,7 +108,7 @@ func run() error {
 		fmt.Printf("Alibaba cluster-trace-gpu-v2023 (%s): %d nodes, %d pods from %s; loaded in %v\n\n",
 			*dir, len(tr.Nodes), len(tr.Pods), o.Pods, time.Since(start).Round(time.Millisecond))
 	}
-	var reports []*report
+	var reports []*familyReport
 	for _, name := range strings.Split(*fams, ",") {
 		found := false
 		for _, f := range families {
@@ -145,14 +138,12 @@ func run() error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(reports)
+		return report.PrintJSON(reports)
 	}
 	return nil
 }
 
-func printReport(r *report) {
+func printReport(r *familyReport) {
 	fmt.Printf("== %s\n", r.Experiment)
 	for _, l := range r.intro {
 		fmt.Println(l)
@@ -166,49 +157,24 @@ func printReport(r *report) {
 	fmt.Printf("wall time %.2fs\n\n", r.WallSeconds)
 }
 
-func writeOutputs(dir string, r *report) error {
+func writeOutputs(dir string, r *familyReport) error {
 	if len(r.order) == 0 {
 		return nil
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(filepath.Join(dir, r.Experiment+"_series.csv"))
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write(append([]string{"t"}, r.order...))
-	T := len(r.series[r.order[0]])
-	row := make([]string, 0, len(r.order)+1)
-	for t := 0; t < T; t++ {
-		row = append(row[:0], strconv.Itoa(t+1))
-		for _, n := range r.order {
-			row = append(row, strconv.FormatFloat(r.series[n][t], 'g', 10, 64))
-		}
-		w.Write(row)
-	}
-	w.Flush()
-	if err := errors.Join(w.Error(), f.Close()); err != nil {
-		return err
-	}
-	pl := plot.New()
-	pl.Title.Text = r.Experiment + " on the Alibaba trace"
-	pl.X.Label.Text = "t"
-	pl.Y.Label.Text = r.ylabel
-	var args []any
-	for _, n := range r.order {
+	cols := make([]func(int) float64, len(r.order))
+	pl := report.NewPlot(r.Experiment+" on the Alibaba trace", "t", r.ylabel)
+	for i, n := range r.order {
 		ys := r.series[n]
-		pts := make(plotter.XYs, len(ys))
-		for t := range ys {
-			pts[t].X, pts[t].Y = float64(t+1), ys[t]
-		}
-		args = append(args, n, pts)
+		cols[i] = func(t int) float64 { return ys[t] }
+		pl.Func(n, len(ys), cols[i])
 	}
-	if err := plotutil.AddLines(pl, args...); err != nil {
+	if err := report.Series(filepath.Join(dir, r.Experiment+"_series.csv"), len(r.series[r.order[0]]), r.order, cols); err != nil {
 		return err
 	}
-	return pl.Save(8*vg.Inch, 5*vg.Inch, filepath.Join(dir, r.Experiment+".svg"))
+	return pl.Save(filepath.Join(dir, r.Experiment+".svg"))
 }
 
 func ftoa(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }

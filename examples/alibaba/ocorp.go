@@ -18,7 +18,7 @@ const ocorpMachines = 8
 // memory) and its work-conserving -fill variant against SRPT, SRVF, SVF,
 // SRF and Tetris, and OCORP (and -fill) on the
 // CPU-only projection of the same jobs.
-func runOCORP(tr *trace.Trace, o options) (*report, error) {
+func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
 	inst, err := trace.OCORP(tr, trace.OCORPOptions{Machines: ocorpMachines, Seed: o.Seed})
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func runOCORP(tr *trace.Trace, o options) (*report, error) {
 	for _, m := range ms {
 		cores += m.Cores
 	}
-	r := &report{Experiment: "ocorp", Params: map[string]any{"jobs": len(jobs), "machines": len(ms), "cores": cores,
+	r := &familyReport{Experiment: "ocorp", Params: map[string]any{"jobs": len(jobs), "machines": len(ms), "cores": cores,
 		"slot_seconds": 600, "skipped_unscheduled": inst.Skipped, "seed": o.Seed},
 		head:   []string{"setting", "policy", "l2 flowtime", "fractional l2", "makespan", "mean wait", "max wait", "preemptions", "migrations", "OCORP reduction"},
 		series: map[string][]float64{}, ylabel: "unfinished volume (core-slots)"}

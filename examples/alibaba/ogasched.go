@@ -12,7 +12,7 @@ import (
 // runOGASched maps the trace with trace.OGASched (10 most frequent pod
 // shapes as ports, 128 sampled nodes, 2000 slots, Table II utilities) and
 // runs OGASched with the paper's steps against the four baselines.
-func runOGASched(tr *trace.Trace, o options) (*report, error) {
+func runOGASched(tr *trace.Trace, o options) (*familyReport, error) {
 	opt := trace.OGASchedOptions{Seed: o.Seed}
 	inst, err := trace.OGASched(tr, opt)
 	if err != nil {
@@ -31,7 +31,7 @@ func runOGASched(tr *trace.Trace, o options) (*report, error) {
 		return nil, err
 	}
 	T := len(inst.Arrivals.Arrivals)
-	r := &report{Experiment: "ogasched", Params: map[string]any{"ports": p.NumPorts(), "nodes": p.NumNodes(), "K": p.K,
+	r := &familyReport{Experiment: "ogasched", Params: map[string]any{"ports": p.NumPorts(), "nodes": p.NumNodes(), "K": p.K,
 		"T": T, "edges": p.Graph.NumEdges(), "slot_seconds": inst.SlotSeconds, "pods_covered": inst.Covered, "seed": o.Seed},
 		head:   []string{"policy", "cumulative reward", "average reward", "OGASched/policy"},
 		series: map[string][]float64{}, ylabel: "cumulative reward"}

@@ -13,18 +13,18 @@ import (
 // runOnSocMax maps the busiest day of the trace with trace.OnSocMax (10
 // sampled nodes x 24 hourly slots, core-hours) and runs OnSocMax,
 // MAX-FIRST and EQUAL-SHARE against the offline optimum of P1.
-func runOnSocMax(tr *trace.Trace, o options) (*report, error) {
+func runOnSocMax(tr *trace.Trace, o options) (*familyReport, error) {
 	return onSocMaxAt(tr, o, 1, "onsocmax")
 }
 
 // runOnSocMaxCongested is runOnSocMax with every node's capacity scaled by
 // 0.1: the trace's busiest day uses a sixth of the sampled capacity, so the
 // policies only differ under congestion.
-func runOnSocMaxCongested(tr *trace.Trace, o options) (*report, error) {
+func runOnSocMaxCongested(tr *trace.Trace, o options) (*familyReport, error) {
 	return onSocMaxAt(tr, o, 0.1, "onsocmax-congested")
 }
 
-func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*report, error) {
+func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*familyReport, error) {
 	inst, err := trace.OnSocMax(tr, trace.OnSocMaxOptions{Seed: o.Seed, CapacityScale: scale})
 	if err != nil {
 		return nil, err
@@ -59,7 +59,7 @@ func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*report
 	for r := range in.Mesh.NumUnits() {
 		capTotal += in.Mesh.Capacity[r]
 	}
-	r := &report{Experiment: name, Params: map[string]any{"capacity_scale": scale, "nodes": in.Mesh.Nodes, "slots": in.Mesh.Slots, "jobs": len(in.Jobs),
+	r := &familyReport{Experiment: name, Params: map[string]any{"capacity_scale": scale, "nodes": in.Mesh.Nodes, "slots": in.Mesh.Slots, "jobs": len(in.Jobs),
 		"day": inst.Day, "alpha": pricing.Alpha, "seed": o.Seed},
 		head: []string{"policy", "social welfare", "served (core-h)", "OPT/policy"}}
 	r.intro = []string{

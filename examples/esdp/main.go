@@ -19,7 +19,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -31,13 +30,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/esdp"
+	"github.com/msched/msched/examples/internal/report"
 )
 
 type params struct {
@@ -143,9 +138,7 @@ func run() error {
 			s.Results = append(s.Results, result{x.Name, x.Total, x.Total / float64(pr.T), x.TotalExpected,
 				x.TotalRegret, ref / x.Total, x.Wall.Seconds()})
 		}
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return report.PrintJSON(s)
 	}
 	fmt.Printf("ESDP vs baselines: |L|=%d |R|=%d K=%d |E|=%d capacity=%v T=%d rho=%v alpha=%v seed=%d solve-then-zero=%v\n",
 		in.NumPorts(), in.Graph.NumRight(), in.K, in.NumEdges(), in.Capacity, pr.T, pr.Rho, pr.Alpha, pr.Seed, pr.Paper)
@@ -371,54 +364,26 @@ func writeOutputs(dir string, res *esdp.Result) error {
 			cum[i][t], reg[i][t] = c, r
 		}
 	}
-	f, err := os.Create(filepath.Join(dir, "series.csv"))
-	if err != nil {
-		return err
+	names := []string{"oracle_expected"}
+	cols := []func(int) float64{func(t int) float64 { return res.Optimal[t] }}
+	for i, s := range series {
+		names = append(names, s.Name+"_welfare", s.Name+"_expected", s.Name+"_regret", s.Name+"_cumulative_welfare", s.Name+"_cumulative_regret")
+		cols = append(cols, func(t int) float64 { return s.Welfare[t] }, func(t int) float64 { return s.Expected[t] },
+			func(t int) float64 { return s.Regret[t] }, func(t int) float64 { return cum[i][t] }, func(t int) float64 { return reg[i][t] })
 	}
-	w := csv.NewWriter(f)
-	head := []string{"t", "oracle_expected"}
-	for _, s := range series {
-		head = append(head, s.Name+"_welfare", s.Name+"_expected", s.Name+"_regret", s.Name+"_cumulative_welfare", s.Name+"_cumulative_regret")
-	}
-	w.Write(head)
-	row := make([]string, 0, len(head))
-	for t := 0; t < T; t++ {
-		row = append(row[:0], strconv.Itoa(t+1), ftoa(res.Optimal[t]))
-		for i, s := range series {
-			row = append(row, ftoa(s.Welfare[t]), ftoa(s.Expected[t]), ftoa(s.Regret[t]), ftoa(cum[i][t]), ftoa(reg[i][t]))
-		}
-		w.Write(row)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := report.Series(filepath.Join(dir, "series.csv"), T, names, cols); err != nil {
 		return err
 	}
 	line := func(name, title, ylabel string, ys func(i, t int) float64, from int) error {
-		pl := plot.New()
-		pl.Title.Text = title
-		pl.X.Label.Text = "t"
-		pl.Y.Label.Text = ylabel
-		pl.Legend.Top, pl.Legend.Left = true, true
-		var args []any
+		pl := report.NewPlot(title, "t", ylabel).Legend(true, true)
 		for i := from; i < len(series); i++ {
-			pts := make(plotter.XYs, T)
-			for t := range pts {
-				pts[t].X, pts[t].Y = float64(t+1), ys(i, t)
-			}
 			label := series[i].Name
 			if from > 0 {
 				label = series[0].Name + "/" + label
 			}
-			args = append(args, label, pts)
+			pl.Func(label, T, func(t int) float64 { return ys(i, t) })
 		}
-		if err := plotutil.AddLines(pl, args...); err != nil {
-			return err
-		}
-		return pl.Save(8*vg.Inch, 5*vg.Inch, filepath.Join(dir, name))
+		return pl.Save(filepath.Join(dir, name))
 	}
 	if err := line("welfare.svg", "Accumulated social welfare (Fig. 2)", "sum Sw(x(t))", func(i, t int) float64 { return cum[i][t] }, 0); err != nil {
 		return err

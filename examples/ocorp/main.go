@@ -48,8 +48,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
@@ -67,6 +65,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/ocorp"
 )
 
@@ -235,9 +234,7 @@ func run() error {
 	}
 	sum.WallSeconds = time.Since(start).Seconds()
 	if *asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(sum)
+		return report.PrintJSON(sum)
 	}
 	fmt.Printf("total wall time %v\n", time.Since(start).Round(time.Millisecond))
 	return nil
@@ -457,11 +454,8 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Result, L float
 		return err
 	}
 	line := func(name, title, ylabel string, y func(r *ocorp.Result, t int) float64, keep func(string) bool) error {
-		pl := plot.New()
-		pl.Title.Text = title
-		pl.X.Label.Text = "time (s)"
-		pl.Y.Label.Text = ylabel
-		var args []any
+		pl := report.NewPlot(title, "time (s)", ylabel).Legend(true, false)
+		pl.Width = 9 * vg.Inch
 		for _, r := range rs {
 			if !keep(r.Policy) {
 				continue
@@ -471,36 +465,25 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Result, L float
 			for t := 0; t < T; t += step {
 				pts = append(pts, plotter.XY{X: float64(t+1) * L, Y: y(r, t)})
 			}
-			args = append(args, r.Policy, pts)
+			pl.Line(r.Policy, pts)
 		}
-		if err := plotutil.AddLines(pl, args...); err != nil {
-			return err
-		}
-		pl.Legend.Top = true
-		return pl.Save(9*vg.Inch, 5*vg.Inch, filepath.Join(dir, name))
+		return pl.Save(filepath.Join(dir, name))
 	}
 	all := func(string) bool { return true }
 	if err := line("flowtime.svg", "l2 norm of exact flowtime over time ("+exp+")", "l2 flowtime (s)", func(r *ocorp.Result, t int) float64 { return at(r.ExactSeries, t) * L }, all); err != nil {
 		return err
 	}
-	pl := plot.New()
-	pl.Title.Text = "exact and fractional l2 flowtime (" + exp + ")"
-	pl.X.Label.Text = "time (s)"
-	pl.Y.Label.Text = "l2 flowtime (s)"
-	var args []any
+	pl := report.NewPlot("exact and fractional l2 flowtime ("+exp+")", "time (s)", "l2 flowtime (s)").Legend(true, false)
+	pl.Width = 9 * vg.Inch
 	for _, r := range rs[:min(2, len(rs))] {
 		ex, fr := make(plotter.XYs, 0, T), make(plotter.XYs, 0, T)
 		for t := 0; t < T; t += max(1, T/2000) {
 			ex = append(ex, plotter.XY{X: float64(t+1) * L, Y: at(r.ExactSeries, t) * L})
 			fr = append(fr, plotter.XY{X: float64(t+1) * L, Y: at(r.FractionalSeries, t) * L})
 		}
-		args = append(args, r.Policy+" exact", ex, r.Policy+" fractional", fr)
+		pl.Line(r.Policy+" exact", ex).Line(r.Policy+" fractional", fr)
 	}
-	if err := plotutil.AddLines(pl, args...); err != nil {
-		return err
-	}
-	pl.Legend.Top = true
-	if err := pl.Save(9*vg.Inch, 5*vg.Inch, filepath.Join(dir, "fractional.svg")); err != nil {
+	if err := pl.Save(filepath.Join(dir, "fractional.svg")); err != nil {
 		return err
 	}
 	if err := line("unfinished.svg", "unfinished work ("+exp+")", "core-slots", func(r *ocorp.Result, t int) float64 { return atI(r.Unfinished, t) }, all); err != nil {
@@ -612,18 +595,7 @@ func runMapReduce(jobs []ocorp.Job, ms []ocorp.Machine, pr params, workers int) 
 }
 
 func writeCSV(path string, head []string, rows [][]string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write(head)
-	w.WriteAll(rows)
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return report.WriteCSV(path, head, rows)
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }

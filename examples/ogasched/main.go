@@ -14,8 +14,6 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -26,13 +24,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/ogasched"
 )
 
@@ -134,9 +128,7 @@ func run() error {
 		for _, x := range series {
 			s.Results = append(s.Results, result{x.Name, x.Total, x.Total / float64(pr.T)})
 		}
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return report.PrintJSON(s)
 	}
 	fmt.Printf("OGASched vs baselines: |L|=%d |R|=%d K=%d T=%d rho=%v contention=%v utility=%s eta0=%v lambda=%v seed=%d\n",
 		pr.L, pr.R, pr.K, pr.T, pr.Rho, pr.Contention, pr.Utility, pr.Eta0, pr.Lambda, pr.Seed)
@@ -267,53 +259,26 @@ func writeOutputs(dir string, series []ogasched.Series) error {
 			cum[i][t] = c
 		}
 	}
-	f, err := os.Create(filepath.Join(dir, "series.csv"))
-	if err != nil {
-		return err
+	var names []string
+	var cols []func(int) float64
+	for i, s := range series {
+		names = append(names, s.Name+"_reward", s.Name+"_gain", s.Name+"_penalty", s.Name+"_cumulative")
+		cols = append(cols, func(t int) float64 { return s.Reward[t] }, func(t int) float64 { return s.Gain[t] },
+			func(t int) float64 { return s.Penalty[t] }, func(t int) float64 { return cum[i][t] })
 	}
-	w := csv.NewWriter(f)
-	head := []string{"t"}
-	for _, s := range series {
-		head = append(head, s.Name+"_reward", s.Name+"_gain", s.Name+"_penalty", s.Name+"_cumulative")
-	}
-	w.Write(head)
-	row := make([]string, 0, len(head))
-	for t := 0; t < T; t++ {
-		row = append(row[:0], strconv.Itoa(t+1))
-		for i, s := range series {
-			row = append(row, ftoa(s.Reward[t]), ftoa(s.Gain[t]), ftoa(s.Penalty[t]), ftoa(cum[i][t]))
-		}
-		w.Write(row)
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := report.Series(filepath.Join(dir, "series.csv"), T, names, cols); err != nil {
 		return err
 	}
 	line := func(name, title, ylabel string, ys func(i, t int) float64, from int) error {
-		pl := plot.New()
-		pl.Title.Text = title
-		pl.X.Label.Text = "t"
-		pl.Y.Label.Text = ylabel
-		var args []any
+		pl := report.NewPlot(title, "t", ylabel)
 		for i := from; i < len(series); i++ {
-			pts := make(plotter.XYs, T)
-			for t := range pts {
-				pts[t].X, pts[t].Y = float64(t+1), ys(i, t)
-			}
 			label := series[i].Name
 			if from > 0 {
 				label = "OGASched/" + label
 			}
-			args = append(args, label, pts)
+			pl.Func(label, T, func(t int) float64 { return ys(i, t) })
 		}
-		if err := plotutil.AddLines(pl, args...); err != nil {
-			return err
-		}
-		return pl.Save(8*vg.Inch, 5*vg.Inch, filepath.Join(dir, name))
+		return pl.Save(filepath.Join(dir, name))
 	}
 	if err := line("average_reward.svg", "Average reward until t", "(1/t) sum q", func(i, t int) float64 { return cum[i][t] / float64(t+1) }, 0); err != nil {
 		return err
@@ -323,5 +288,3 @@ func writeOutputs(dir string, series []ogasched.Series) error {
 	}
 	return line("ratio.svg", "Ratio of average rewards", "OGASched / baseline", func(i, t int) float64 { return cum[0][t] / cum[i][t] }, 1)
 }
-
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }

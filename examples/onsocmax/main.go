@@ -21,7 +21,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -41,6 +40,7 @@ import (
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/onsocmax"
 	"github.com/msched/msched/utility"
 )
@@ -150,9 +150,7 @@ func run() error {
 		for i, n := range names {
 			s.Results = append(s.Results, result{n, totals[i], totals[i] / float64(len(days)), opt / totals[i]})
 		}
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(s)
+		return report.PrintJSON(s)
 	}
 	if pr.Instance != "" {
 		fmt.Printf("OnSocMax on instance %s\n", pr.Instance)
@@ -437,17 +435,7 @@ func writeSweep(dir string, s sweepDef, names []string, means [][]float64) error
 	return pl.Save(8*vg.Inch, 5*vg.Inch, filepath.Join(dir, "sweep_"+s.name+".svg"))
 }
 
-func writeCSV(path string, rows [][]string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	if err := w.WriteAll(rows); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+// writeCSV writes rows, the first of them the header.
+func writeCSV(path string, rows [][]string) error { return report.WriteCSV(path, rows[0], rows[1:]) }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
