@@ -319,24 +319,7 @@ func (a *ALM) lagrangian(x, grad []float64) float64 {
 		if grad == nil || t == 0 {
 			continue
 		}
-		switch {
-		case row.Index == nil && row.Coef == nil:
-			for i := range grad {
-				grad[i] += t
-			}
-		case row.Index == nil:
-			for j, c := range row.Coef {
-				grad[j] += t * c
-			}
-		case row.Coef == nil:
-			for _, j := range row.Index {
-				grad[j] += t
-			}
-		default:
-			for q, j := range row.Index {
-				grad[j] += t * row.Coef[q]
-			}
-		}
+		row.addScaled(grad, t)
 	}
 	return L
 }
@@ -366,24 +349,7 @@ func (a *ALM) gradient(x, grad []float64) {
 		if t == 0 {
 			continue
 		}
-		switch {
-		case row.Index == nil && row.Coef == nil:
-			for i := range grad {
-				grad[i] += t
-			}
-		case row.Index == nil:
-			for j, c := range row.Coef {
-				grad[j] += t * c
-			}
-		case row.Coef == nil:
-			for _, j := range row.Index {
-				grad[j] += t
-			}
-		default:
-			for q, j := range row.Index {
-				grad[j] += t * row.Coef[q]
-			}
-		}
+		row.addScaled(grad, t)
 	}
 }
 
@@ -578,4 +544,27 @@ func (a *ALM) SolveP3(dst []float64, p *P3) (Result, error) {
 	}
 	res.Objective = p.Objective(dst)
 	return res, nil
+}
+
+// addScaled adds t times the row's coefficient vector to dst (all ones
+// when Coef is nil, over every coordinate when Index is nil).
+func (row LinearRow) addScaled(dst []float64, t float64) {
+	switch {
+	case row.Index == nil && row.Coef == nil:
+		for i := range dst {
+			dst[i] += t
+		}
+	case row.Index == nil:
+		for j, c := range row.Coef {
+			dst[j] += t * c
+		}
+	case row.Coef == nil:
+		for _, j := range row.Index {
+			dst[j] += t
+		}
+	default:
+		for q, j := range row.Index {
+			dst[j] += t * row.Coef[q]
+		}
+	}
 }
