@@ -10,6 +10,7 @@ import (
 	"errors"
 	"os"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -58,6 +59,7 @@ func Ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 type Plot struct {
 	p    *plot.Plot
 	args []any
+	refs []ref
 	// Width of the saved SVG; 0 means 8 inches (height is 5 inches).
 	Width vg.Length
 }
@@ -90,14 +92,43 @@ func (pl *Plot) Func(name string, n int, y func(i int) float64) *Plot {
 	return pl.Line(name, pts)
 }
 
-// Save draws the lines with plotutil's styles and writes the SVG.
+type ref struct {
+	name string
+	pts  plotter.XYs
+}
+
+// Reference adds a named dashed line for a comparator that is not a policy:
+// a bound, an optimum, the best fixed decision in hindsight.
+func (pl *Plot) Reference(name string, pts plotter.XYs) *Plot {
+	pl.refs = append(pl.refs, ref{name, pts})
+	return pl
+}
+
+// Save draws the lines with plotutil's styles and writes the file named by
+// path, in the format its extension names (.svg, .png, …). A .svg path also
+// gets a .png beside it, for READMEs and issue trackers.
 func (pl *Plot) Save(path string) error {
 	if err := plotutil.AddLines(pl.p, pl.args...); err != nil {
 		return err
+	}
+	for _, r := range pl.refs {
+		l, err := plotter.NewLine(r.pts)
+		if err != nil {
+			return err
+		}
+		l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+		pl.p.Add(l)
+		pl.p.Legend.Add(r.name, l)
 	}
 	w := pl.Width
 	if w == 0 {
 		w = 8 * vg.Inch
 	}
-	return pl.p.Save(w, 5*vg.Inch, path)
+	if err := pl.p.Save(w, 5*vg.Inch, path); err != nil {
+		return err
+	}
+	if strings.HasSuffix(path, ".svg") {
+		return pl.p.Save(w, 5*vg.Inch, strings.TrimSuffix(path, ".svg")+".png")
+	}
+	return nil
 }
