@@ -2,68 +2,147 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
+// Limits of a plot: Func and Save return ErrSize beyond them rather than
+// allocate or draw without bound.
+const (
+	// MaxPoints is the most points one series may have.
+	MaxPoints = 1 << 22
+	// MaxSide is the largest Width or Height, 40 inches (3840 pixels).
+	MaxSide = 40 * vg.Inch
+	// MinSide is the smallest non-zero Width or Height.
+	MinSide = 2 * vg.Inch
+)
+
+// Scale is how Save draws the y axis.
+type Scale int
+
+const (
+	// Auto (the zero value) draws the y axis on a log scale when the finite
+	// positive values span more than two decades (max/min > 100) and at
+	// most 1 % of the finite values are zero or negative; linear otherwise.
+	Auto Scale = iota
+	// Linear always draws a linear y axis.
+	Linear
+	// Log always draws a log y axis; values <= 0 are left out (a gap), and
+	// a last legend line says how many.
+	Log
+)
+
 // Plot is a line plot under construction: NewPlot, then Line, Func and
 // Reference in the order the legend lists them, then Save. The series are
-// kept until Save, which decides the layout from the data.
+// kept until Save, which decides the layout from the data:
+//
+//   - the legend goes in a corner of the data area that no line crosses,
+//     else in head room added above the data, else outside on the right;
+//   - the y axis is linear or log (see [Scale]);
+//   - each line's colour, dash and width come from its name (see
+//     [StyleFor]), so a policy looks the same in every figure; the papers'
+//     algorithms are solid, black and thicker, and drawn on top;
+//   - NaN and ±Inf points are left out, leaving a gap in the line.
 type Plot struct {
 	title, xlabel, ylabel string
 	series                []series
+	errs                  []error // from Func, returned by Save
+	hint                  corner
+	scale                 Scale
+	primary               map[string]bool
+
 	// Width of the saved figure; 0 means 8 inches.
 	Width vg.Length
 	// Height of the saved figure; 0 means 5 inches.
 	Height vg.Length
+
+	last layout // what the last Save decided, for tests
 }
 
 type series struct {
 	name string
 	pts  plotter.XYs
-	ref  bool // a Reference: dashed, not a policy
+	ref  bool // a Reference: dashed grey, not a policy
 }
 
-// Margins around the plot. The right one also absorbs the last x tick
-// label: gonum centres tick labels on their tick and pads the data area
-// just enough for the label's width in Liberation Serif, so a viewer that
-// renders the SVG with a wider font clipped "2000" to "200".
+// Margins around the plot, in points. The right one also absorbs the last
+// x tick label: gonum centres tick labels on their tick and pads the data
+// area just enough for the label's width in Liberation Serif, so a viewer
+// that renders the SVG with a wider font clipped "2000" to "200".
 const (
 	marginLeft   = 4
 	marginRight  = 18
 	marginTop    = 4
 	marginBottom = 4
+	legendInset  = 6 // between the legend and the axes, in points
 )
 
 // NewPlot starts a plot with a title and axis labels.
 func NewPlot(title, xlabel, ylabel string) *Plot {
-	return &Plot{title: title, xlabel: xlabel, ylabel: ylabel}
+	return &Plot{title: title, xlabel: xlabel, ylabel: ylabel, hint: topRight}
 }
 
-// Legend is kept for source compatibility; it is a hint since Save places
-// the legend where it hides no data.
-func (pl *Plot) Legend(top, left bool) *Plot { return pl }
+// Legend names the corner of the data area to try first for the legend.
+// It is a hint: Save moves the legend if a line crosses that corner.
+func (pl *Plot) Legend(top, left bool) *Plot {
+	switch {
+	case top && left:
+		pl.hint = topLeft
+	case top:
+		pl.hint = topRight
+	case left:
+		pl.hint = bottomLeft
+	default:
+		pl.hint = bottomRight
+	}
+	return pl
+}
 
-// Line adds a named line.
+// LogY draws the y axis on a log scale whatever the data (see [Log]).
+func (pl *Plot) LogY() *Plot { pl.scale = Log; return pl }
+
+// LinearY draws a linear y axis whatever the data.
+func (pl *Plot) LinearY() *Plot { pl.scale = Linear; return pl }
+
+// Primary marks the line named name as the paper's algorithm: solid, black,
+// thick, drawn on top. Without it, names of the papers' algorithms
+// (OGASched, OnSocMax, ESDP, OCORP, OCORP+, OCORP+M) are primary, and when
+// a plot has none of them, its first Line if its name is not a known
+// baseline.
+func (pl *Plot) Primary(name string) *Plot {
+	if pl.primary == nil {
+		pl.primary = map[string]bool{}
+	}
+	pl.primary[name] = true
+	return pl
+}
+
+// Line adds a named line. Its NaN and ±Inf points are left out.
 func (pl *Plot) Line(name string, pts plotter.XYs) *Plot {
 	pl.series = append(pl.series, series{name: name, pts: pts})
 	return pl
 }
 
-// Func adds a named line y(i) at x = i+1 for i in [0, n).
+// Func adds a named line y(i) at x = i+1 for i in [0, n). A negative n or
+// one above MaxPoints makes Save return ErrSize; f is then not called.
 func (pl *Plot) Func(name string, n int, y func(i int) float64) *Plot {
+	if n < 0 || n > MaxPoints {
+		pl.errs = append(pl.errs, fmt.Errorf("%w: Func %q: n = %d, want 0 <= n <= %d", ErrSize, name, n, MaxPoints))
+		return pl
+	}
 	pts := make(plotter.XYs, n)
 	for i := range pts {
 		pts[i].X, pts[i].Y = float64(i+1), y(i)
@@ -71,14 +150,14 @@ func (pl *Plot) Func(name string, n int, y func(i int) float64) *Plot {
 	return pl.Line(name, pts)
 }
 
-// Reference adds a named dashed line for a comparator that is not a policy:
-// a bound, an optimum, the best fixed decision in hindsight.
+// Reference adds a named dashed grey line for a comparator that is not a
+// policy: a bound, an optimum, the best fixed decision in hindsight.
 func (pl *Plot) Reference(name string, pts plotter.XYs) *Plot {
 	pl.series = append(pl.series, series{name: name, pts: pts, ref: true})
 	return pl
 }
 
-func (pl *Plot) size() (w, h vg.Length) {
+func (pl *Plot) size() (w, h vg.Length, err error) {
 	w, h = pl.Width, pl.Height
 	if w == 0 {
 		w = 8 * vg.Inch
@@ -86,72 +165,244 @@ func (pl *Plot) size() (w, h vg.Length) {
 	if h == 0 {
 		h = 5 * vg.Inch
 	}
-	return w, h
+	for _, s := range []struct {
+		name string
+		v    vg.Length
+	}{{"Width", w}, {"Height", h}} {
+		if !(s.v >= MinSide && s.v <= MaxSide) { // also catches NaN
+			err = errors.Join(err, fmt.Errorf("%w: %s = %v pt, want 0 or in [%v, %v] pt", ErrSize, s.name, float64(s.v), float64(MinSide), float64(MaxSide)))
+		}
+	}
+	return w, h, err
 }
 
-// build makes the gonum plot of the series.
-func (pl *Plot) build() (*plot.Plot, error) {
+// useLog decides the y scale from the finite y values of all series.
+func (pl *Plot) useLog() bool {
+	switch pl.scale {
+	case Linear:
+		return false
+	case Log:
+		return true
+	}
+	lo, hi := math.Inf(1), 0.0
+	finite, nonpos := 0, 0
+	for _, s := range pl.series {
+		for _, p := range s.pts {
+			if !finite2(p) {
+				continue
+			}
+			finite++
+			if p.Y <= 0 {
+				nonpos++
+				continue
+			}
+			lo, hi = min(lo, p.Y), max(hi, p.Y)
+		}
+	}
+	return hi > 100*lo && nonpos*100 <= finite
+}
+
+func finite2(p plotter.XY) bool {
+	return !math.IsNaN(p.X) && !math.IsInf(p.X, 0) && !math.IsNaN(p.Y) && !math.IsInf(p.Y, 0)
+}
+
+// line is a series ready to draw.
+type line struct {
+	name    string // legend text
+	style   draw.LineStyle
+	primary bool
+	runs    []plotter.XYs // the drawable stretches between gaps
+	dropped int           // values <= 0 left out of a log axis
+}
+
+// check returns the errors of the series and sizes, each naming its series.
+func (pl *Plot) check() error {
+	errs := append([]error(nil), pl.errs...)
+	if _, _, err := pl.size(); err != nil {
+		errs = append(errs, err)
+	}
+	if len(pl.series) == 0 && len(pl.errs) == 0 {
+		errs = append(errs, fmt.Errorf("%w: the plot %q has no series", ErrSeries, pl.title))
+	}
+	for i, s := range pl.series {
+		switch n := len(s.pts); {
+		case n == 0:
+			errs = append(errs, fmt.Errorf("%w: series %d %q has no points", ErrSeries, i, s.name))
+		case n > MaxPoints:
+			errs = append(errs, fmt.Errorf("%w: series %d %q has %d points, limit %d", ErrSeries, i, s.name, n, MaxPoints))
+		default:
+			ok := false
+			for _, p := range s.pts {
+				if finite2(p) {
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				errs = append(errs, fmt.Errorf("%w: series %d %q: all %d points are NaN or ±Inf", ErrSeries, i, s.name, n))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// lines splits the series into drawable runs and styles them.
+func (pl *Plot) lines(logY bool) ([]line, error) {
+	anyPrimary := false
+	for _, s := range pl.series {
+		if !s.ref && (pl.primary[s.name] || styleOf(s.name).primary) {
+			anyPrimary = true
+		}
+	}
+	out := make([]line, 0, len(pl.series))
+	var errs []error
+	used := map[[2]int]bool{} // (colour, dash) taken in this plot
+	colorID := func(c color.RGBA) int { return int(c.R)<<16 | int(c.G)<<8 | int(c.B) }
+	for i, s := range pl.series {
+		st := styleOf(s.name)
+		switch {
+		case s.ref:
+			st = refStyle()
+		case pl.primary[s.name], i == 0 && !anyPrimary && prefixKey(styleBase(s.name)) == "":
+			st = style{color: black, width: primaryWidth, primary: true}
+		}
+		// A later line never looks like an earlier one: step its dash,
+		// then its colour, until the pair is free.
+		for k := 0; used[[2]int{colorID(st.color), st.dash}] && k < len(dashes)*len(extra); k++ {
+			st.dash = (st.dash + 1) % len(dashes)
+			if st.primary {
+				st.width = variantWidth
+				st.primary = false
+			}
+			if k%len(dashes) == len(dashes)-1 {
+				st.color = extra[(k/len(dashes))%len(extra)]
+			}
+		}
+		used[[2]int{colorID(st.color), st.dash}] = true
+		l := line{name: s.name, style: st.line(), primary: st.primary}
+		var run plotter.XYs
+		dropped := 0
+		for _, p := range s.pts {
+			ok := finite2(p)
+			if ok && logY && p.Y <= 0 {
+				ok = false
+				dropped++
+			}
+			if ok {
+				if logY {
+					p.Y = math.Log10(p.Y)
+				}
+				run = append(run, p)
+				continue
+			}
+			if len(run) > 0 {
+				l.runs = append(l.runs, run)
+				run = nil
+			}
+		}
+		if len(run) > 0 {
+			l.runs = append(l.runs, run)
+		}
+		l.dropped = dropped
+		if len(l.runs) == 0 && logY {
+			errs = append(errs, fmt.Errorf("%w: series %d %q has no positive value to draw on a log y axis", ErrSeries, i, s.name))
+		}
+		out = append(out, l)
+	}
+	return out, errors.Join(errs...)
+}
+
+// build makes the gonum plot (without legend) and the legend.
+func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
+	if err := pl.check(); err != nil {
+		return nil, nil, nil, false, err
+	}
+	logY := pl.useLog()
+	ls, err := pl.lines(logY)
+	if err != nil {
+		return nil, nil, nil, false, err
+	}
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = pl.title, pl.xlabel, pl.ylabel
-	var args []any
-	for _, s := range pl.series {
-		if !s.ref {
-			args = append(args, s.name, s.pts)
+	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.X.Tick.Marker = niceTicks{}
+	p.Y.Tick.Marker = niceTicks{}
+	if logY {
+		p.Y.Tick.Marker = logTicks{} // the runs hold log10 y
+	}
+	leg := plot.NewLegend()
+	leg.Top, leg.Left = true, true
+	// Baselines and references first, the papers' algorithms on top.
+	for _, top := range []bool{false, true} {
+		for _, l := range ls {
+			if l.primary != top {
+				continue
+			}
+			for _, r := range l.runs {
+				if len(r) == 1 {
+					s, err := plotter.NewScatter(r)
+					if err != nil {
+						return nil, nil, nil, false, err
+					}
+					s.GlyphStyle = draw.GlyphStyle{Color: l.style.Color, Radius: l.style.Width, Shape: draw.CircleGlyph{}}
+					p.Add(s)
+					continue
+				}
+				pline, err := plotter.NewLine(r)
+				if err != nil {
+					return nil, nil, nil, false, err
+				}
+				pline.LineStyle = l.style
+				p.Add(pline)
+			}
 		}
 	}
-	if err := plotutil.AddLines(p, args...); err != nil {
-		return nil, err
+	dropped := 0
+	for _, l := range ls {
+		leg.Add(l.name, &plotter.Line{LineStyle: l.style})
+		dropped += l.dropped
 	}
-	for _, s := range pl.series {
-		if !s.ref {
-			continue
-		}
-		l, err := plotter.NewLine(s.pts)
-		if err != nil {
-			return nil, err
-		}
-		l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
-		p.Add(l)
-		p.Legend.Add(s.name, l)
+	if dropped > 0 {
+		// Said once, as a legend line without a symbol.
+		leg.Add(fmt.Sprintf("(log axis: %d value%s ≤ 0 left out)", dropped, plural(dropped)))
 	}
-	return p, nil
-}
-
-// draw fills c with the background and draws p inside the margins.
-func (pl *Plot) draw(p *plot.Plot, c draw.Canvas) {
-	c.SetColor(color.White)
-	c.Fill(c.Rectangle.Path())
-	p.Draw(draw.Crop(c, marginLeft, -marginRight, marginBottom, -marginTop))
+	return p, &leg, ls, logY, nil
 }
 
 // Save draws the plot and writes the file named by path, in the format its
 // extension names (.svg, .png, .pdf, …). A .svg path also gets a .png
-// beside it, for READMEs and issue trackers.
+// beside it, for READMEs and issue trackers. Save returns an error wrapping
+// ErrSeries, naming the series, when a series is empty, only NaN or ±Inf,
+// or has no positive value on a log axis, and ErrSize for a Width, Height
+// or point count outside the limits.
 func (pl *Plot) Save(path string) error {
-	p, err := pl.build()
-	if err != nil {
-		return err
-	}
-	if err := pl.save(p, path); err != nil {
+	if err := pl.save(path); err != nil {
 		return err
 	}
 	if strings.HasSuffix(path, ".svg") {
-		return pl.save(p, strings.TrimSuffix(path, ".svg")+".png")
+		return pl.save(strings.TrimSuffix(path, ".svg") + ".png")
 	}
 	return nil
 }
 
-func (pl *Plot) save(p *plot.Plot, path string) error {
+func (pl *Plot) save(path string) error {
 	var buf bytes.Buffer
-	if err := pl.encode(&buf, p, strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))); err != nil {
+	if err := pl.encode(&buf, strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))); err != nil {
 		return fmt.Errorf("report: %s: %w", path, err)
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }
 
-// encode renders p in format to w.
-func (pl *Plot) encode(w io.Writer, p *plot.Plot, format string) error {
-	wd, ht := pl.size()
+// encode renders the plot in format to w.
+func (pl *Plot) encode(w io.Writer, format string) error {
+	p, leg, ls, logY, err := pl.build()
+	if err != nil {
+		return err
+	}
+	wd, ht, err := pl.size()
+	if err != nil {
+		return err
+	}
 	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
@@ -159,12 +410,12 @@ func (pl *Plot) encode(w io.Writer, p *plot.Plot, format string) error {
 	case "svg":
 		c = vgsvg.New(wd, ht)
 	default:
-		var err error
 		if c, err = draw.NewFormattedCanvas(wd, ht, format); err != nil {
 			return err
 		}
 	}
-	pl.draw(p, draw.NewCanvas(c, wd, ht))
+	pl.last = pl.draw(p, leg, ls, draw.NewCanvas(c, wd, ht))
+	pl.last.logY = logY
 	if format != "svg" {
 		_, err := c.WriteTo(w)
 		return err
@@ -173,7 +424,7 @@ func (pl *Plot) encode(w io.Writer, p *plot.Plot, format string) error {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return err
 	}
-	_, err := w.Write(svgFonts(buf.Bytes()))
+	_, err = w.Write(svgFonts(buf.Bytes()))
 	return err
 }
 
@@ -183,4 +434,11 @@ func (pl *Plot) encode(w io.Writer, p *plot.Plot, format string) error {
 func svgFonts(b []byte) []byte {
 	b = bytes.ReplaceAll(b, []byte("font-family:Liberation Serif;"), []byte("font-family:'Liberation Serif','Times New Roman',Times,serif;"))
 	return bytes.ReplaceAll(b, []byte("font-family:Liberation Sans;"), []byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
