@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -34,9 +35,12 @@ const (
 type Scale int
 
 const (
-	// Auto (the zero value) draws the y axis on a log scale when the finite
-	// positive values span more than two decades (max/min > 100) and at
-	// most 1 % of the finite values are zero or negative; linear otherwise.
+	// Auto (the zero value) draws the y axis on a log scale when the series
+	// lie more than two decades apart (the largest median of a series'
+	// positive values over the smallest exceeds 100) and at most 1 % of
+	// the finite values are zero or negative; linear otherwise. A series
+	// that grows over decades by itself (a cumulative sum) stays linear:
+	// it is the gap between series that squeezes curves into a flat line.
 	Auto Scale = iota
 	// Linear always draws a linear y axis.
 	Linear
@@ -157,6 +161,23 @@ func (pl *Plot) Reference(name string, pts plotter.XYs) *Plot {
 	return pl
 }
 
+// Level adds a Reference at height y across the x range of the other
+// series: an optimum, a bound, the ratio 1 of a ratio plot.
+func (pl *Plot) Level(name string, y float64) *Plot {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range pl.series {
+		for _, p := range s.pts {
+			if finite2(p) {
+				lo, hi = min(lo, p.X), max(hi, p.X)
+			}
+		}
+	}
+	if lo > hi { // no other series yet: Save reports the plot's own errors
+		lo, hi = 0, 1
+	}
+	return pl.Reference(name, plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}})
+}
+
 func (pl *Plot) size() (w, h vg.Length, err error) {
 	w, h = pl.Width, pl.Height
 	if w == 0 {
@@ -186,7 +207,9 @@ func (pl *Plot) useLog() bool {
 	}
 	lo, hi := math.Inf(1), 0.0
 	finite, nonpos := 0, 0
+	var pos []float64
 	for _, s := range pl.series {
+		pos = pos[:0]
 		for _, p := range s.pts {
 			if !finite2(p) {
 				continue
@@ -196,8 +219,14 @@ func (pl *Plot) useLog() bool {
 				nonpos++
 				continue
 			}
-			lo, hi = min(lo, p.Y), max(hi, p.Y)
+			pos = append(pos, p.Y)
 		}
+		if len(pos) == 0 {
+			continue
+		}
+		slices.Sort(pos)
+		m := pos[len(pos)/2]
+		lo, hi = min(lo, m), max(hi, m)
 	}
 	return hi > 100*lo && nonpos*100 <= finite
 }
@@ -332,6 +361,7 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 	}
 	leg := plot.NewLegend()
 	leg.Top, leg.Left = true, true
+	leg.ThumbnailWidth = vg.Points(30) // long enough to show a dash pattern
 	// Baselines and references first, the papers' algorithms on top.
 	for _, top := range []bool{false, true} {
 		for _, l := range ls {

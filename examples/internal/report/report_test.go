@@ -193,20 +193,26 @@ func TestLogAxis(t *testing.T) {
 		log  bool
 	}{
 		{"two decades exactly", func() *Plot { return NewPlot("", "", "").Line("a", spread(1, 100)) }, false},
-		{"three decades", func() *Plot { return NewPlot("", "", "").Line("a", spread(1, 1000)) }, true},
-		{"across series", func() *Plot {
-			return NewPlot("", "", "").Line("a", spread(1, 2)).Line("b", spread(500, 600))
+		{"three decades in one series", func() *Plot { return NewPlot("", "", "").Line("a", spread(1, 1000)) }, false},
+		{"series three decades apart", func() *Plot {
+			return NewPlot("", "", "").Line("a", spread(1, 2)).Line("b", spread(1000, 2000))
 		}, true},
-		{"negative values", func() *Plot { return NewPlot("", "", "").Line("a", spread(-1, 1000)) }, false},
+		{"series two decades apart", func() *Plot {
+			return NewPlot("", "", "").Line("a", spread(1, 2)).Line("b", spread(100, 200))
+		}, false},
+		{"medians, not extremes", func() *Plot {
+			// Both series start near 0 and end near 1000: cumulative sums.
+			return NewPlot("", "", "").Line("a", rising(1000, 1)).Line("b", rising(1000, 0.9))
+		}, false},
+		{"negative values", func() *Plot {
+			return NewPlot("", "", "").Line("a", spread(-1, 1)).Line("b", spread(1000, 2000))
+		}, false},
 		{"forced linear", func() *Plot { return NewPlot("", "", "").Line("a", spread(1, 1e6)).LinearY() }, false},
 		{"forced log", func() *Plot { return NewPlot("", "", "").Line("a", spread(1, 2)).LogY() }, true},
 		{"one zero in 200 points", func() *Plot {
 			pts := rising(200, 1)
-			for i := range pts {
-				pts[i].Y = math.Pow(10, float64(i)/50) // four decades
-			}
 			pts[0].Y = 0
-			return NewPlot("", "", "").Line("a", pts)
+			return NewPlot("", "", "").Line("a", pts).Line("b", rising(200, 1000))
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -365,4 +371,10 @@ func TestTickLabels(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"500", "1000", "1500", "2000"}, labels)
+}
+
+func TestLevel(t *testing.T) {
+	pl := NewPlot("", "", "").Line("a", plotter.XYs{{X: 3, Y: 1}, {X: math.NaN(), Y: 2}, {X: 9, Y: 2}}).Level("y*", 1.5)
+	require.Equal(t, plotter.XYs{{X: 3, Y: 1.5}, {X: 9, Y: 1.5}}, pl.series[1].pts)
+	require.True(t, pl.series[1].ref)
 }
