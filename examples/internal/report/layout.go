@@ -48,7 +48,11 @@ func (pl *Plot) draw(p *plot.Plot, leg *plot.Legend, ls []line, c draw.Canvas) l
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
 	c = draw.Crop(c, marginLeft, -marginRight, marginBottom, -marginTop)
+	// The legend is drawn from its left edge; 15 % more width leaves room
+	// for a viewer that draws the SVG's text in a wider font (DejaVu Serif
+	// where Liberation Serif and Times are missing).
 	size := leg.Rectangle(c).Size()
+	size.X *= 1.15
 	lay := layout{legend: outside}
 	for _, l := range ls {
 		lay.entries = append(lay.entries, l.name)

@@ -301,6 +301,14 @@ func TestStyles(t *testing.T) {
 	require.Equal(t, StyleFor("OCORP+").Color, v.Color)
 	require.NotEmpty(t, v.Dashes)
 	require.Equal(t, StyleFor("my policy"), StyleFor("my policy"))
+	// A variant of a black algorithm is not black; a measure after a
+	// space keeps the policy's colour and changes its dash.
+	require.NotEqual(t, color.Color(black), StyleFor("OGASched(paper-proj)").Color)
+	require.Equal(t, StyleFor("OCORP-fill").Color, StyleFor("OCORP-fill exact").Color)
+	require.Equal(t, color.Color(black), StyleFor("OCORP exact").Color)
+	require.NotEmpty(t, StyleFor("OCORP exact").Dashes)
+	require.Equal(t, StyleFor("SRPT").Color, StyleFor("2-D SRPT").Color)
+	require.Equal(t, StyleFor("1-D SRPT").Dashes, StyleFor("1-D OCORP").Dashes, "the setting sets the dash")
 	// References are grey and dashed.
 	r := NewPlot("", "", "").Line("ESDP", rising(5, 1)).Reference("y*", rising(5, 2)).Reference("bound", rising(5, 3))
 	lr, err := r.lines(false)

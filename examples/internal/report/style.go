@@ -63,6 +63,13 @@ var table = map[string]known{
 	"OCORP":    {color: black, primary: true},
 	"OCORP+":   {color: purple, primary: true},
 	"OCORP+M":  {color: wine, primary: true},
+	// Variants the examples run beside the algorithms: not black, which
+	// means the algorithm as published.
+	"OGASched(paper-proj)": {color: sky, dash: 1},
+	"OnSocMax-ALM":         {color: sky, dash: 1},
+	"OnSocMax-NP":          {color: purple, dash: 2},
+	"OCORP-fill":           {color: sky, dash: 1},
+	"OCORP+M-fill":         {color: sky, dash: 1},
 	// OGASched's baselines.
 	"DRF":        {color: blue},
 	"FAIRNESS":   {color: orange, dash: 1},
@@ -134,31 +141,62 @@ func (s style) line() draw.LineStyle {
 	return ls
 }
 
-// styleOf is the style of a line named name.
+// styleOf is the style of a line named name. The name is read as a policy
+// and an optional measure or setting: its first space-separated field
+// that starts with a table name is the policy, the other fields are the
+// measure ("OCORP-fill exact", "ESDP g=ln(t+1)", "OPT (offline)", "2-D
+// SRPT"); without such a field the first is the policy. A ratio
+// "OGASched/DRF" is read as DRF.
 //
-//   - A table name: its colour and dash; the papers' algorithms solid and
-//     thick.
-//   - A variant of a table name ("OGASched(paper-proj)", "OCORP+(a=10)",
-//     "ESDP g=ln(t+1)"): the colour of the name it starts with, never solid,
-//     the dash picked by a hash of the whole name.
-//   - Any other name: colour and dash picked by a hash of the name.
+//   - A table policy: its colour and dash; the papers' algorithms solid,
+//     black and thick.
+//   - A variant, a policy that starts with a table name ("OCORP+(a=10)",
+//     "OCORP-fill", "OGASched(paper-proj)"): never solid, its dash picked
+//     by a hash of the policy; the colour of the table name, except that
+//     variants of the black papers' algorithms get a colour of their own
+//     (hashed), so that black still means the algorithm as published.
+//   - Any other policy: colour and dash picked by a hash of the policy.
+//   - A measure changes only the dash (hashed, never solid), so "X exact"
+//     and "X fractional" share X's colour, and "1-D X" and "2-D X" too.
 func styleOf(name string) style {
-	base := styleBase(name)
-	k := prefixKey(base)
-	if k == "" {
-		h := hash(name)
-		return style{color: extra[h%uint32(len(extra))], dash: int(h/uint32(len(extra))) % len(dashes), width: baselineWidth}
-	}
-	e := table[k]
-	s := style{color: e.color, dash: e.dash, width: baselineWidth}
-	switch {
-	case base != k:
-		s.width = variantWidth
-		s.dash = 1 + int(hash(base)%uint32(len(dashes)-1))
+	head, tail := policyField(styleBase(name))
+	k := prefixKey(head)
+	var s style
+	switch e := table[k]; {
+	case k == "":
+		h := hash(head)
+		s = style{color: extra[h%uint32(len(extra))], dash: int(h/uint32(len(extra))) % len(dashes), width: baselineWidth}
+	case head != k:
+		h := hash(head)
+		s = style{color: e.color, dash: 1 + int(h%uint32(len(dashes)-1)), width: variantWidth}
+		if e.color == black {
+			s.color = extra[(h/uint32(len(dashes)))%uint32(len(extra))]
+		}
 	case e.primary:
-		s.width, s.primary = primaryWidth, true
+		s = style{color: e.color, width: primaryWidth, primary: true}
+	default:
+		s = style{color: e.color, dash: e.dash, width: baselineWidth}
+	}
+	if tail != "" {
+		s.dash = 1 + int(hash(tail)%uint32(len(dashes)-1))
 	}
 	return s
+}
+
+// policyField splits name into its policy field and the rest (see styleOf).
+func policyField(name string) (policy, rest string) {
+	fs := strings.Fields(name)
+	if len(fs) == 0 {
+		return name, ""
+	}
+	at := 0
+	for i, f := range fs {
+		if prefixKey(f) != "" {
+			at = i
+			break
+		}
+	}
+	return fs[at], strings.Join(append(fs[:at:at], fs[at+1:]...), " ")
 }
 
 // refStyle is the style of a Reference: grey, dashed.
@@ -168,8 +206,9 @@ func refStyle() style { return style{color: grey, dash: 1, width: baselineWidth}
 // figures drawn with gonum directly (bar charts) use the same colours:
 // the papers' algorithms are black, solid and thick; each known baseline
 // has a fixed colour and dash (Okabe–Ito palette); variants ("OCORP+(a=10)")
-// take the colour of the name they start with and a dash of their own;
-// other names get a colour and dash from a hash of the name. Within one
+// take the colour of the name they start with (a hashed one for variants
+// of the black algorithms) and a dash of their own; other names get a
+// colour and dash from a hash of the name. Within one
 // plot Save may change the dash (then the colour) of a later line whose
 // style an earlier line already has.
 func StyleFor(name string) draw.LineStyle { return styleOf(name).line() }
