@@ -134,6 +134,18 @@ func empty(p *plot.Plot, data draw.Canvas, ls []line, r vg.Rectangle) bool {
 	}
 	for _, l := range ls {
 		for _, run := range l.runs {
+			if l.boxes { // a filled bar: its bounding box must miss r
+				bx0, by0 := at(run[0].X, run[0].Y)
+				bx1, by1 := bx0, by0
+				for _, q := range run[1:] {
+					x, y := at(q.X, q.Y)
+					bx0, by0, bx1, by1 = min(bx0, x), min(by0, y), max(bx1, x), max(by1, y)
+				}
+				if bx0 <= x1 && bx1 >= x0 && by0 <= y1 && by1 >= y0 {
+					return false
+				}
+				continue
+			}
 			ax, ay := at(run[0].X, run[0].Y)
 			if ax >= x0 && ax <= x1 && ay >= y0 && ay <= y1 {
 				return false

@@ -67,6 +67,7 @@ type Plot struct {
 	hint                  corner
 	scale                 Scale
 	primary               map[string]bool
+	cats                  []string // a bar chart's categories (see Bars)
 
 	// Width of the saved figure; 0 means 8 inches.
 	Width vg.Length
@@ -92,6 +93,9 @@ const (
 	marginTop    = 4
 	marginBottom = 4
 	legendInset  = 6 // between the legend and the axes, in points
+	// markersUpTo is the longest run drawn with a marker at each point: a
+	// sweep over a few parameter values shows where the values are.
+	markersUpTo = 30
 )
 
 // NewPlot starts a plot with a title and axis labels.
@@ -242,6 +246,7 @@ type line struct {
 	primary bool
 	runs    []plotter.XYs // the drawable stretches between gaps
 	dropped int           // values <= 0 left out of a log axis
+	boxes   bool          // runs are the closed outlines of filled bars
 }
 
 // check returns the errors of the series and sizes, each naming its series.
@@ -297,6 +302,12 @@ func (pl *Plot) lines(logY bool) ([]line, error) {
 		}
 		// A later line never looks like an earlier one: step its dash,
 		// then its colour, until the pair is free.
+		if pl.cats != nil {
+			st.dash = 0 // bars differ by colour only
+			for k := 0; used[[2]int{colorID(st.color), 0}] && k < len(extra); k++ {
+				st.color = extra[(int(hash(s.name))+k)%len(extra)]
+			}
+		}
 		for k := 0; used[[2]int{colorID(st.color), st.dash}] && k < len(dashes)*len(extra); k++ {
 			st.dash = (st.dash + 1) % len(dashes)
 			if st.primary {
@@ -362,6 +373,12 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 	leg := plot.NewLegend()
 	leg.Top, leg.Left = true, true
 	leg.ThumbnailWidth = vg.Points(30) // long enough to show a dash pattern
+	if pl.cats != nil {
+		if err := pl.bars(p, &leg, ls, logY); err != nil {
+			return nil, nil, nil, false, err
+		}
+		return p, &leg, ls, logY, nil
+	}
 	// Baselines and references first, the papers' algorithms on top.
 	for _, top := range []bool{false, true} {
 		for _, l := range ls {
@@ -384,15 +401,21 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 				}
 				pline.LineStyle = l.style
 				p.Add(pline)
+				if len(r) <= markersUpTo {
+					s, err := plotter.NewScatter(r)
+					if err != nil {
+						return nil, nil, nil, false, err
+					}
+					s.GlyphStyle = draw.GlyphStyle{Color: l.style.Color, Radius: l.style.Width + vg.Points(1), Shape: draw.CircleGlyph{}}
+					p.Add(s)
+				}
 			}
 		}
 	}
-	dropped := 0
 	for _, l := range ls {
 		leg.Add(l.name, &plotter.Line{LineStyle: l.style})
-		dropped += l.dropped
 	}
-	if dropped > 0 {
+	if dropped := droppedTotal(ls); dropped > 0 {
 		// Said once, as a legend line without a symbol.
 		leg.Add(fmt.Sprintf("(log axis: %d value%s ≤ 0 left out)", dropped, plural(dropped)))
 	}

@@ -18,9 +18,11 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
+type saver interface{ Save(string) error }
+
 // render saves pl as an SVG (and so a PNG) in a temporary directory and
 // returns the decoded PNG and the SVG text.
-func render(t *testing.T, pl *Plot) (image.Image, string) {
+func render(t *testing.T, pl saver) (image.Image, string) {
 	t.Helper()
 	dir := t.TempDir()
 	require.NoError(t, pl.Save(filepath.Join(dir, "fig.svg")))
@@ -385,4 +387,28 @@ func TestLevel(t *testing.T) {
 	pl := NewPlot("", "", "").Line("a", plotter.XYs{{X: 3, Y: 1}, {X: math.NaN(), Y: 2}, {X: 9, Y: 2}}).Level("y*", 1.5)
 	require.Equal(t, plotter.XYs{{X: 3, Y: 1.5}, {X: 9, Y: 1.5}}, pl.series[1].pts)
 	require.True(t, pl.series[1].ref)
+}
+
+func TestBars(t *testing.T) {
+	cats := []string{"0-100 s", "100-1000 s", "1000-10000 s", ">=10000 s"}
+	b := NewBars("mean wait by size", "job size", "mean wait (s)", cats...)
+	b.Width, b.Height = 5*vg.Inch, 3*vg.Inch
+	b.Add("OCORP", []float64{500, 600, 2800, 16000}).Add("SRPT", []float64{10, math.NaN(), 30, 3500}).Add("Tetris", []float64{1, 2, 3, 4})
+	img, svg := render(t, b)
+	require.Positive(t, ink(img, img.Bounds()))
+	texts := svgTexts(svg)
+	for _, n := range append([]string{"OCORP", "SRPT", "Tetris"}, cats...) {
+		require.Contains(t, texts, n)
+	}
+	// The bars are filled with the policies' line colours.
+	for _, n := range []string{"SRPT", "Tetris"} {
+		r, g, bb, _ := StyleFor(n).Color.RGBA()
+		require.Contains(t, svg, fmt.Sprintf("fill:#%02X%02X%02X", r>>8, g>>8, bb>>8), n)
+	}
+	require.True(t, b.last.logY, "medians 1700, 30 and 2.5 lie three decades apart")
+	require.ErrorIs(t, NewBars("", "", "", "a", "b").Add("short", []float64{1}).Save(filepath.Join(t.TempDir(), "x.png")), ErrSeries)
+	require.ErrorIs(t, NewBars("", "", "").Save(filepath.Join(t.TempDir(), "x.png")), ErrSeries)
+	err := NewBars("", "", "", "a").Add("nan", []float64{math.NaN()}).Save(filepath.Join(t.TempDir(), "x.png"))
+	require.ErrorIs(t, err, ErrSeries)
+	require.ErrorContains(t, err, `"nan"`)
 }
