@@ -343,6 +343,9 @@ func (pl *Plot) lines(logY bool) ([]line, error) {
 		if len(run) > 0 {
 			l.runs = append(l.runs, run)
 		}
+		for j, r := range l.runs {
+			l.runs[j] = thin(r, maxDrawn)
+		}
 		l.dropped = dropped
 		if len(l.runs) == 0 && logY {
 			errs = append(errs, fmt.Errorf("%w: series %d %q has no positive value to draw on a log y axis", ErrSeries, i, s.name))
@@ -494,4 +497,46 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// maxDrawn is the most points Save draws of one run: a figure is at most a
+// few thousand pixels wide, and a million-point path makes a SVG of tens
+// of megabytes that takes seconds to draw.
+const maxDrawn = 4000
+
+// thin returns r if it has at most n points, else the first and last point
+// and, of each of about n/2 consecutive buckets of points, the lowest and
+// the highest in their order: the envelope a reader sees is kept, spikes
+// included.
+func thin(r plotter.XYs, n int) plotter.XYs {
+	if len(r) <= n {
+		return r
+	}
+	buckets := n/2 - 1
+	out := make(plotter.XYs, 0, n)
+	out = append(out, r[0])
+	inner := r[1 : len(r)-1]
+	for b := range buckets {
+		lo, hi := b*len(inner)/buckets, (b+1)*len(inner)/buckets
+		if lo == hi {
+			continue
+		}
+		mn, mx := lo, lo
+		for i := lo + 1; i < hi; i++ {
+			if inner[i].Y < inner[mn].Y {
+				mn = i
+			}
+			if inner[i].Y > inner[mx].Y {
+				mx = i
+			}
+		}
+		if mn > mx {
+			mn, mx = mx, mn
+		}
+		out = append(out, inner[mn])
+		if mx != mn {
+			out = append(out, inner[mx])
+		}
+	}
+	return append(out, r[len(r)-1])
 }

@@ -412,3 +412,35 @@ func TestBars(t *testing.T) {
 	require.ErrorIs(t, err, ErrSeries)
 	require.ErrorContains(t, err, `"nan"`)
 }
+
+// TestThin checks the decimation of long runs against the run itself:
+// at most n points, the ends kept, the points a subsequence of the run,
+// and the maximum and minimum of every bucket kept.
+func TestThin(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	r := make(plotter.XYs, 100001)
+	for i := range r {
+		r[i] = plotter.XY{X: float64(i), Y: rng.NormFloat64()}
+	}
+	r[777].Y, r[55555].Y = 100, -100 // spikes must survive
+	const n = 4000
+	out := thin(r, n)
+	require.LessOrEqual(t, len(out), n)
+	require.Equal(t, r[0], out[0])
+	require.Equal(t, r[len(r)-1], out[len(out)-1])
+	j := 0
+	for _, q := range out {
+		for j < len(r) && r[j] != q {
+			j++
+		}
+		require.Less(t, j, len(r), "%v is not a point of the run in order", q)
+	}
+	require.Contains(t, out, r[777])
+	require.Contains(t, out, r[55555])
+	short := r[:n]
+	require.Equal(t, short, thin(short, n))
+	// A long series still renders.
+	pl := NewPlot("", "", "").Line("long", r)
+	img, _ := render(t, pl)
+	require.Positive(t, ink(img, img.Bounds()))
+}
