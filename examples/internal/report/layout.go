@@ -196,7 +196,7 @@ type niceTicks struct{}
 func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	span := hi - lo
 	if !(span > 0) || math.IsInf(span, 0) {
-		return plot.DefaultTicks{}.Ticks(lo, hi)
+		return endTicks(lo, hi)
 	}
 	raw := span / 5
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
@@ -208,13 +208,14 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	k0, k1 := math.Ceil(lo/minor-1e-9), math.Floor(hi/minor+1e-9)
-	if !(k1-k0 < 1000) { // lo and hi too far from 0 for their span
-		return plot.DefaultTicks{}.Ticks(lo, hi)
+	// Far from 0 for its span (1e15 to 1e15+1), k+1 == k: no loop on k.
+	if !(k1-k0 >= 0 && k1-k0 < 1000) || k0+1 == k0 || k1-1 == k1 {
+		return endTicks(lo, hi)
 	}
 	var ts []plot.Tick
 	var major []float64
-	for k := k0; k <= k1; k++ {
-		v := k * minor
+	for i := 0; i <= int(k1-k0); i++ {
+		v := (k0 + float64(i)) * minor
 		if r := v / step; math.Abs(r-math.Round(r)) < 1e-6 {
 			v = math.Round(r) * step
 			major = append(major, v)
@@ -224,7 +225,7 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v})
 	}
 	if len(major) < 2 {
-		return plot.DefaultTicks{}.Ticks(lo, hi)
+		return endTicks(lo, hi)
 	}
 	labels := tickLabels(major)
 	j := 0
@@ -235,6 +236,14 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ts
+}
+
+// endTicks labels just the ends of a range that has no round ticks.
+func endTicks(lo, hi float64) []plot.Tick {
+	return []plot.Tick{
+		{Value: lo, Label: strconv.FormatFloat(lo, 'g', 6, 64)},
+		{Value: hi, Label: strconv.FormatFloat(hi, 'g', 6, 64)},
+	}
 }
 
 // tickLabels formats the values of a tick row with as few decimals as keep

@@ -258,6 +258,18 @@ func (pl *Plot) check() error {
 	if len(pl.series) == 0 && len(pl.errs) == 0 {
 		errs = append(errs, fmt.Errorf("%w: the plot %q has no series", ErrSeries, pl.title))
 	}
+	// gonum cannot lay out an axis whose span overflows.
+	xlo, xhi, ylo, yhi := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, s := range pl.series {
+		for _, p := range s.pts {
+			if finite2(p) {
+				xlo, xhi, ylo, yhi = min(xlo, p.X), max(xhi, p.X), min(ylo, p.Y), max(yhi, p.Y)
+			}
+		}
+	}
+	if math.IsInf(xhi-xlo, 1) || math.IsInf(yhi-ylo, 1) {
+		errs = append(errs, fmt.Errorf("%w: x in [%g, %g], y in [%g, %g]: a span above %g", ErrSeries, xlo, xhi, ylo, yhi, math.MaxFloat64))
+	}
 	for i, s := range pl.series {
 		switch n := len(s.pts); {
 		case n == 0:

@@ -250,6 +250,7 @@ func TestSaveErrors(t *testing.T) {
 		{"empty", NewPlot("", "", "").Line("empty", nil), ErrSeries, `"empty"`},
 		{"reference", NewPlot("", "", "").Line("a", rising(3, 1)).Reference("bound", plotter.XYs{{X: 1, Y: nan}}), ErrSeries, `"bound"`},
 		{"no series", NewPlot("nothing", "", ""), ErrSeries, "no series"},
+		{"overflowing span", NewPlot("", "", "").Line("wide", plotter.XYs{{X: 1, Y: -1e308}, {X: 2, Y: 1e308}}), ErrSeries, "span"},
 		{"Func n < 0", NewPlot("", "", "").Func("neg", -1, nil), ErrSize, "n = -1"},
 		{"Func n huge", NewPlot("", "", "").Func("huge", math.MaxInt, nil), ErrSize, "huge"},
 		{"huge width", func() *Plot { p := NewPlot("", "", "").Line("a", rising(3, 1)); p.Width = 1e9; return p }(), ErrSize, "Width"},
