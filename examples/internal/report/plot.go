@@ -456,7 +456,7 @@ func (pl *Plot) Save(path string) error {
 func (pl *Plot) save(path string) error {
 	var buf bytes.Buffer
 	if err := pl.encode(&buf, strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))); err != nil {
-		return fmt.Errorf("report: %s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
 }

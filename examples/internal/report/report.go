@@ -1,7 +1,31 @@
 // Package report holds the output helpers shared by the example commands:
-// the indented JSON summary on stdout, CSV files and SVG line plots with
-// gonum.org/v1/plot. It is internal to the examples so that the plotting
-// dependency never reaches library code.
+// the indented JSON summary on stdout, CSV files, and line plots and bar
+// charts with gonum.org/v1/plot. It is internal to the examples so that
+// the plotting dependency never reaches library code.
+//
+// # Figures
+//
+//	pl := report.NewPlot("Average reward until t (|L|=10, |R|=128, T=2000)", "slot t", "average reward")
+//	pl.Func("OGASched", T, avg(0)).Func("DRF", T, avg(1)).Level("y* (best fixed)", ystar)
+//	err := pl.Save("out/average_reward.svg") // also writes out/average_reward.png
+//
+// Save lays the figure out from its data, so that every example's figures
+// read alike:
+//
+//   - tick labels stay inside the figure (margins; SVG fonts with the
+//     metric-compatible fallbacks), labelled "750", "1.2M", not "750.00",
+//     "1200000";
+//   - the legend goes in a corner of the data area no line crosses, else
+//     in head room above the data, else outside on the right;
+//   - the y axis is log when the series lie more than two decades apart
+//     (see [Scale]; [Plot.LogY], [Plot.LinearY] override);
+//   - a policy has the same colour and dash in every figure ([StyleFor]);
+//     the papers' algorithms are black, solid, thick and on top, and
+//     references ([Plot.Reference], [Plot.Level]) are grey and dashed;
+//   - NaN and ±Inf points leave gaps; an empty or all-NaN series is an
+//     error naming it ([ErrSeries]).
+//
+// [Bars] draws grouped bar charts with the same rules.
 package report
 
 import (
