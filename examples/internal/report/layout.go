@@ -188,7 +188,7 @@ func crosses(ax, ay, bx, by, x0, y0, x1, y1 float64) bool {
 	return true
 }
 
-// niceTicks put four to six labelled ticks at multiples of 1, 2, 2.5 or 5
+// niceTicks put three to six labelled ticks at multiples of 1, 2, 2.5 or 5
 // times a power of ten, with minor ticks between, and label them with
 // tickLabels ("750", not "750.00"; "1.2M", not "1200000").
 type niceTicks struct{}
@@ -198,7 +198,7 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(span > 0) || math.IsInf(span, 0) {
 		return endTicks(lo, hi)
 	}
-	raw := span / 5
+	raw := span / 6
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
 	step, minor := 10*mag, 2*mag
 	for _, m := range []struct{ step, minor float64 }{{1, 0.2}, {2, 0.5}, {2.5, 0.5}, {5, 1}} {

@@ -427,6 +427,14 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 			}
 		}
 	}
+	// An axis whose data start just above 0 (t = 1, a sum from its first
+	// term) starts at 0, which gets a label.
+	if 0 < p.X.Min && p.X.Min <= 0.05*(p.X.Max-p.X.Min) {
+		p.X.Min = 0
+	}
+	if !logY && 0 < p.Y.Min && p.Y.Min <= 0.05*(p.Y.Max-p.Y.Min) {
+		p.Y.Min = 0
+	}
 	for _, l := range ls {
 		leg.Add(l.name, &plotter.Line{LineStyle: l.style})
 	}
