@@ -445,3 +445,24 @@ func TestThin(t *testing.T) {
 	img, _ := render(t, pl)
 	require.Positive(t, ink(img, img.Bounds()))
 }
+
+// TestDeterministic: the same plot saved twice gives the same bytes.
+func TestDeterministic(t *testing.T) {
+	files := func() [][]byte {
+		dir := t.TempDir()
+		pl := NewPlot("det", "t", "y")
+		for _, n := range []string{"OCORP", "OCORP+(a=10)", "SRPT", "unknown", "2-D SRF"} {
+			pl.Line(n, rising(300, float64(len(n))))
+		}
+		pl.Level("bound", 100)
+		require.NoError(t, pl.Save(filepath.Join(dir, "f.svg")))
+		var out [][]byte
+		for _, f := range []string{"f.svg", "f.png"} {
+			b, err := os.ReadFile(filepath.Join(dir, f))
+			require.NoError(t, err)
+			out = append(out, b)
+		}
+		return out
+	}
+	require.Equal(t, files(), files())
+}
