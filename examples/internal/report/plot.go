@@ -247,6 +247,7 @@ type line struct {
 	runs    []plotter.XYs // the drawable stretches between gaps
 	dropped int           // values <= 0 left out of a log axis
 	boxes   bool          // runs are the closed outlines of filled bars
+	ref     bool          // a Reference
 }
 
 // check returns the errors of the series and sizes, each naming its series.
@@ -331,7 +332,7 @@ func (pl *Plot) lines(logY bool) ([]line, error) {
 			}
 		}
 		used[[2]int{colorID(st.color), st.dash}] = true
-		l := line{name: s.name, style: st.line(), primary: st.primary}
+		l := line{name: s.name, style: st.line(), primary: st.primary, ref: s.ref}
 		var run plotter.XYs
 		dropped := 0
 		for _, p := range s.pts {
@@ -416,7 +417,7 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 				}
 				pline.LineStyle = l.style
 				p.Add(pline)
-				if len(r) <= markersUpTo {
+				if len(r) <= markersUpTo && (!l.ref || len(r) > 2) { // not on a Level's ends
 					s, err := plotter.NewScatter(r)
 					if err != nil {
 						return nil, nil, nil, false, err
