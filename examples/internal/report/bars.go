@@ -27,6 +27,8 @@ type Bars struct {
 	Width vg.Length
 	// Height of the saved figure; 0 means 5 inches.
 	Height vg.Length
+	// DPI is the resolution of a PNG; 0 means 96.
+	DPI int
 
 	last layout
 }
@@ -62,7 +64,7 @@ func (b *Bars) LinearY() *Bars { b.scale = Linear; return b }
 // also gets a .png), with the same errors.
 func (b *Bars) Save(path string) error {
 	pl := &Plot{title: b.title, xlabel: b.xlabel, ylabel: b.ylabel, series: b.series, scale: b.scale,
-		errs: b.errs, cats: b.cats, Width: b.Width, Height: b.Height, hint: topRight}
+		errs: b.errs, cats: b.cats, Width: b.Width, Height: b.Height, DPI: b.DPI, hint: topRight}
 	if len(b.cats) == 0 {
 		pl.errs = append(pl.errs, fmt.Errorf("%w: bars %q: no categories", ErrSeries, b.title))
 	}

@@ -82,6 +82,9 @@ func TestSaveSizeAndMargins(t *testing.T) {
 		require.Zero(t, ink(img, r), "ink within %d px of the %s edge: a label is clipped", edge, name)
 	}
 	require.Contains(t, svg, ">2000<", "the last x tick label")
+	pl.DPI = 144
+	img, _ = render(t, pl)
+	require.Equal(t, image.Rect(0, 0, 4*144, 3*144), img.Bounds(), "size at 144 dpi")
 	require.True(t, strings.Contains(svg, "serif;"), "SVG fonts have a generic fallback")
 }
 
@@ -255,6 +258,13 @@ func TestSaveErrors(t *testing.T) {
 		{"Func n huge", NewPlot("", "", "").Func("huge", math.MaxInt, nil), ErrSize, "huge"},
 		{"huge width", func() *Plot { p := NewPlot("", "", "").Line("a", rising(3, 1)); p.Width = 1e9; return p }(), ErrSize, "Width"},
 		{"NaN height", func() *Plot { p := NewPlot("", "", "").Line("a", rising(3, 1)); p.Height = vg.Length(nan); return p }(), ErrSize, "Height"},
+		{"DPI too high", func() *Plot { p := NewPlot("", "", "").Line("a", rising(3, 1)); p.DPI = 100000; return p }(), ErrSize, "DPI"},
+		{"DPI negative", func() *Plot { p := NewPlot("", "", "").Line("a", rising(3, 1)); p.DPI = -1; return p }(), ErrSize, "DPI"},
+		{"too many pixels", func() *Plot {
+			p := NewPlot("", "", "").Line("a", rising(3, 1))
+			p.Width, p.Height, p.DPI = 40*vg.Inch, 40*vg.Inch, 300
+			return p
+		}(), ErrSize, "px"},
 		{"negative width", func() *Plot { p := NewPlot("", "", "").Line("a", rising(3, 1)); p.Width = -1; return p }(), ErrSize, "Width"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
