@@ -65,6 +65,9 @@ const (
 //     [StyleFor]), so a policy looks the same in every figure; the papers'
 //     algorithms are solid, black and thicker, and drawn on top;
 //   - NaN and ±Inf points are left out, leaving a gap in the line.
+//
+// A Plot is not safe for concurrent use; distinct Plots are. Saving the
+// same Plot twice writes the same bytes.
 type Plot struct {
 	title, xlabel, ylabel string
 	series                []series
