@@ -1,6 +1,7 @@
 package onsocmax
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -112,13 +113,64 @@ func BenchmarkDefaultDayALM(b *testing.B) {
 	}
 }
 
-// BenchmarkOfflineFlowDefaultDay is the exact offline optimum of one default day.
-func BenchmarkOfflineFlowDefaultDay(b *testing.B) {
-	in, _ := Generate(DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := OfflineFlow(in); err != nil {
-			b.Fatal(err)
-		}
+// scaledDay is the default day scaled k times in time: 24k slots and 20k
+// jobs on the same 10 nodes, so the number of variables x_nr grows about
+// linearly in k (about 480k).
+func scaledDay(tb testing.TB, k int, seed uint64) *Instance {
+	c := DefaultConfig()
+	c.Slots, c.Jobs = 24*k, 20*k
+	in, err := Generate(c, rand.New(rand.NewPCG(seed, 1)))
+	if err != nil {
+		tb.Fatal(err)
 	}
+	return in
+}
+
+func numVars(in *Instance) int {
+	n := 0
+	for _, j := range in.Jobs {
+		n += len(j.Units)
+	}
+	return n
+}
+
+// BenchmarkOfflineFlow is the exact offline optimum of one day scaled 1x,
+// 5x and 20x (see scaledDay), with the solver's buffers reused across
+// calls, as in a sweep.
+func BenchmarkOfflineFlow(b *testing.B) {
+	for _, k := range []int{1, 5, 20} {
+		in := scaledDay(b, k, 1)
+		b.Run(fmt.Sprintf("size=%dx", k), func(b *testing.B) {
+			x := make([][]float64, len(in.Jobs))
+			for n := range in.Jobs {
+				x[n] = make([]float64, len(in.Jobs[n].Units))
+			}
+			var s FlowSolver
+			b.ReportAllocs()
+			var res FlowResult
+			for b.Loop() {
+				var err error
+				if res, err = s.Solve(x, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(numVars(in)), "vars")
+			b.ReportMetric(float64(res.Augmentations), "augmentations")
+		})
+	}
+}
+
+// BenchmarkOfflineLP is the dense simplex reference at 1x, for the ratio
+// to BenchmarkOfflineFlow.
+func BenchmarkOfflineLP(b *testing.B) {
+	in := scaledDay(b, 1, 1)
+	b.Run("size=1x", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := OfflineLP(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(numVars(in)), "vars")
+	})
 }

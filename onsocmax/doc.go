@@ -118,12 +118,32 @@
 //
 // # Offline optimum
 //
-// OfflineLP solves P1 for linear utilities with gonum's lp.Simplex on the
-// standard form with one slack per row (rows = jobs + units + variables,
-// dense; MaxLPVariables = 2000; about 1 s for the default day's 363
-// variables). OfflineFlow solves the same LP exactly as a min-cost flow
-// (source -> job -> unit -> sink, successive shortest paths) in about 1 ms
-// and is what the examples use; both are cross-checked in the tests.
+// OfflineFlow (FlowSolver) is the default exact optimum of P1 for linear
+// utilities: a min-cost flow solved by successive shortest paths with
+// Dijkstra and Johnson potentials, adding the jobs one at a time with the
+// source and the sink merged, so each search stays among the jobs that
+// overlap the new one. Measured (go test -bench 'OfflineFlow$|OfflineLP'
+// -benchtime=100x, 2-core Xeon): 0.05 ms for the default day (363
+// variables), 0.32 ms at 5x (2 270 variables), 1.35 ms at 20x (8 681
+// variables), growth exponent about 1.04 in the variables; HiGHS through
+// scipy was quoted at 1.67 ms for the default day and 5.2 ms at 5x (not
+// re-measured). Over 10 000 generated and near-degenerate instances
+// (capacities of 1e-3 beside 1e3, equal utilities, zero betas, duplicated
+// jobs) it matches OfflineLP within a relative 1.2e-11 with at most 68
+// augmentations (1.8 per arc); DefaultMaxAugmentations (8 per arc) bounds
+// every run, reached returns ErrIterationLimit. The former Bellman-Ford
+// version hung on an instance with a capacity of 1e-3 (cost -460 beside
+// -2.5): its absolute relaxation tolerance 1e-14 was below the rounding of
+// 460, so an arc and its own reverse (a zero-cost cycle) relaxed each
+// other and the predecessor walk cycled forever without reaching the
+// source.
+//
+// OfflineLP solves the same LP with gonum's dense lp.Simplex on the
+// standard form with one slack per row (rows = jobs + units + variables;
+// MaxLPVariables = 2000; about 1 s for the default day). It is the
+// independent reference of the tests, for small instances of moderate
+// scale only (with capacities of 1e12 its tolerance shows in the 7th
+// digit).
 // OfflineConcave handles any utilities: Lagrangian relaxation of (6) gives
 // upper bounds (the dual P2 with mu_n solved exactly by water-filling),
 // projected subgradient steps with the Polyak step improve them, and

@@ -19,6 +19,8 @@ var (
 	ErrTooLarge = errors.New("onsocmax: problem too large")
 	// ErrUnsupported reports an offline problem the exact solver cannot handle.
 	ErrUnsupported = errors.New("onsocmax: unsupported problem")
+	// ErrIterationLimit reports a solver stopped by its iteration limit.
+	ErrIterationLimit = errors.New("onsocmax: iteration limit reached")
 )
 
 const (
