@@ -68,6 +68,10 @@ type Policy struct {
 	ids     map[int]struct{}
 }
 
+// testFailJob, set only by tests, makes Decide fail after a job has been
+// allocated, to exercise the rollback of a batch.
+var testFailJob func(*Job) error
+
 type usageEntry struct {
 	r    int
 	prev float64
@@ -155,7 +159,11 @@ func (p *Policy) Decide(t int, jobs []Job) ([]Allocation, error) {
 	p.journal = p.journal[:0]
 	last := p.last
 	for n := range jobs {
-		if err := p.decideJob(&jobs[n]); err != nil {
+		err := p.decideJob(&jobs[n])
+		if err == nil && testFailJob != nil {
+			err = testFailJob(&jobs[n])
+		}
+		if err != nil {
 			for k := len(p.journal) - 1; k >= 0; k-- {
 				p.usage[p.journal[k].r] = p.journal[k].prev
 			}

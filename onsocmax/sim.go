@@ -93,6 +93,9 @@ const (
 	MaxGeneratedUnits = 1 << 26
 )
 
+// maxGeneratedUnits is MaxGeneratedUnits, lowered by tests.
+var maxGeneratedUnits = MaxGeneratedUnits
+
 // Config parameterises Generate. DefaultConfig is Section IV-A of paper 001.
 type Config struct {
 	Nodes, Slots int     // mesh size; 10 x 24
@@ -224,8 +227,8 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 			if err != nil {
 				return nil, err
 			}
-			if total += len(units); total > MaxGeneratedUnits {
-				return nil, fmt.Errorf("%w: the generated jobs hold more than MaxGeneratedUnits = %d units (nodes %d, slots %d, jobs %d)", ErrTooLarge, MaxGeneratedUnits, c.Nodes, c.Slots, c.Jobs)
+			if total += len(units); total > maxGeneratedUnits {
+				return nil, fmt.Errorf("%w: the generated jobs hold more than MaxGeneratedUnits = %d units (nodes %d, slots %d, jobs %d)", ErrTooLarge, maxGeneratedUnits, c.Nodes, c.Slots, c.Jobs)
 			}
 			j := Job{ID: len(in.Jobs), Arrival: t, Deadline: dl, Rho: rho, Units: units,
 				XBar: make([]float64, len(units)), Beta: make([]float64, len(units)), Utility: make([]utility.Utility, len(units))}
