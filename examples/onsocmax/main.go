@@ -488,7 +488,7 @@ func writeDays(dir string, pr params, days []day) error {
 		return err
 	}
 	pl := report.NewPlot(fmt.Sprintf("OPT/policy per day: OnSocMax vs baselines (%s utilities, %s, %d nodes x %d slots)", pr.Utility, drawName(pr.PerJob), pr.Nodes, pr.Slots),
-		"day (seed offset)", "OPT / policy welfare (ratio, 1 = optimal)")
+		"day (seed offset)", "OPT / policy welfare (ratio, 1 = optimal)").Legend(true, false)
 	opt := len(names) - 1
 	for i, n := range names[:opt] {
 		pts := make(plotter.XYs, len(days))
@@ -522,7 +522,7 @@ func writeSweep(dir string, pr params, s sweepDef, g float64, names []string, me
 		return err
 	}
 	title := fmt.Sprintf("OPT/policy vs %s %s (%s utilities, %s, %d days)", s.name, groupLabel(s, g), pr.Utility, drawName(pr.PerJob), pr.Runs)
-	pl := report.NewPlot(title, s.label, "OPT / mean policy welfare (ratio, 1 = optimal)")
+	pl := report.NewPlot(title, s.label, "OPT / mean policy welfare (ratio, 1 = optimal)").Legend(true, false)
 	opt := len(names) - 1
 	for i, n := range names[:opt] {
 		pts := make(plotter.XYs, len(s.xs))
