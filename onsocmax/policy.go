@@ -104,7 +104,7 @@ func NewPolicy(mesh *bipartite.Mesh, pricing Pricing, settings *PolicySettings) 
 
 // Name returns "OnSocMax" (or "OnSocMax-NP" for the non-partitionable variant).
 func (p *Policy) Name() string {
-	if p.settings.NonPartitionable {
+	if p != nil && p.settings.NonPartitionable {
 		return "OnSocMax-NP"
 	}
 	return "OnSocMax"
@@ -131,6 +131,9 @@ func (p *Policy) Reset() { clear(p.usage) }
 // fails on any job of the batch. IDs are only checked within a batch: the
 // policy keeps no state per job.
 func (p *Policy) Decide(t int, jobs []Job) ([]Allocation, error) {
+	if p == nil || p.mesh == nil {
+		return nil, fmt.Errorf("%w: Policy not built by NewPolicy", ErrValue)
+	}
 	p.out = p.out[:0]
 	if t < 0 || t >= p.mesh.Slots {
 		return nil, fmt.Errorf("%w: Decide at slot %d, mesh has slots [0, %d)", ErrHorizon, t, p.mesh.Slots)

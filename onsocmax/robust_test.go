@@ -273,3 +273,24 @@ func TestLongUnitListValidates(t *testing.T) {
 	j.Units[slots-1] = 0
 	require.ErrorIs(t, j.Validate(m), ErrValue)
 }
+
+// TestNilPolicies: a nil or zero Policy and a nil policy given to Run are
+// errors, not nil dereferences (issue 12 class 7).
+func TestNilPolicies(t *testing.T) {
+	pr, _ := NewPricing(1, 2)
+	_, err := NewPolicy(nil, pr, nil)
+	require.ErrorIs(t, err, ErrValue)
+	_, err = NewPolicy(&bipartite.Mesh{Nodes: 1, Slots: 1, Capacity: []float64{1}}, Pricing{}, nil)
+	require.Error(t, err)
+	var p *Policy
+	_, err = p.Decide(0, nil)
+	require.ErrorIs(t, err, ErrValue)
+	_, err = (&Policy{}).Decide(0, nil)
+	require.ErrorIs(t, err, ErrValue)
+	in, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
+	require.NoError(t, err)
+	_, err = Run(in, nil)
+	require.ErrorIs(t, err, ErrValue)
+	_, err = Run(in, p)
+	require.Error(t, err)
+}

@@ -28,6 +28,9 @@ func Run(in *Instance, pol bipartite.OnlinePolicy[[]Job, []Allocation]) (*Outcom
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
+	if pol == nil {
+		return nil, fmt.Errorf("%w: nil policy", ErrValue)
+	}
 	byID := make(map[int]int, len(in.Jobs))
 	pos := make([]map[int]int, len(in.Jobs))
 	x := make([][]float64, len(in.Jobs))
