@@ -46,6 +46,7 @@ func benchmarkRatio(b *testing.B, n int) {
 	x, work := make([]float64, n), make([]float64, n)
 	var a ALM
 	var tw, ta time.Duration
+	b.ReportAllocs()
 	for b.Loop() {
 		t0 := time.Now()
 		WaterFill(x, p, nil, work)
@@ -57,15 +58,20 @@ func benchmarkRatio(b *testing.B, n int) {
 	b.ReportMetric(float64(ta)/float64(tw), "alm/wf")
 }
 
-func BenchmarkWaterFill10(b *testing.B)   { benchmarkWaterFill(b, 10) }
-func BenchmarkWaterFill100(b *testing.B)  { benchmarkWaterFill(b, 100) }
-func BenchmarkWaterFill1000(b *testing.B) { benchmarkWaterFill(b, 1000) }
-func BenchmarkALM10(b *testing.B)         { benchmarkALM(b, 10) }
-func BenchmarkALM100(b *testing.B)        { benchmarkALM(b, 100) }
-func BenchmarkALM1000(b *testing.B)       { benchmarkALM(b, 1000) }
-func BenchmarkRatio10(b *testing.B)       { benchmarkRatio(b, 10) }
-func BenchmarkRatio100(b *testing.B)      { benchmarkRatio(b, 100) }
-func BenchmarkRatio1000(b *testing.B)     { benchmarkRatio(b, 1000) }
+func sized(b *testing.B, f func(*testing.B, int)) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { f(b, n) })
+	}
+}
+
+// BenchmarkWaterFill is the exact per-job solver on n units (log utilities).
+func BenchmarkWaterFill(b *testing.B) { sized(b, benchmarkWaterFill) }
+
+// BenchmarkALM is Algorithm 2 on the same jobs.
+func BenchmarkALM(b *testing.B) { sized(b, benchmarkALM) }
+
+// BenchmarkRatio reports ALM time / water-filling time on the same job.
+func BenchmarkRatio(b *testing.B) { sized(b, benchmarkRatio) }
 
 // BenchmarkDefaultDay runs OnSocMax (water-filling) over one default day
 // of Section IV-A, slot by slot, reusing the policy (Reset per day).
