@@ -123,14 +123,15 @@
 // Dijkstra and Johnson potentials, adding the jobs one at a time with the
 // source and the sink merged, so each search stays among the jobs that
 // overlap the new one. Measured (go test -bench 'OfflineFlow$|OfflineLP'
-// -benchtime=100x, 2-core Xeon): 0.05 ms for the default day (363
-// variables), 0.32 ms at 5x (2 270 variables), 1.35 ms at 20x (8 681
-// variables), growth exponent about 1.04 in the variables; HiGHS through
-// scipy was quoted at 1.67 ms for the default day and 5.2 ms at 5x (not
-// re-measured). Over 10 000 generated and near-degenerate instances
-// (capacities of 1e-3 beside 1e3, equal utilities, zero betas, duplicated
-// jobs) it matches OfflineLP within a relative 1.2e-11 with at most 68
-// augmentations (1.8 per arc); DefaultMaxAugmentations (8 per arc) bounds
+// -benchtime=100x -count=3, shared 2-core Xeon, best of 3): 0.05 ms for
+// the default day (483 variables), 0.34 ms at 5x (2 394 variables), 1.4 ms
+// at 20x (8 824 variables), growth exponent about 1.1 in the variables;
+// OfflineLP takes 1.6 s on the default day. HiGHS through scipy was quoted
+// at 1.67 ms for the default day and 5.2 ms at 5x (not re-measured here).
+// Over 10 000 generated and near-degenerate instances (capacities of 1e-3
+// beside 1e3, equal utilities, zero betas, duplicated jobs) it matches
+// OfflineLP within a relative 2.2e-14 with at most 60 augmentations (1.9
+// per arc); DefaultMaxAugmentations (8 per arc) bounds
 // every run, reached returns ErrIterationLimit. The former Bellman-Ford
 // version hung on an instance with a capacity of 1e-3 (cost -460 beside
 // -2.5): its absolute relaxation tolerance 1e-14 was below the rounding of
