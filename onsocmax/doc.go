@@ -141,7 +141,7 @@
 //
 // OfflineLP solves the same LP with gonum's dense lp.Simplex on the
 // standard form with one slack per row (rows = jobs + units + variables;
-// MaxLPVariables = 2000; about 1 s for the default day). It is the
+// MaxLPVariables = 2000; about 1.6 s for the default day). It is the
 // independent reference of the tests, for small instances of moderate
 // scale only (with capacities of 1e12 its tolerance shows in the 7th
 // digit).
