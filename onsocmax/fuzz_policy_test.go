@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/msched/msched/utility"
@@ -57,6 +58,43 @@ func FuzzPolicyRun(f *testing.F) {
 			if o.Welfare > opt*(1+1e-9)+1e-9 {
 				t.Fatalf("%s welfare %v above OPT %v", p.Name(), o.Welfare, opt)
 			}
+		}
+	})
+}
+
+// FuzzGenerate builds a Config from fuzzed sizes and parameters: Validate
+// and Generate never panic, refuse what they cannot hold with an error
+// wrapping a sentinel, and produce valid instances otherwise. Seeds hold
+// huge and overflowing sizes, NaN and infinite means.
+func FuzzGenerate(f *testing.F) {
+	f.Add(10, 24, 20, 2.03, 4.0, 20.0, 18.0, 7.0, 0.5, uint64(1), false)
+	f.Add(1<<32, 1<<32, 20, 2.03, 4.0, 20.0, 18.0, 7.0, 0.5, uint64(1), false)
+	f.Add(math.MaxInt, 2, math.MaxInt, 1e300, 1e300, 1e300, 1e300, 1e300, 1.0, uint64(2), true)
+	f.Add(3, 5, 7, math.NaN(), math.Inf(1), -1.0, 0.0, 0.0, 0.0, uint64(3), false)
+	f.Add(2, 3, 50, 100.0, 1e300, 1e-300, 1e-3, 1e3, 1.0, uint64(4), true)
+	f.Fuzz(func(t *testing.T, nodes, slots, jobs int, rate, dur, capm, rho, xbar, loc float64, seed uint64, perJob bool) {
+		c := DefaultConfig()
+		c.Nodes, c.Slots, c.Jobs = nodes, slots, jobs
+		c.ArrivalRate, c.MeanDuration, c.CapMean, c.RhoMean, c.XBarMean, c.Locality = rate, dur, capm, rho, xbar, loc
+		c.PerJobUtility = perJob
+		if err := c.Validate(); err != nil {
+			if !errors.Is(err, ErrValue) && !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("error without sentinel: %v", err)
+			}
+			return
+		}
+		if nodes*slots > 1<<14 || jobs > 1<<12 || rate > 1e3 {
+			return // valid but too slow for a fuzz iteration
+		}
+		in, err := Generate(c, rand.New(rand.NewPCG(seed, 1)))
+		if err != nil {
+			if !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("Generate: %v", err)
+			}
+			return
+		}
+		if err := in.Validate(); err != nil {
+			t.Fatalf("generated instance invalid: %v", err)
 		}
 	})
 }
