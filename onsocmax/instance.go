@@ -137,12 +137,19 @@ func checkMesh(m *bipartite.Mesh) error {
 // (utility.Sqrt) is differentiated to obtain a finite v in MarginalBounds.
 const DefaultMinUnit = 0.01
 
-// MarginalBounds returns iota and v of eq. (8) for the instance: the
+// MarginalBounds returns iota and v of eq. (8) for the instance (which it
+// validates first; minUnit must not be NaN or +Inf): the
 // minimum and maximum over jobs, units of positive capacity and x in
 // [0, xbar_nr] of f'_nr(x) + beta_nr/C_r. A utility with f'(0) = +Inf is
 // differentiated at minUnit (<= 0 means DefaultMinUnit) instead of 0, so
 // that bound is not a true bound near 0 (see the package documentation).
 func (in *Instance) MarginalBounds(minUnit float64) (iota, v float64, err error) {
+	if err := in.Validate(); err != nil {
+		return 0, 0, err
+	}
+	if !(minUnit <= 0) && !(minUnit > 0 && !math.IsInf(minUnit, 1)) {
+		return 0, 0, fmt.Errorf("%w: minUnit = %v", ErrValue, minUnit)
+	}
 	if minUnit <= 0 {
 		minUnit = DefaultMinUnit
 	}
@@ -174,8 +181,12 @@ func (in *Instance) Pricing(minUnit float64) (Pricing, error) {
 }
 
 // Welfare returns the P1 objective of an allocation x given per job and
-// aligned with Job.Units: sum f_nr(x_nr) + beta_nr x_nr / C_r.
+// aligned with Job.Units: sum f_nr(x_nr) + beta_nr x_nr / C_r. in must be
+// valid (Validate). It panics if x does not have one row per job of the
+// job's length (a programmer error; CheckFeasible returns an error
+// instead).
 func (in *Instance) Welfare(x [][]float64) float64 {
+	checkRows(x, in)
 	var w float64
 	for n := range in.Jobs {
 		j := &in.Jobs[n]

@@ -294,3 +294,31 @@ func TestNilPolicies(t *testing.T) {
 	_, err = Run(in, p)
 	require.Error(t, err)
 }
+
+// TestUnvalidatedInstances: exported functions that take an Instance
+// validate it (or document their panics) instead of indexing with bad
+// units.
+func TestUnvalidatedInstances(t *testing.T) {
+	m, _ := bipartite.NewMesh(1, 1, []float64{1})
+	bad := &Instance{Mesh: m, Jobs: []Job{{ID: 1, Rho: 1, Units: []int{5}, XBar: []float64{1}, Beta: []float64{0}, Utility: []utility.Utility{lin(1)}}}}
+	_, _, err := bad.MarginalBounds(0)
+	require.ErrorIs(t, err, ErrValue)
+	_, err = bad.Pricing(0)
+	require.ErrorIs(t, err, ErrValue)
+	good := &Instance{Mesh: m, Jobs: []Job{oneUnitJob(1, 1)}}
+	for _, mu := range []float64{math.NaN(), math.Inf(1)} {
+		_, _, err = good.MarginalBounds(mu)
+		require.ErrorIs(t, err, ErrValue)
+	}
+	_, _, err = good.MarginalBounds(math.Inf(-1)) // <= 0: the default
+	require.NoError(t, err)
+	_, _, err = OfflineFlow(bad)
+	require.Error(t, err)
+	_, _, err = OfflineLP(bad)
+	require.Error(t, err)
+	_, err = OfflineConcave(bad, nil)
+	require.Error(t, err)
+	_, err = Generate(DefaultConfig(), nil)
+	require.ErrorIs(t, err, ErrValue)
+	require.PanicsWithValue(t, panicLen, func() { good.Welfare([][]float64{{1, 2}}) })
+}

@@ -183,6 +183,9 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
+	if rng == nil {
+		return nil, fmt.Errorf("%w: nil *rand.Rand", ErrValue)
+	}
 	capacity := make([]float64, c.Nodes*c.Slots)
 	for i := range c.Nodes {
 		ci := math.Max(1e-3, c.CapMean+c.CapStd*rng.NormFloat64())
