@@ -182,6 +182,7 @@ func TestHostileConfigs(t *testing.T) {
 		func(c *Config) { c.Jobs = MaxJobs + 1 },
 		func(c *Config) { c.Nodes = -1 },
 		func(c *Config) { c.ArrivalRate = math.NaN() },
+		func(c *Config) { c.ArrivalRate = 1000 }, // e^-1000 underflows: the draw would be wrong
 		func(c *Config) { c.MeanDuration = math.Inf(1) },
 		func(c *Config) { c.AMin, c.AMax = 3, 1 },
 		func(c *Config) { c.Kinds = nil },

@@ -91,6 +91,10 @@ const (
 	MaxUnits = 1 << 24
 	// MaxJobs bounds Config.Jobs.
 	MaxJobs = 1 << 20
+	// MaxArrivalRate bounds Config.ArrivalRate: arrivals are drawn by
+	// inversion, whose e^-lambda underflows beyond about 745 (the draw
+	// would then be silently wrong).
+	MaxArrivalRate = 500
 	// MaxGeneratedUnits bounds the total number of (job, unit) pairs that
 	// Generate draws (about 3 GiB of job data).
 	MaxGeneratedUnits = 1 << 26
@@ -103,7 +107,7 @@ var maxGeneratedUnits = MaxGeneratedUnits
 type Config struct {
 	Nodes, Slots int     // mesh size; 10 x 24
 	Jobs         int     // maximum number of jobs; 20
-	ArrivalRate  float64 // Poisson mean of arrivals per slot; 2.03
+	ArrivalRate  float64 // Poisson mean of arrivals per slot, at most MaxArrivalRate; 2.03
 	MeanDuration float64 // mean of the Exp service duration, slots; 4
 	CapMean      float64 // node capacity C ~ N(CapMean, CapStd); 20
 	CapStd       float64 // 2
@@ -152,6 +156,8 @@ func (c *Config) validate() error {
 		return fmt.Errorf("%w: Config.Jobs = %d > MaxJobs = %d", ErrTooLarge, c.Jobs, MaxJobs)
 	case !finiteNonNeg(c.ArrivalRate) || !finiteNonNeg(c.MeanDuration):
 		return fmt.Errorf("%w: arrival rate %v mean duration %v", ErrValue, c.ArrivalRate, c.MeanDuration)
+	case c.ArrivalRate > MaxArrivalRate:
+		return fmt.Errorf("%w: Config.ArrivalRate = %v > MaxArrivalRate = %v (Poisson by inversion)", ErrValue, c.ArrivalRate, MaxArrivalRate)
 	case !finiteNonNeg(c.CapMean) || !finiteNonNeg(c.CapStd) || !finiteNonNeg(c.RhoMean) || !finiteNonNeg(c.RhoStd) ||
 		!finiteNonNeg(c.XBarMean) || !finiteNonNeg(c.XBarStd):
 		return fmt.Errorf("%w: a mean or standard deviation is negative or not finite", ErrValue)
