@@ -47,6 +47,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -408,7 +409,7 @@ func runSweep(stdout io.Writer, base params, which, out string) error {
 					s.setGroup(&pr, g)
 				}
 				s.set(&pr, v)
-				fmt.Fprintf(os.Stderr, "onsocmax: sweep %s = %v %s (%v)\n", s.name, v, groupLabel(s, g), time.Since(start).Round(time.Millisecond))
+				fmt.Fprintf(os.Stderr, "onsocmax: sweep %s = %v%s (%v)\n", s.name, v, groupLabel(s, g), time.Since(start).Round(time.Millisecond))
 				days, err := experiment(pr)
 				if err != nil {
 					return err
@@ -423,7 +424,7 @@ func runSweep(stdout io.Writer, base params, which, out string) error {
 				}
 				means = append(means, m)
 			}
-			fmt.Fprintf(stdout, "Sweep over %s %s (mean welfare per day over %d days, utility %s, %s)\n", s.label, groupLabel(s, g), base.Runs, base.Utility, drawName(base.PerJob))
+			fmt.Fprintf(stdout, "Sweep over %s%s (mean welfare per day over %d days, utility %s, %s)\n", s.label, groupLabel(s, g), base.Runs, base.Utility, drawName(base.PerJob))
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintf(tw, "%s\t", s.name)
 			for _, n := range names {
@@ -460,7 +461,7 @@ func groupLabel(s sweepDef, g float64) string {
 	if math.IsNaN(g) {
 		return ""
 	}
-	return fmt.Sprintf("at mean %s %v", s.groupName, g)
+	return fmt.Sprintf(" at mean %s %v", s.groupName, g)
 }
 
 func sweepFile(s sweepDef, g float64) string {
@@ -521,7 +522,7 @@ func writeSweep(dir string, pr params, s sweepDef, g float64, names []string, me
 	if err := report.WriteCSV(filepath.Join(dir, file+".csv"), head, rows); err != nil {
 		return err
 	}
-	title := fmt.Sprintf("OPT/policy vs %s %s (%s utilities, %s, %d days)", s.name, groupLabel(s, g), pr.Utility, drawName(pr.PerJob), pr.Runs)
+	title := strings.Join(strings.Fields(fmt.Sprintf("OPT/policy vs %s %s (%s utilities, %s, %d days)", s.name, groupLabel(s, g), pr.Utility, drawName(pr.PerJob), pr.Runs)), " ")
 	pl := report.NewPlot(title, s.label, "OPT / mean policy welfare (ratio, 1 = optimal)").Legend(true, false)
 	opt := len(names) - 1
 	for i, n := range names[:opt] {
