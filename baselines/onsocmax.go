@@ -19,6 +19,18 @@ import (
 // P1. The jobs' slices are retained (not copied) until their deadline and
 // must not be modified. The returned slice is owned by the policy and valid
 // until the next Decide. Neither is safe for concurrent use.
+//
+// Information advantage: deciding slot by slot, the baselines have seen
+// every job that arrives up to slot t before they spend slot t's capacity,
+// and never commit capacity of a future slot; OnSocMax commits each job's
+// whole allocation (later slots included) when the job arrives. Results
+// comparing them should say so.
+//
+// Decide is all or nothing: a slot outside the mesh horizon
+// (onsocmax.ErrHorizon), an invalid job or one arriving at another slot
+// (onsocmax.ErrValue), a job ID that is already active or repeated in the
+// batch (onsocmax.ErrDuplicate) return an error and a nil decision before
+// any state changes.
 
 var (
 	_ bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation] = (*MaxFirst)(nil)
@@ -38,28 +50,52 @@ type candidate struct {
 
 // slotBase holds what both baselines share.
 type slotBase struct {
-	mesh   *bipartite.Mesh
-	jobs   []onsocmax.Job // copies of the admitted jobs' headers
-	active []activeJob
-	cand   [][]candidate // per node, candidates of the current slot
-	out    []onsocmax.Allocation
+	mesh    *bipartite.Mesh
+	meshErr error // why mesh is unusable (nil, overflowing), reported by Decide
+	active  []activeJob
+	cand    [][]candidate // per node, candidates of the current slot
+	out     []onsocmax.Allocation
+	ids     map[int]struct{}
 }
 
 func newSlotBase(mesh *bipartite.Mesh) slotBase {
+	if err := onsocmax.ValidateMesh(mesh); err != nil {
+		return slotBase{meshErr: fmt.Errorf("baselines: %w", err)}
+	}
 	return slotBase{mesh: mesh, cand: make([][]candidate, mesh.Nodes)}
 }
 
-// admit validates and admits the arrivals, drops expired or finished jobs
-// and collects, per node, the candidates of slot t.
+// admit validates the arrivals and the slot before changing anything, then
+// admits the arrivals, drops expired or finished jobs and collects, per
+// node, the candidates of slot t.
 func (b *slotBase) admit(t int, jobs []onsocmax.Job) error {
 	b.out = b.out[:0]
+	if b.meshErr != nil {
+		return b.meshErr
+	}
+	if t < 0 || t >= b.mesh.Slots {
+		return fmt.Errorf("baselines: %w: Decide at slot %d, mesh has slots [0, %d)", onsocmax.ErrHorizon, t, b.mesh.Slots)
+	}
+	if b.ids == nil {
+		b.ids = make(map[int]struct{})
+	}
+	clear(b.ids)
+	for _, a := range b.active {
+		if a.job.Deadline >= t && a.rem > 0 {
+			b.ids[a.job.ID] = struct{}{}
+		}
+	}
 	for n := range jobs {
 		if err := jobs[n].Validate(b.mesh); err != nil {
-			return err
+			return fmt.Errorf("baselines: job index %d: %w", n, err)
 		}
 		if jobs[n].Arrival != t {
-			return fmt.Errorf("baselines: job %d arrives at %d, decided at slot %d", jobs[n].ID, jobs[n].Arrival, t)
+			return fmt.Errorf("baselines: %w: job index %d (id %d) arrives at %d, decided at slot %d", onsocmax.ErrValue, n, jobs[n].ID, jobs[n].Arrival, t)
 		}
+		if _, dup := b.ids[jobs[n].ID]; dup {
+			return fmt.Errorf("baselines: %w: job index %d has id %d, already active or earlier in the batch", onsocmax.ErrDuplicate, n, jobs[n].ID)
+		}
+		b.ids[jobs[n].ID] = struct{}{}
 	}
 	keep := b.active[:0]
 	for _, a := range b.active {
@@ -103,8 +139,20 @@ func (b *slotBase) give(c candidate, r int, x float64) {
 // when its capacity or its candidates run out.
 type MaxFirst struct{ slotBase }
 
-// NewMaxFirst returns MAX-FIRST on a validated mesh.
+// NewMaxFirst returns MAX-FIRST on mesh. It never panics: if mesh is nil
+// or invalid (see onsocmax.ValidateMesh), every Decide returns that error.
+// NewMaxFirstChecked reports it at construction.
 func NewMaxFirst(mesh *bipartite.Mesh) *MaxFirst { return &MaxFirst{newSlotBase(mesh)} }
+
+// NewMaxFirstChecked returns MAX-FIRST on mesh, or an error if mesh is nil
+// or invalid (onsocmax.ValidateMesh).
+func NewMaxFirstChecked(mesh *bipartite.Mesh) (*MaxFirst, error) {
+	p := NewMaxFirst(mesh)
+	if p.meshErr != nil {
+		return nil, p.meshErr
+	}
+	return p, nil
+}
 
 // Name returns "MAX-FIRST".
 func (p *MaxFirst) Name() string { return "MAX-FIRST" }
@@ -152,8 +200,20 @@ func (p *MaxFirst) Decide(t int, jobs []onsocmax.Job) ([]onsocmax.Allocation, er
 // among the others.
 type EqualShare struct{ slotBase }
 
-// NewEqualShare returns EQUAL-SHARE on a validated mesh.
+// NewEqualShare returns EQUAL-SHARE on mesh. It never panics: if mesh is
+// nil or invalid (see onsocmax.ValidateMesh), every Decide returns that
+// error. NewEqualShareChecked reports it at construction.
 func NewEqualShare(mesh *bipartite.Mesh) *EqualShare { return &EqualShare{newSlotBase(mesh)} }
+
+// NewEqualShareChecked returns EQUAL-SHARE on mesh, or an error if mesh is
+// nil or invalid (onsocmax.ValidateMesh).
+func NewEqualShareChecked(mesh *bipartite.Mesh) (*EqualShare, error) {
+	p := NewEqualShare(mesh)
+	if p.meshErr != nil {
+		return nil, p.meshErr
+	}
+	return p, nil
+}
 
 // Name returns "EQUAL-SHARE".
 func (p *EqualShare) Name() string { return "EQUAL-SHARE" }

@@ -41,3 +41,26 @@ func ExampleNewEqualShare() {
 	// job 0 unit 0 x 3.0000
 	// job 1 unit 0 x 3.0000
 }
+
+func ExampleNewMaxFirstChecked() {
+	if _, err := baselines.NewMaxFirstChecked(nil); err != nil {
+		fmt.Println("error:", err)
+	}
+	m, jobs := socExample()
+	p, _ := baselines.NewMaxFirstChecked(m)
+	if _, err := p.Decide(1, jobs); err != nil {
+		fmt.Println("error:", err)
+	}
+	// Output:
+	// error: baselines: onsocmax: invalid value: nil mesh
+	// error: baselines: onsocmax: slot outside the mesh horizon: Decide at slot 1, mesh has slots [0, 1)
+}
+
+func ExampleNewEqualShareChecked() {
+	m, jobs := socExample()
+	p, _ := baselines.NewEqualShareChecked(m)
+	_, err := p.Decide(0, []onsocmax.Job{jobs[0], jobs[0]})
+	fmt.Println("error:", err)
+	// Output:
+	// error: baselines: onsocmax: duplicate job id: job index 1 has id 0, already active or earlier in the batch
+}

@@ -1,6 +1,7 @@
 package onsocmax
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -45,6 +46,7 @@ func benchmarkRatio(b *testing.B, n int) {
 	x, work := make([]float64, n), make([]float64, n)
 	var a ALM
 	var tw, ta time.Duration
+	b.ReportAllocs()
 	for b.Loop() {
 		t0 := time.Now()
 		WaterFill(x, p, nil, work)
@@ -56,15 +58,20 @@ func benchmarkRatio(b *testing.B, n int) {
 	b.ReportMetric(float64(ta)/float64(tw), "alm/wf")
 }
 
-func BenchmarkWaterFill10(b *testing.B)   { benchmarkWaterFill(b, 10) }
-func BenchmarkWaterFill100(b *testing.B)  { benchmarkWaterFill(b, 100) }
-func BenchmarkWaterFill1000(b *testing.B) { benchmarkWaterFill(b, 1000) }
-func BenchmarkALM10(b *testing.B)         { benchmarkALM(b, 10) }
-func BenchmarkALM100(b *testing.B)        { benchmarkALM(b, 100) }
-func BenchmarkALM1000(b *testing.B)       { benchmarkALM(b, 1000) }
-func BenchmarkRatio10(b *testing.B)       { benchmarkRatio(b, 10) }
-func BenchmarkRatio100(b *testing.B)      { benchmarkRatio(b, 100) }
-func BenchmarkRatio1000(b *testing.B)     { benchmarkRatio(b, 1000) }
+func sized(b *testing.B, f func(*testing.B, int)) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { f(b, n) })
+	}
+}
+
+// BenchmarkWaterFill is the exact per-job solver on n units (log utilities).
+func BenchmarkWaterFill(b *testing.B) { sized(b, benchmarkWaterFill) }
+
+// BenchmarkALM is Algorithm 2 on the same jobs.
+func BenchmarkALM(b *testing.B) { sized(b, benchmarkALM) }
+
+// BenchmarkRatio reports ALM time / water-filling time on the same job.
+func BenchmarkRatio(b *testing.B) { sized(b, benchmarkRatio) }
 
 // BenchmarkDefaultDay runs OnSocMax (water-filling) over one default day
 // of Section IV-A, slot by slot, reusing the policy (Reset per day).
@@ -112,13 +119,64 @@ func BenchmarkDefaultDayALM(b *testing.B) {
 	}
 }
 
-// BenchmarkOfflineFlowDefaultDay is the exact offline optimum of one default day.
-func BenchmarkOfflineFlowDefaultDay(b *testing.B) {
-	in, _ := Generate(DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, err := OfflineFlow(in); err != nil {
-			b.Fatal(err)
-		}
+// scaledDay is the default day scaled k times in time: 24k slots and 20k
+// jobs on the same 10 nodes, so the number of variables x_nr grows about
+// linearly in k (about 480k).
+func scaledDay(tb testing.TB, k int, seed uint64) *Instance {
+	c := DefaultConfig()
+	c.Slots, c.Jobs = 24*k, 20*k
+	in, err := Generate(c, rand.New(rand.NewPCG(seed, 1)))
+	if err != nil {
+		tb.Fatal(err)
 	}
+	return in
+}
+
+func numVars(in *Instance) int {
+	n := 0
+	for _, j := range in.Jobs {
+		n += len(j.Units)
+	}
+	return n
+}
+
+// BenchmarkOfflineFlow is the exact offline optimum of one day scaled 1x,
+// 5x and 20x (see scaledDay), with the solver's buffers reused across
+// calls, as in a sweep.
+func BenchmarkOfflineFlow(b *testing.B) {
+	for _, k := range []int{1, 5, 20} {
+		in := scaledDay(b, k, 1)
+		b.Run(fmt.Sprintf("size=%dx", k), func(b *testing.B) {
+			x := make([][]float64, len(in.Jobs))
+			for n := range in.Jobs {
+				x[n] = make([]float64, len(in.Jobs[n].Units))
+			}
+			var s FlowSolver
+			b.ReportAllocs()
+			var res FlowResult
+			for b.Loop() {
+				var err error
+				if res, err = s.Solve(x, in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(numVars(in)), "vars")
+			b.ReportMetric(float64(res.Augmentations), "augmentations")
+		})
+	}
+}
+
+// BenchmarkOfflineLP is the dense simplex reference at 1x, for the ratio
+// to BenchmarkOfflineFlow.
+func BenchmarkOfflineLP(b *testing.B) {
+	in := scaledDay(b, 1, 1)
+	b.Run("size=1x", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, _, err := OfflineLP(in); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(numVars(in)), "vars")
+	})
 }

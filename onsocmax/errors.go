@@ -19,6 +19,12 @@ var (
 	ErrTooLarge = errors.New("onsocmax: problem too large")
 	// ErrUnsupported reports an offline problem the exact solver cannot handle.
 	ErrUnsupported = errors.New("onsocmax: unsupported problem")
+	// ErrHorizon reports a slot outside the mesh horizon [0, Slots).
+	ErrHorizon = errors.New("onsocmax: slot outside the mesh horizon")
+	// ErrDuplicate reports a job ID given twice where IDs must be unique.
+	ErrDuplicate = errors.New("onsocmax: duplicate job id")
+	// ErrIterationLimit reports a solver stopped by its iteration limit.
+	ErrIterationLimit = errors.New("onsocmax: iteration limit reached")
 )
 
 const (

@@ -77,9 +77,18 @@ func FuzzInstanceJSON(f *testing.F) {
 	f.Add([]byte(`{"version":2}`))
 	f.Add([]byte(`{"version":1,"mesh":{"nodes":1,"slots":1,"capacity":[5]},"jobs":[{"id":0,"rho":4,"units":[3],"xbar":[4],"beta":[0.2],"utility":[{"kind":"log","a":1.5}]}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// ReadInstance must agree with json.Unmarshal (it adds the size
+		// bound) and neither may panic.
+		_, rerr := ReadInstance(bytes.NewReader(b))
 		var in Instance
 		if err := json.Unmarshal(b, &in); err != nil {
+			if rerr == nil {
+				t.Fatalf("ReadInstance accepted what Unmarshal refuses: %v", err)
+			}
 			return
+		}
+		if rerr != nil {
+			t.Fatalf("ReadInstance refused a valid instance: %v", rerr)
 		}
 		if err := in.Validate(); err != nil {
 			t.Fatalf("decoded instance invalid: %v", err)

@@ -3,9 +3,11 @@ package onsocmax
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 	"github.com/msched/msched/utility"
 )
 
@@ -38,6 +40,10 @@ func (j *Job) Validate(m *bipartite.Mesh) error {
 		return fmt.Errorf("%w: job %d rho %v", ErrValue, j.ID, j.Rho)
 	}
 	nu := m.NumUnits()
+	var seen map[int]struct{} // for long unit lists; short ones are scanned
+	if k > 32 {
+		seen = make(map[int]struct{}, k)
+	}
 	for i, r := range j.Units {
 		if r < 0 || r >= nu {
 			return fmt.Errorf("%w: job %d unit index %d value %d (mesh has %d units)", ErrValue, j.ID, i, r, nu)
@@ -45,9 +51,16 @@ func (j *Job) Validate(m *bipartite.Mesh) error {
 		if _, t := m.NodeSlot(r); t < j.Arrival || t > j.Deadline {
 			return fmt.Errorf("%w: job %d unit index %d (unit %d) is in slot %d outside [%d, %d]", ErrValue, j.ID, i, r, t, j.Arrival, j.Deadline)
 		}
-		for _, q := range j.Units[:i] {
-			if q == r {
-				return fmt.Errorf("%w: job %d repeats unit %d", ErrValue, j.ID, r)
+		if seen != nil {
+			if _, dup := seen[r]; dup {
+				return fmt.Errorf("%w: job %d repeats unit %d (index %d)", ErrValue, j.ID, r, i)
+			}
+			seen[r] = struct{}{}
+		} else {
+			for _, q := range j.Units[:i] {
+				if q == r {
+					return fmt.Errorf("%w: job %d repeats unit %d (index %d)", ErrValue, j.ID, r, i)
+				}
 			}
 		}
 		if !finiteNonNeg(j.XBar[i]) {
@@ -73,10 +86,7 @@ type Instance struct {
 
 // Validate checks the mesh, every job, unique IDs and the arrival order.
 func (in *Instance) Validate() error {
-	if in.Mesh == nil {
-		return fmt.Errorf("%w: nil mesh", ErrValue)
-	}
-	if err := in.Mesh.Validate(); err != nil {
+	if err := checkMesh(in.Mesh); err != nil {
 		return err
 	}
 	ids := make(map[int]bool, len(in.Jobs))
@@ -99,16 +109,47 @@ func (in *Instance) Validate() error {
 	return nil
 }
 
+// ValidateMesh is the check every constructor and decoder of the family
+// applies to a mesh (policies and baselines call it): m is not nil, its
+// Nodes*Slots neither overflows nor exceeds MaxUnits, and it passes
+// bipartite's Validate. Errors wrap ErrValue, ErrTooLarge or bipartite's
+// sentinels.
+func ValidateMesh(m *bipartite.Mesh) error { return checkMesh(m) }
+
+// checkMesh validates m and, with overflow-safe arithmetic, that
+// Nodes*Slots neither overflows (a product that wraps around to
+// len(Capacity) passes bipartite's check) nor exceeds MaxUnits.
+func checkMesh(m *bipartite.Mesh) error {
+	if m == nil {
+		return fmt.Errorf("%w: nil mesh", ErrValue)
+	}
+	if m.Nodes <= 0 || m.Slots <= 0 {
+		return fmt.Errorf("%w: mesh nodes = %d, slots = %d, want >= 1", ErrValue, m.Nodes, m.Slots)
+	}
+	n, ok := checked.Mul(m.Nodes, m.Slots)
+	if !ok || n > MaxUnits {
+		return fmt.Errorf("%w: mesh nodes %d x slots %d > MaxUnits = %d", ErrTooLarge, m.Nodes, m.Slots, MaxUnits)
+	}
+	return m.Validate()
+}
+
 // DefaultMinUnit is the workload at which a utility with f'(0) = +Inf
 // (utility.Sqrt) is differentiated to obtain a finite v in MarginalBounds.
 const DefaultMinUnit = 0.01
 
-// MarginalBounds returns iota and v of eq. (8) for the instance: the
+// MarginalBounds returns iota and v of eq. (8) for the instance (which it
+// validates first; minUnit must not be NaN or +Inf): the
 // minimum and maximum over jobs, units of positive capacity and x in
 // [0, xbar_nr] of f'_nr(x) + beta_nr/C_r. A utility with f'(0) = +Inf is
 // differentiated at minUnit (<= 0 means DefaultMinUnit) instead of 0, so
 // that bound is not a true bound near 0 (see the package documentation).
 func (in *Instance) MarginalBounds(minUnit float64) (iota, v float64, err error) {
+	if err := in.Validate(); err != nil {
+		return 0, 0, err
+	}
+	if !(minUnit <= 0) && !(minUnit > 0 && !math.IsInf(minUnit, 1)) {
+		return 0, 0, fmt.Errorf("%w: minUnit = %v", ErrValue, minUnit)
+	}
 	if minUnit <= 0 {
 		minUnit = DefaultMinUnit
 	}
@@ -140,8 +181,12 @@ func (in *Instance) Pricing(minUnit float64) (Pricing, error) {
 }
 
 // Welfare returns the P1 objective of an allocation x given per job and
-// aligned with Job.Units: sum f_nr(x_nr) + beta_nr x_nr / C_r.
+// aligned with Job.Units: sum f_nr(x_nr) + beta_nr x_nr / C_r. in must be
+// valid (Validate). It panics if x does not have one row per job of the
+// job's length (a programmer error; CheckFeasible returns an error
+// instead).
 func (in *Instance) Welfare(x [][]float64) float64 {
+	checkRows(x, in)
 	var w float64
 	for n := range in.Jobs {
 		j := &in.Jobs[n]
@@ -204,17 +249,47 @@ func (in *Instance) MarshalJSON() ([]byte, error) {
 	return json.Marshal(instanceJSON{encodingVersion, in.Mesh, in.Jobs})
 }
 
+// MaxInstanceBytes bounds the encoded size ReadInstance accepts (1 GiB);
+// the decoded instance takes a small multiple of it.
+const MaxInstanceBytes = 1 << 30
+
+// ReadInstance decodes one instance written by MarshalJSON from r,
+// reading at most MaxInstanceBytes, and validates it. Anything after the
+// JSON object other than white space is an error, as is a mesh whose
+// Nodes*Slots overflows or exceeds MaxUnits.
+func ReadInstance(r io.Reader) (*Instance, error) {
+	lr := &io.LimitedReader{R: r, N: MaxInstanceBytes + 1}
+	b, err := io.ReadAll(lr)
+	if err != nil {
+		return nil, fmt.Errorf("onsocmax: read instance: %w", err)
+	}
+	if len(b) > MaxInstanceBytes {
+		return nil, fmt.Errorf("%w: instance larger than MaxInstanceBytes = %d", ErrTooLarge, MaxInstanceBytes)
+	}
+	var in Instance
+	// json.Unmarshal rejects trailing data after the top-level value.
+	if err := json.Unmarshal(b, &in); err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
 // UnmarshalJSON decodes and validates an instance written by MarshalJSON.
+// The mesh's Nodes*Slots is checked for overflow and against MaxUnits
+// before the mesh is built.
 func (in *Instance) UnmarshalJSON(b []byte) error {
 	var v instanceJSON
 	if err := json.Unmarshal(b, &v); err != nil {
-		return fmt.Errorf("onsocmax: decode instance: %w", err)
+		return fmt.Errorf("%w: decode instance: %w", ErrValue, err)
 	}
 	if v.Version != encodingVersion {
 		return fmt.Errorf("%w: instance version %d, want %d", ErrVersion, v.Version, encodingVersion)
 	}
 	if v.Mesh == nil {
 		return fmt.Errorf("%w: missing mesh", ErrValue)
+	}
+	if err := checkMesh(v.Mesh); err != nil {
+		return err
 	}
 	m, err := bipartite.NewMesh(v.Mesh.Nodes, v.Mesh.Slots, v.Mesh.Capacity)
 	if err != nil {

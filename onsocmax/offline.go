@@ -23,8 +23,12 @@ const MaxLPVariables = 2000
 //
 // converted to standard form with one slack per row (job rows (4), unit
 // rows (6), upper bounds (7)) and solved by lp.Simplex from the all-slack
-// basis. It returns ErrUnsupported for a non-linear utility and ErrTooLarge
-// beyond MaxLPVariables variables.
+// basis. The tableau is dense (rows x 2 rows) and each pivot is cubic in
+// the rows, so OfflineLP is for small instances only (about 1.6 s for a
+// default day of ~480 variables): it is the independent reference that the
+// tests compare OfflineFlow against, not the solver to use (OfflineFlow is
+// exact and thousands of times faster). It returns ErrUnsupported for a
+// non-linear utility and ErrTooLarge beyond MaxLPVariables variables.
 func OfflineLP(in *Instance) (float64, [][]float64, error) {
 	if err := in.Validate(); err != nil {
 		return 0, nil, err

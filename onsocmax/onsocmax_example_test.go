@@ -140,7 +140,7 @@ func ExampleRun() {
 	fmt.Printf("%d jobs, OnSocMax welfare %.4f, OPT %.4f, OPT/ONLINE %.4f <= alpha-hat %.4f\n",
 		len(in.Jobs), out.Welfare, opt, opt/out.Welfare, pricing.Alpha)
 	// Output:
-	// 20 jobs, OnSocMax welfare 717.1030, OPT 717.1734, OPT/ONLINE 1.0001 <= alpha-hat 2.7933
+	// 20 jobs, OnSocMax welfare 1034.3973, OPT 1037.5610, OPT/ONLINE 1.0031 <= alpha-hat 2.9071
 }
 
 func ExampleOfflineLP() {
@@ -166,7 +166,7 @@ func ExampleOfflineConcave() {
 	res, _ := onsocmax.OfflineConcave(in, nil)
 	fmt.Printf("OPT in [%.2f, %.2f], relative gap below 1e-2: %v\n", res.Lower, res.Upper, res.Gap() < 1e-2)
 	// Output:
-	// OPT in [423.98, 424.94], relative gap below 1e-2: true
+	// OPT in [454.98, 455.69], relative gap below 1e-2: true
 }
 
 func ExampleInstance_MarshalJSON() {
@@ -194,6 +194,6 @@ func ExampleGenerate() {
 	// v comes from the sqrt utility differentiated at DefaultMinUnit.
 	fmt.Printf("iota %.4f, v %.4f\n", iota, v)
 	// Output:
-	// 20 jobs; job 0: slots 0-0, rho 18.4290, 6 units, sqrt a=2.0684
-	// iota 0.1578, v 12.1214
+	// 20 jobs; job 0: slots 0-0, rho 18.4290, 6 units, sqrt a=1.7098
+	// iota 0.1234, v 14.9657
 }

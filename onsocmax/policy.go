@@ -62,6 +62,19 @@ type Policy struct {
 	order []int
 	out   []Allocation
 	last  Result
+	// journal holds (unit, usage before) of the current Decide, to undo
+	// it exactly when a later job of the batch fails.
+	journal []usageEntry
+	ids     map[int]struct{}
+}
+
+// testFailJob, set only by tests, makes Decide fail after a job has been
+// allocated, to exercise the rollback of a batch.
+var testFailJob func(*Job) error
+
+type usageEntry struct {
+	r    int
+	prev float64
 }
 
 var _ bipartite.OnlinePolicy[[]Job, []Allocation] = (*Policy)(nil)
@@ -69,10 +82,7 @@ var _ bipartite.OnlinePolicy[[]Job, []Allocation] = (*Policy)(nil)
 // NewPolicy returns OnSocMax on mesh with the Theorem 2 pricing. settings
 // may be nil.
 func NewPolicy(mesh *bipartite.Mesh, pricing Pricing, settings *PolicySettings) (*Policy, error) {
-	if mesh == nil {
-		return nil, fmt.Errorf("%w: nil mesh", ErrValue)
-	}
-	if err := mesh.Validate(); err != nil {
+	if err := checkMesh(mesh); err != nil {
 		return nil, err
 	}
 	if err := pricing.Validate(); err != nil {
@@ -94,7 +104,7 @@ func NewPolicy(mesh *bipartite.Mesh, pricing Pricing, settings *PolicySettings) 
 
 // Name returns "OnSocMax" (or "OnSocMax-NP" for the non-partitionable variant).
 func (p *Policy) Name() string {
-	if p.settings.NonPartitionable {
+	if p != nil && p.settings.NonPartitionable {
 		return "OnSocMax-NP"
 	}
 	return "OnSocMax"
@@ -111,21 +121,59 @@ func (p *Policy) Reset() { clear(p.usage) }
 
 // Decide runs Algorithm 1 lines 3-7 for each job arriving in slot t and
 // returns the allocations x_nr > 0 of all of them. The returned slice is
-// reused by the next call. It returns an error (and leaves the usage of the
-// failing job untouched) for a job that does not validate against the mesh
-// or that arrives at a slot other than t.
+// reused by the next call.
+//
+// Decide is all or nothing: it returns an error and a nil decision, and
+// leaves the policy exactly as it was (usage levels bit for bit, Last), if
+// t is outside the mesh horizon [0, Slots) (ErrHorizon), if a job does not
+// validate against the mesh or arrives at a slot other than t (ErrValue),
+// if two jobs of the batch share an ID (ErrDuplicate), or if a solver
+// fails on any job of the batch. IDs are only checked within a batch: the
+// policy keeps no state per job.
 func (p *Policy) Decide(t int, jobs []Job) ([]Allocation, error) {
+	if p == nil || p.mesh == nil {
+		return nil, fmt.Errorf("%w: Policy not built by NewPolicy", ErrValue)
+	}
 	p.out = p.out[:0]
+	if t < 0 || t >= p.mesh.Slots {
+		return nil, fmt.Errorf("%w: Decide at slot %d, mesh has slots [0, %d)", ErrHorizon, t, p.mesh.Slots)
+	}
+	if len(jobs) > 1 {
+		if p.ids == nil {
+			p.ids = make(map[int]struct{})
+		}
+		clear(p.ids)
+	}
 	for n := range jobs {
 		j := &jobs[n]
 		if err := j.Validate(p.mesh); err != nil {
-			return p.out, err
+			return nil, fmt.Errorf("job index %d: %w", n, err)
 		}
 		if j.Arrival != t {
-			return p.out, fmt.Errorf("%w: job %d arrives at %d, decided at slot %d", ErrValue, j.ID, j.Arrival, t)
+			return nil, fmt.Errorf("%w: job index %d (id %d) arrives at %d, decided at slot %d", ErrValue, n, j.ID, j.Arrival, t)
 		}
-		if err := p.decideJob(j); err != nil {
-			return p.out, err
+		if len(jobs) > 1 {
+			if _, dup := p.ids[j.ID]; dup {
+				return nil, fmt.Errorf("%w: job index %d repeats id %d in one Decide batch", ErrDuplicate, n, j.ID)
+			}
+			p.ids[j.ID] = struct{}{}
+		}
+	}
+	p.journal = p.journal[:0]
+	last := p.last
+	for n := range jobs {
+		err := p.decideJob(&jobs[n])
+		if err == nil && testFailJob != nil {
+			err = testFailJob(&jobs[n])
+		}
+		if err != nil {
+			for k := len(p.journal) - 1; k >= 0; k-- {
+				p.usage[p.journal[k].r] = p.journal[k].prev
+			}
+			p.journal = p.journal[:0]
+			p.last = last
+			p.out = p.out[:0]
+			return nil, err
 		}
 	}
 	return p.out, nil
@@ -168,6 +216,7 @@ func (p *Policy) decideJob(j *Job) error {
 			continue
 		}
 		r := j.Units[p.pos[i]]
+		p.journal = append(p.journal, usageEntry{r, p.usage[r]})
 		p.usage[r] += xi // (11)
 		p.out = append(p.out, Allocation{Job: j.ID, Unit: r, X: xi})
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 	"github.com/msched/msched/utility"
 )
 
@@ -26,6 +27,9 @@ type Outcome struct {
 func Run(in *Instance, pol bipartite.OnlinePolicy[[]Job, []Allocation]) (*Outcome, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
+	}
+	if pol == nil {
+		return nil, fmt.Errorf("%w: nil policy", ErrValue)
 	}
 	byID := make(map[int]int, len(in.Jobs))
 	pos := make([]map[int]int, len(in.Jobs))
@@ -79,11 +83,31 @@ func Run(in *Instance, pol bipartite.OnlinePolicy[[]Job, []Allocation]) (*Outcom
 	return &Outcome{Policy: pol.Name(), Welfare: in.Welfare(x), X: x, Served: served}, nil
 }
 
+// Size limits of Generate and of the mesh of an Instance, checked with
+// overflow-safe arithmetic before anything is allocated.
+const (
+	// MaxUnits bounds Nodes*Slots of a generated mesh (128 MiB of
+	// capacities) and of any mesh the package accepts.
+	MaxUnits = 1 << 24
+	// MaxJobs bounds Config.Jobs.
+	MaxJobs = 1 << 20
+	// MaxArrivalRate bounds Config.ArrivalRate: arrivals are drawn by
+	// inversion, whose e^-lambda underflows beyond about 745 (the draw
+	// would then be silently wrong).
+	MaxArrivalRate = 500
+	// MaxGeneratedUnits bounds the total number of (job, unit) pairs that
+	// Generate draws (about 3 GiB of job data).
+	MaxGeneratedUnits = 1 << 26
+)
+
+// maxGeneratedUnits is MaxGeneratedUnits, lowered by tests.
+var maxGeneratedUnits = MaxGeneratedUnits
+
 // Config parameterises Generate. DefaultConfig is Section IV-A of paper 001.
 type Config struct {
 	Nodes, Slots int     // mesh size; 10 x 24
 	Jobs         int     // maximum number of jobs; 20
-	ArrivalRate  float64 // Poisson mean of arrivals per slot; 2.03
+	ArrivalRate  float64 // Poisson mean of arrivals per slot, at most MaxArrivalRate; 2.03
 	MeanDuration float64 // mean of the Exp service duration, slots; 4
 	CapMean      float64 // node capacity C ~ N(CapMean, CapStd); 20
 	CapStd       float64 // 2
@@ -100,6 +124,13 @@ type Config struct {
 	// Locality is the probability that a node serves a job (service
 	// locality K_n, at least one node); 0.5.
 	Locality float64
+	// PerJobUtility is the literal reading of our first generator: one
+	// coefficient a ~ U[AMin, AMax] per job, shared by all its units. The
+	// default (false) is Section IV-A's "for each n in N, r in R_n,
+	// f_nr(x) = a x, a ~ U[1, 3]": one a per (job, unit), like beta. With
+	// per-job coefficients every unit of a job is worth the same to it,
+	// which hides the advantage of choosing units by value.
+	PerJobUtility bool
 }
 
 // DefaultConfig returns the experimental setup of Section IV-A.
@@ -109,12 +140,24 @@ func DefaultConfig() Config {
 		AMin: 1, AMax: 3, BetaMin: 0.1, BetaMax: 0.5, Kinds: []utility.Kind{utility.Linear}, Locality: 0.5}
 }
 
+// Validate reports an invalid or too large configuration: sizes must be
+// positive with Nodes*Slots <= MaxUnits and Jobs <= MaxJobs, means and
+// standard deviations finite and non-negative, the a and beta ranges
+// ordered, at least one utility kind, Locality in (0, 1].
+func (c Config) Validate() error { return c.validate() }
+
 func (c *Config) validate() error {
 	switch {
 	case c.Nodes <= 0 || c.Slots <= 0 || c.Jobs < 0:
 		return fmt.Errorf("%w: nodes %d slots %d jobs %d", ErrValue, c.Nodes, c.Slots, c.Jobs)
+	case !checked.Within(MaxUnits, c.Nodes, c.Slots):
+		return fmt.Errorf("%w: Config nodes %d x slots %d > MaxUnits = %d", ErrTooLarge, c.Nodes, c.Slots, MaxUnits)
+	case c.Jobs > MaxJobs:
+		return fmt.Errorf("%w: Config.Jobs = %d > MaxJobs = %d", ErrTooLarge, c.Jobs, MaxJobs)
 	case !finiteNonNeg(c.ArrivalRate) || !finiteNonNeg(c.MeanDuration):
 		return fmt.Errorf("%w: arrival rate %v mean duration %v", ErrValue, c.ArrivalRate, c.MeanDuration)
+	case c.ArrivalRate > MaxArrivalRate:
+		return fmt.Errorf("%w: Config.ArrivalRate = %v > MaxArrivalRate = %v (Poisson by inversion)", ErrValue, c.ArrivalRate, MaxArrivalRate)
 	case !finiteNonNeg(c.CapMean) || !finiteNonNeg(c.CapStd) || !finiteNonNeg(c.RhoMean) || !finiteNonNeg(c.RhoStd) ||
 		!finiteNonNeg(c.XBarMean) || !finiteNonNeg(c.XBarStd):
 		return fmt.Errorf("%w: a mean or standard deviation is negative or not finite", ErrValue)
@@ -138,12 +181,16 @@ func (c *Config) validate() error {
 // truncated at 0; service locality K_n: each node independently with
 // probability Locality (at least one); R_n by eq. (1); xbar_nr ~
 // N(XBarMean, XBarStd) per (job, node), truncated at 0, for all slots of
-// the node; one utility kind and a ~ U[AMin, AMax] per job for all its
-// units; beta_nr ~ U[BetaMin, BetaMax] per (job, unit). All randomness comes
+// the node; one utility kind per job; per (job, unit) beta_nr ~
+// U[BetaMin, BetaMax] and a ~ U[AMin, AMax] (one a per job for all its
+// units with PerJobUtility, the literal reading of our first generator). All randomness comes
 // from rng, in a fixed order.
 func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
+	}
+	if rng == nil {
+		return nil, fmt.Errorf("%w: nil *rand.Rand", ErrValue)
 	}
 	capacity := make([]float64, c.Nodes*c.Slots)
 	for i := range c.Nodes {
@@ -157,13 +204,17 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 		return nil, err
 	}
 	in := &Instance{Mesh: m}
+	total := 0
 	nodes := make([]int, 0, c.Nodes)
 	xbarNode := make([]float64, c.Nodes)
 	for t := 0; t < c.Slots && len(in.Jobs) < c.Jobs; t++ {
 		k := poisson(rng, c.ArrivalRate)
 		for ; k > 0 && len(in.Jobs) < c.Jobs; k-- {
-			dur := int(math.Floor(rng.ExpFloat64() * c.MeanDuration))
-			dl := min(t+dur, c.Slots-1)
+			// Clip in float64 first: Exp times a huge mean overflows int.
+			dl := c.Slots - 1
+			if dur := math.Floor(rng.ExpFloat64() * c.MeanDuration); dur < float64(c.Slots-1-t) {
+				dl = t + int(dur)
+			}
 			rho := math.Max(0, c.RhoMean+c.RhoStd*rng.NormFloat64())
 			nodes = nodes[:0]
 			for i := range c.Nodes {
@@ -178,14 +229,18 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 				xbarNode[i] = math.Max(0, c.XBarMean+c.XBarStd*rng.NormFloat64())
 			}
 			kind := c.Kinds[rng.IntN(len(c.Kinds))]
-			a := c.AMin + (c.AMax-c.AMin)*rng.Float64()
-			u, err := utility.New(kind, a)
-			if err != nil {
-				return nil, err
+			var u utility.Utility
+			if c.PerJobUtility {
+				if u, err = utility.New(kind, c.AMin+(c.AMax-c.AMin)*rng.Float64()); err != nil {
+					return nil, err
+				}
 			}
 			units, err := m.Available(nil, nodes, t, dl)
 			if err != nil {
 				return nil, err
+			}
+			if total += len(units); total > maxGeneratedUnits {
+				return nil, fmt.Errorf("%w: the generated jobs hold more than MaxGeneratedUnits = %d units (nodes %d, slots %d, jobs %d)", ErrTooLarge, maxGeneratedUnits, c.Nodes, c.Slots, c.Jobs)
 			}
 			j := Job{ID: len(in.Jobs), Arrival: t, Deadline: dl, Rho: rho, Units: units,
 				XBar: make([]float64, len(units)), Beta: make([]float64, len(units)), Utility: make([]utility.Utility, len(units))}
@@ -193,6 +248,11 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 				node, _ := m.NodeSlot(r)
 				j.XBar[q] = xbarNode[node]
 				j.Beta[q] = c.BetaMin + (c.BetaMax-c.BetaMin)*rng.Float64()
+				if !c.PerJobUtility {
+					if u, err = utility.New(kind, c.AMin+(c.AMax-c.AMin)*rng.Float64()); err != nil {
+						return nil, err
+					}
+				}
 				j.Utility[q] = u
 			}
 			in.Jobs = append(in.Jobs, j)

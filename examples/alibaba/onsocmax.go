@@ -38,7 +38,15 @@ func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*family
 	if err != nil {
 		return nil, err
 	}
-	pols := []bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation]{osm, baselines.NewMaxFirst(in.Mesh), baselines.NewEqualShare(in.Mesh)}
+	mf, err := baselines.NewMaxFirstChecked(in.Mesh)
+	if err != nil {
+		return nil, err
+	}
+	es, err := baselines.NewEqualShareChecked(in.Mesh)
+	if err != nil {
+		return nil, err
+	}
+	pols := []bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation]{osm, mf, es}
 	opt, _, err := onsocmax.OfflineFlow(in)
 	gap := 0.0
 	if errors.Is(err, onsocmax.ErrUnsupported) {

@@ -7,17 +7,33 @@
 //
 //	go run ./examples/onsocmax [-runs 20] [-seed 1] [-nodes 10] [-slots 24]
 //	    [-jobs 20] [-rate 2.03] [-duration 4] [-cap 20] [-rho 18] [-xbar 7]
-//	    [-utility linear|log|poly|mix] [-alm] [-np] [-instance FILE]
-//	    [-sweep duration|workload|congestion|all] [-json] [-out DIR]
+//	    [-utility linear|log|poly|mix] [-per-job-utility] [-alm] [-np]
+//	    [-instance FILE] [-sweep duration|workload|congestion|all]
+//	    [-json] [-out DIR]
 //
 // Each run draws one day with the paper's generator (onsocmax.Generate) and
-// seed -seed+run. The offline optimum is exact (min-cost flow) for linear
+// seed -seed+run. Utility coefficients are drawn per (job, unit) as in
+// Section IV-A; -per-job-utility is the literal reading of our first
+// generator (one coefficient per job for all its units). The offline
+// optimum is exact (min-cost flow, onsocmax.OfflineFlow) for linear
 // utilities; otherwise it is the certified bracket of
 // onsocmax.OfflineConcave, whose lower end (a feasible allocation) is used
 // for the ratios and whose worst relative gap is printed. "poly" is the
-// paper's a*sqrt(x) (utility.Sqrt). -sweep varies the mean service duration
-// (Fig. 4), the mean workload rho (Fig. 5) and the node capacity
-// (congestion, Fig. 6) and prints the mean welfare of each policy.
+// paper's a*sqrt(x) (utility.Sqrt).
+//
+// -sweep varies the mean service duration (Fig. 4), the mean workload rho
+// (Fig. 5), and, for the congestion of Fig. 6, the node capacity and the
+// workload together (a grid), and prints OPT/policy per point.
+//
+// The baselines decide slot by slot and never commit to a future slot;
+// OnSocMax commits a job's whole allocation, later slots included, when the
+// job arrives. The baselines thus see every arrival before they spend a
+// slot's capacity, an information advantage the paper does not discuss.
+//
+// With -out DIR the program writes CSV files and figures (SVG with a PNG
+// beside each): ratio.svg (OPT/policy per day, with alpha-hat of Theorem 2
+// dashed) and, for sweeps, sweep_<name>.svg (OPT/policy per point, one
+// figure per workload for the congestion grid).
 package main
 
 import (
@@ -25,18 +41,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/bipartite"
@@ -57,6 +72,7 @@ type params struct {
 	Rho      float64 `json:"rho_mean"`
 	XBar     float64 `json:"xbar_mean"`
 	Utility  string  `json:"utility"`
+	PerJob   bool    `json:"per_job_utility"`
 	ALM      bool    `json:"alm"`
 	NP       bool    `json:"non_partitionable"`
 	Instance string  `json:"instance,omitempty"`
@@ -87,38 +103,51 @@ type day struct {
 	gap     float64 // relative gap of the offline bracket (0 if exact)
 }
 
+// maxRuns bounds -runs (each run is one generated day).
+const maxRuns = 100000
+
 func main() {
-	if err := run(); err != nil {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "onsocmax:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+func run(args []string, stdout io.Writer) error {
 	var pr params
-	flag.IntVar(&pr.Runs, "runs", 20, "days (instances) averaged")
-	flag.Uint64Var(&pr.Seed, "seed", 1, "random seed of the first day")
-	flag.IntVar(&pr.Nodes, "nodes", 10, "nodes")
-	flag.IntVar(&pr.Slots, "slots", 24, "slots per day")
-	flag.IntVar(&pr.Jobs, "jobs", 20, "jobs per day (at most)")
-	flag.Float64Var(&pr.Rate, "rate", 2.03, "Poisson arrivals per slot")
-	flag.Float64Var(&pr.Duration, "duration", 4, "mean service duration, slots (Exp)")
-	flag.Float64Var(&pr.Cap, "cap", 20, "mean node capacity C_r (sd = cap/10)")
-	flag.Float64Var(&pr.Rho, "rho", 18, "mean workload rho_n (sd = rho/6)")
-	flag.Float64Var(&pr.XBar, "xbar", 7, "mean per-unit cap xbar_nr (sd = xbar/7)")
-	flag.StringVar(&pr.Utility, "utility", "linear", "job utilities: linear, log, poly (a*sqrt(x)) or mix")
-	flag.BoolVar(&pr.ALM, "alm", false, "also run OnSocMax with the augmented-Lagrangian solver (Algorithm 2)")
-	flag.BoolVar(&pr.NP, "np", false, "also run the non-partitionable variant (Section III-D)")
-	flag.StringVar(&pr.Instance, "instance", "", "run one instance read from this JSON file instead of generating")
-	sweep := flag.String("sweep", "", "duration, workload, congestion or all: sweep instead of one table")
-	asJSON := flag.Bool("json", false, "print a JSON summary instead of the table")
-	out := flag.String("out", "", "directory for CSV and SVG output")
-	flag.Parse()
-	if pr.Runs <= 0 {
-		return fmt.Errorf("-runs %d: want >= 1", pr.Runs)
+	fs := flag.NewFlagSet("onsocmax", flag.ContinueOnError)
+	fs.IntVar(&pr.Runs, "runs", 20, "days (instances) averaged")
+	fs.Uint64Var(&pr.Seed, "seed", 1, "random seed of the first day")
+	fs.IntVar(&pr.Nodes, "nodes", 10, "nodes")
+	fs.IntVar(&pr.Slots, "slots", 24, "slots per day")
+	fs.IntVar(&pr.Jobs, "jobs", 20, "jobs per day (at most)")
+	fs.Float64Var(&pr.Rate, "rate", 2.03, "Poisson arrivals per slot")
+	fs.Float64Var(&pr.Duration, "duration", 4, "mean service duration, slots (Exp)")
+	fs.Float64Var(&pr.Cap, "cap", 20, "mean node capacity C_r, workload units per slot (sd = cap/10)")
+	fs.Float64Var(&pr.Rho, "rho", 18, "mean workload rho_n, workload units (sd = rho/6)")
+	fs.Float64Var(&pr.XBar, "xbar", 7, "mean per-unit cap xbar_nr, workload units (sd = xbar/7)")
+	fs.StringVar(&pr.Utility, "utility", "linear", "job utilities: linear, log, poly (a*sqrt(x)) or mix")
+	fs.BoolVar(&pr.PerJob, "per-job-utility", false, "literal reading: one utility coefficient a per job for all its units (default: per (job, unit), Section IV-A)")
+	fs.BoolVar(&pr.ALM, "alm", false, "also run OnSocMax with the augmented-Lagrangian solver (Algorithm 2)")
+	fs.BoolVar(&pr.NP, "np", false, "also run the non-partitionable variant (Section III-D)")
+	fs.StringVar(&pr.Instance, "instance", "", "run one instance read from this JSON file instead of generating")
+	sweep := fs.String("sweep", "", "duration, workload, congestion or all: sweep instead of one table")
+	asJSON := fs.Bool("json", false, "print a JSON summary instead of the table")
+	out := fs.String("out", "", "directory for CSV and SVG/PNG output")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if pr.Runs <= 0 || pr.Runs > maxRuns {
+		return fmt.Errorf("-runs %d: want 1..%d", pr.Runs, maxRuns)
+	}
+	if _, err := config(pr); err != nil {
+		return err
 	}
 	if *sweep != "" {
-		return runSweep(pr, *sweep, *out)
+		return runSweep(stdout, pr, *sweep, *out)
 	}
 	start := time.Now()
 	days, err := experiment(pr)
@@ -141,7 +170,7 @@ func run() error {
 	}
 	opt := totals[len(totals)-1]
 	if *out != "" {
-		if err := writeDays(*out, days); err != nil {
+		if err := writeDays(*out, pr, days); err != nil {
 			return err
 		}
 	}
@@ -150,26 +179,46 @@ func run() error {
 		for i, n := range names {
 			s.Results = append(s.Results, result{n, totals[i], totals[i] / float64(len(days)), opt / totals[i]})
 		}
-		return report.PrintJSON(s)
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
 	}
 	if pr.Instance != "" {
-		fmt.Printf("OnSocMax on instance %s\n", pr.Instance)
+		fmt.Fprintf(stdout, "OnSocMax on instance %s\n", pr.Instance)
 	} else {
-		fmt.Printf("OnSocMax vs baselines: %d days, %d nodes x %d slots, <= %d jobs/day, Poisson(%v) arrivals, Exp(%v) duration, C~N(%v), rho~N(%v), xbar~N(%v), utility %s, seed %d\n",
-			pr.Runs, pr.Nodes, pr.Slots, pr.Jobs, pr.Rate, pr.Duration, pr.Cap, pr.Rho, pr.XBar, pr.Utility, pr.Seed)
+		fmt.Fprintf(stdout, "OnSocMax vs baselines: %d days, %d nodes x %d slots, <= %d jobs/day, Poisson(%v) arrivals, Exp(%v) duration, C~N(%v), rho~N(%v), xbar~N(%v), utility %s (%s), seed %d\n",
+			pr.Runs, pr.Nodes, pr.Slots, pr.Jobs, pr.Rate, pr.Duration, pr.Cap, pr.Rho, pr.XBar, pr.Utility, drawName(pr.PerJob), pr.Seed)
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "policy\ttotal welfare\tmean welfare/day\tOPT/policy\t")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "policy\ttotal welfare\tmean welfare/day\tOPT/policy\tdays OnSocMax ahead\t")
 	for i, n := range names {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.4f\t%.4f\t\n", n, totals[i], totals[i]/float64(len(days)), opt/totals[i])
+		ahead := "-"
+		if i > 0 && i < len(names)-1 {
+			k := 0
+			for _, d := range days {
+				if d.welfare[0] > d.welfare[i] {
+					k++
+				}
+			}
+			ahead = fmt.Sprintf("%d/%d", k, len(days))
+		}
+		fmt.Fprintf(tw, "%s\t%.2f\t%.4f\t%.4f\t%s\t\n", n, totals[i], totals[i]/float64(len(days)), opt/totals[i], ahead)
 	}
 	tw.Flush()
-	fmt.Printf("alpha-hat (Theorem 2, per-day iota and v of (8)): mean %.4f; worst per-day OPT/OnSocMax %.4f\n", alpha, worstRatio)
+	fmt.Fprintf(stdout, "alpha-hat (Theorem 2, per-day iota and v of (8)): mean %.4f; worst per-day OPT/OnSocMax %.4f\n", alpha, worstRatio)
 	if worstGap > 0 {
-		fmt.Printf("OPT is the feasible lower end of a certified bracket; worst relative gap %.2g\n", worstGap)
+		fmt.Fprintf(stdout, "OPT is the feasible lower end of a certified bracket; worst relative gap %.2g\n", worstGap)
 	}
-	fmt.Printf("wall time %v\n", wall.Round(time.Millisecond))
+	fmt.Fprintln(stdout, "(baselines decide slot by slot and never commit to future slots; OnSocMax commits each job's allocation at arrival)")
+	fmt.Fprintf(stdout, "wall time %v\n", wall.Round(time.Millisecond))
 	return nil
+}
+
+func drawName(perJob bool) string {
+	if perJob {
+		return "a per job, literal"
+	}
+	return "a per (job, unit)"
 }
 
 func kinds(name string) ([]utility.Kind, error) {
@@ -193,22 +242,27 @@ func config(pr params) (onsocmax.Config, error) {
 	c.CapMean, c.CapStd = pr.Cap, pr.Cap/10
 	c.RhoMean, c.RhoStd = pr.Rho, pr.Rho/6
 	c.XBarMean, c.XBarStd = pr.XBar, pr.XBar/7
+	c.PerJobUtility = pr.PerJob
 	k, err := kinds(pr.Utility)
+	if err != nil {
+		return c, err
+	}
 	c.Kinds = k
-	return c, err
+	return c, c.Validate()
 }
 
 func experiment(pr params) ([]day, error) {
 	if pr.Instance != "" {
-		b, err := os.ReadFile(pr.Instance)
+		f, err := os.Open(pr.Instance)
 		if err != nil {
 			return nil, err
 		}
-		var in onsocmax.Instance
-		if err := json.Unmarshal(b, &in); err != nil {
+		defer f.Close()
+		in, err := onsocmax.ReadInstance(f)
+		if err != nil {
 			return nil, err
 		}
-		d, err := evaluate(&in, pr)
+		d, err := evaluate(in, pr)
 		if err != nil {
 			return nil, err
 		}
@@ -259,7 +313,15 @@ func evaluate(in *onsocmax.Instance, pr params) (day, error) {
 		}
 		pols = append(pols, p)
 	}
-	pols = append(pols, baselines.NewMaxFirst(in.Mesh), baselines.NewEqualShare(in.Mesh))
+	mf, err := baselines.NewMaxFirstChecked(in.Mesh)
+	if err != nil {
+		return day{}, err
+	}
+	es, err := baselines.NewEqualShareChecked(in.Mesh)
+	if err != nil {
+		return day{}, err
+	}
+	pols = append(pols, mf, es)
 	d := day{alpha: pricing.Alpha}
 	for _, p := range pols {
 		o, err := onsocmax.Run(in, p)
@@ -293,16 +355,22 @@ type renamed struct {
 func (r renamed) Name() string { return r.name }
 
 type sweepDef struct {
-	name, label string
-	values      []float64
+	name, label string // label: the x axis, with its unit
+	xs          []float64
 	set         func(*params, float64)
+	// groups, if any, split the sweep into one figure per group value (the
+	// congestion grid: one figure per mean workload).
+	groupName string
+	groups    []float64
+	setGroup  func(*params, float64)
 }
 
 func sweeps(which string) ([]sweepDef, error) {
 	all := []sweepDef{
-		{"duration", "mean service duration (slots)", []float64{1, 2, 4, 6, 8}, func(p *params, v float64) { p.Duration = v }},
-		{"workload", "mean workload rho", []float64{6, 12, 18, 24, 30}, func(p *params, v float64) { p.Rho = v }},
-		{"congestion", "mean node capacity C", []float64{4, 8, 12, 16, 20}, func(p *params, v float64) { p.Cap = v }},
+		{name: "duration", label: "mean service duration (slots)", xs: []float64{1, 2, 4, 6, 8}, set: func(p *params, v float64) { p.Duration = v }},
+		{name: "workload", label: "mean workload rho (workload units)", xs: []float64{6, 12, 18, 24, 30}, set: func(p *params, v float64) { p.Rho = v }},
+		{name: "congestion", label: "mean node capacity C (workload units per slot)", xs: []float64{4, 8, 12, 16, 20}, set: func(p *params, v float64) { p.Cap = v },
+			groupName: "rho", groups: []float64{12, 18, 24}, setGroup: func(p *params, v float64) { p.Rho = v }},
 	}
 	if which == "all" {
 		return all, nil
@@ -315,7 +383,7 @@ func sweeps(which string) ([]sweepDef, error) {
 	return nil, fmt.Errorf("unknown -sweep %q (duration, workload, congestion, all)", which)
 }
 
-func runSweep(base params, which, out string) error {
+func runSweep(stdout io.Writer, base params, which, out string) error {
 	defs, err := sweeps(which)
 	if err != nil {
 		return err
@@ -327,115 +395,147 @@ func runSweep(base params, which, out string) error {
 	}
 	start := time.Now()
 	for _, s := range defs {
-		var names []string
-		means := [][]float64{} // [value][policy]
-		for _, v := range s.values {
-			pr := base
-			s.set(&pr, v)
-			fmt.Fprintf(os.Stderr, "onsocmax: sweep %s = %v (%v)\n", s.name, v, time.Since(start).Round(time.Millisecond))
-			days, err := experiment(pr)
-			if err != nil {
-				return err
-			}
-			names = days[0].names
-			m := make([]float64, len(names))
-			for _, d := range days {
-				for i, w := range d.welfare {
-					m[i] += w / float64(len(days))
+		groups := s.groups
+		if len(groups) == 0 {
+			groups = []float64{math.NaN()}
+		}
+		for _, g := range groups {
+			var names []string
+			means := [][]float64{} // [value][policy]
+			alphas := make([]float64, len(s.xs))
+			for k, v := range s.xs {
+				pr := base
+				if !math.IsNaN(g) {
+					s.setGroup(&pr, g)
 				}
+				s.set(&pr, v)
+				fmt.Fprintf(os.Stderr, "onsocmax: sweep %s = %v%s (%v)\n", s.name, v, groupLabel(s, g), time.Since(start).Round(time.Millisecond))
+				days, err := experiment(pr)
+				if err != nil {
+					return err
+				}
+				names = days[0].names
+				m := make([]float64, len(names))
+				for _, d := range days {
+					for i, w := range d.welfare {
+						m[i] += w / float64(len(days))
+					}
+					alphas[k] += d.alpha / float64(len(days))
+				}
+				means = append(means, m)
 			}
-			means = append(means, m)
-		}
-		fmt.Printf("Sweep over %s (mean welfare per day over %d days, utility %s)\n", s.label, base.Runs, base.Utility)
-		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "%s\t", s.name)
-		for _, n := range names {
-			fmt.Fprintf(tw, "%s\t", n)
-		}
-		fmt.Fprintln(tw, "OPT/OnSocMax\t")
-		for k, v := range s.values {
-			fmt.Fprintf(tw, "%v\t", v)
-			for _, w := range means[k] {
-				fmt.Fprintf(tw, "%.2f\t", w)
+			fmt.Fprintf(stdout, "Sweep over %s%s (mean welfare per day over %d days, utility %s, %s)\n", s.label, groupLabel(s, g), base.Runs, base.Utility, drawName(base.PerJob))
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+			fmt.Fprintf(tw, "%s\t", s.name)
+			for _, n := range names {
+				fmt.Fprintf(tw, "%s\t", n)
 			}
-			fmt.Fprintf(tw, "%.4f\t\n", means[k][len(names)-1]/means[k][0])
-		}
-		tw.Flush()
-		fmt.Println()
-		if out != "" {
-			if err := writeSweep(out, s, names, means); err != nil {
-				return err
+			for _, n := range names[:len(names)-1] {
+				fmt.Fprintf(tw, "OPT/%s\t", n)
+			}
+			fmt.Fprintln(tw, "alpha-hat\t")
+			opt := len(names) - 1
+			for k, v := range s.xs {
+				fmt.Fprintf(tw, "%v\t", v)
+				for _, w := range means[k] {
+					fmt.Fprintf(tw, "%.2f\t", w)
+				}
+				for i := range names[:opt] {
+					fmt.Fprintf(tw, "%.4f\t", means[k][opt]/means[k][i])
+				}
+				fmt.Fprintf(tw, "%.3f\t\n", alphas[k])
+			}
+			tw.Flush()
+			fmt.Fprintln(stdout)
+			if out != "" {
+				if err := writeSweep(out, base, s, g, names, means, alphas); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return nil
 }
 
-func writeDays(dir string, days []day) error {
+func groupLabel(s sweepDef, g float64) string {
+	if math.IsNaN(g) {
+		return ""
+	}
+	return fmt.Sprintf(" at mean %s %v", s.groupName, g)
+}
+
+func sweepFile(s sweepDef, g float64) string {
+	if math.IsNaN(g) {
+		return "sweep_" + s.name
+	}
+	return fmt.Sprintf("sweep_%s_%s%v", s.name, s.groupName, g)
+}
+
+func writeDays(dir string, pr params, days []day) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	names := days[0].names
-	rows := [][]string{append([]string{"day", "alpha"}, names...)}
+	head := append([]string{"day", "alpha"}, names...)
+	var rows [][]string
 	for k, d := range days {
-		row := []string{strconv.Itoa(k), ftoa(d.alpha)}
+		row := []string{strconv.Itoa(k), report.Ftoa(d.alpha)}
 		for _, w := range d.welfare {
-			row = append(row, ftoa(w))
+			row = append(row, report.Ftoa(w))
 		}
 		rows = append(rows, row)
 	}
-	if err := writeCSV(filepath.Join(dir, "welfare.csv"), rows); err != nil {
+	if err := report.WriteCSV(filepath.Join(dir, "welfare.csv"), head, rows); err != nil {
 		return err
 	}
-	vals := make(plotter.Values, len(names))
-	for _, d := range days {
-		for i, w := range d.welfare {
-			vals[i] += w / float64(len(days))
+	pl := report.NewPlot(fmt.Sprintf("OPT/policy per day: OnSocMax vs baselines (%s utilities, %s, %d nodes x %d slots)", pr.Utility, drawName(pr.PerJob), pr.Nodes, pr.Slots),
+		"day (seed offset)", "OPT / policy welfare (ratio, 1 = optimal)").Legend(true, false)
+	opt := len(names) - 1
+	for i, n := range names[:opt] {
+		pts := make(plotter.XYs, len(days))
+		for k, d := range days {
+			pts[k].X, pts[k].Y = float64(k), d.welfare[opt]/d.welfare[i]
 		}
+		pl.Line(n, pts)
 	}
-	pl := plot.New()
-	pl.Title.Text = "Mean social welfare per day"
-	pl.Y.Label.Text = "welfare"
-	bars, err := plotter.NewBarChart(vals, vg.Points(30))
-	if err != nil {
-		return err
+	ref := make(plotter.XYs, len(days))
+	for k, d := range days {
+		ref[k].X, ref[k].Y = float64(k), d.alpha
 	}
-	pl.Add(bars)
-	pl.NominalX(names...)
-	return pl.Save(8*vg.Inch, 5*vg.Inch, filepath.Join(dir, "welfare.svg"))
+	pl.Reference("alpha-hat (Theorem 2 bound for OnSocMax)", ref)
+	return pl.Save(filepath.Join(dir, "ratio.svg"))
 }
 
-func writeSweep(dir string, s sweepDef, names []string, means [][]float64) error {
-	rows := [][]string{append([]string{s.name}, names...)}
-	for k, v := range s.values {
-		row := []string{ftoa(v)}
+func writeSweep(dir string, pr params, s sweepDef, g float64, names []string, means [][]float64, alphas []float64) error {
+	head := append([]string{s.name}, names...)
+	head = append(head, "alpha_hat")
+	var rows [][]string
+	for k, v := range s.xs {
+		row := []string{report.Ftoa(v)}
 		for _, w := range means[k] {
-			row = append(row, ftoa(w))
+			row = append(row, report.Ftoa(w))
 		}
+		row = append(row, report.Ftoa(alphas[k]))
 		rows = append(rows, row)
 	}
-	if err := writeCSV(filepath.Join(dir, "sweep_"+s.name+".csv"), rows); err != nil {
+	file := sweepFile(s, g)
+	if err := report.WriteCSV(filepath.Join(dir, file+".csv"), head, rows); err != nil {
 		return err
 	}
-	pl := plot.New()
-	pl.Title.Text = "Social welfare vs " + s.label
-	pl.X.Label.Text = s.label
-	pl.Y.Label.Text = "mean welfare per day"
-	var args []any
-	for i, n := range names {
-		pts := make(plotter.XYs, len(s.values))
-		for k, v := range s.values {
-			pts[k].X, pts[k].Y = v, means[k][i]
+	title := strings.Join(strings.Fields(fmt.Sprintf("OPT/policy vs %s %s (%s utilities, %s, %d days)", s.name, groupLabel(s, g), pr.Utility, drawName(pr.PerJob), pr.Runs)), " ")
+	pl := report.NewPlot(title, s.label, "OPT / mean policy welfare (ratio, 1 = optimal)").Legend(true, false)
+	opt := len(names) - 1
+	for i, n := range names[:opt] {
+		pts := make(plotter.XYs, len(s.xs))
+		for k, v := range s.xs {
+			pts[k].X, pts[k].Y = v, means[k][opt]/means[k][i]
 		}
-		args = append(args, n, pts)
+		pl.Line(n, pts)
 	}
-	if err := plotutil.AddLinePoints(pl, args...); err != nil {
-		return err
+	ref := make(plotter.XYs, len(s.xs))
+	for k, v := range s.xs {
+		ref[k].X, ref[k].Y = v, alphas[k]
 	}
-	return pl.Save(8*vg.Inch, 5*vg.Inch, filepath.Join(dir, "sweep_"+s.name+".svg"))
+	pl.Reference("alpha-hat (Theorem 2 bound, mean)", ref)
+	return pl.Save(filepath.Join(dir, file+".svg"))
 }
-
-// writeCSV writes rows, the first of them the header.
-func writeCSV(path string, rows [][]string) error { return report.WriteCSV(path, rows[0], rows[1:]) }
-
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
