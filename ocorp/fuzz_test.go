@@ -3,6 +3,7 @@ package ocorp
 import (
 	"bytes"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -86,6 +87,38 @@ func FuzzKnapsack(f *testing.F) {
 		want := bruteKnapsack(value, weight, int(capacity%64))
 		if math.Abs(got-want) > 1e-9 {
 			t.Fatalf("DP %v, brute force %v (v=%v w=%v c=%d)", got, want, value, weight, capacity%64)
+		}
+	})
+}
+
+// FuzzKnapsackHuge runs the DP on up to 6 items whose weights and capacity
+// are arbitrary int64 values (sums overflow int), with a small table
+// bound: the chosen set must be feasible in exact arithmetic, its value
+// the one reported, and optimal when Exact.
+func FuzzKnapsackHuge(f *testing.F) {
+	f.Add(int64(1<<62), int64(1<<62), int64(0), int64(0), int64(0), int64(0), int64(1<<62), uint8(2), uint8(0))
+	f.Add(int64(math.MaxInt64), int64(math.MaxInt64-1), int64(1), int64(math.MaxInt64/2), int64(math.MaxInt64/2+1), int64(3), int64(math.MaxInt64), uint8(6), uint8(1))
+	f.Add(int64(3001), int64(4003), int64(5009), int64(6007), int64(0), int64(0), int64(10007), uint8(4), uint8(9))
+	f.Fuzz(func(t *testing.T, w0, w1, w2, w3, w4, w5, capacity int64, n, cells uint8) {
+		weight := []int{int(w0), int(w1), int(w2), int(w3), int(w4), int(w5)}[:min(int(n), 6)]
+		for k := range weight {
+			if weight[k] < 0 {
+				weight[k] = -(weight[k] + 1) // non-negative, MinInt64 included
+			}
+		}
+		value := make([]float64, len(weight))
+		for k := range value {
+			value[k] = float64(1 + (k*7+int(n))%5)
+		}
+		ks := Knapsack{MaxCells: int(cells)}
+		z := make([]bool, len(weight))
+		got := ks.Solve(z, value, weight, int(capacity))
+		w, v := chosenWeight(z, value, weight)
+		if w.Cmp(big.NewInt(max(capacity, 0))) > 0 || math.Abs(v-got) > 1e-9 {
+			t.Fatalf("set %v weight %v value %v (reported %v) capacity %d", z, w, v, got, capacity)
+		}
+		if want := bruteKnapsack(value, weight, int(capacity)); got > want+1e-9 || (ks.Exact && math.Abs(got-want) > 1e-9) {
+			t.Fatalf("DP %v exact %v, brute force %v (w=%v c=%d)", got, ks.Exact, want, weight, capacity)
 		}
 	})
 }

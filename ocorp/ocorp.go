@@ -146,7 +146,7 @@ func (d *dual) begin(t int, obs Obs) error {
 			return fmt.Errorf("%w: job %d: duplicate id %d", ErrValue, k, a.ID)
 		case 0:
 			d.lambda[a.ID] = d.s.InitLambda
-			d.gMax = math.Max(d.gMax, math.Max(float64(a.Arrival+2*a.Processing), float64(2*a.Arrival)))
+			d.gMax = math.Max(d.gMax, gammaTerm(a.Job))
 			d.vol += float64(a.Volume())
 		}
 		d.seen[a.ID] = d.calls

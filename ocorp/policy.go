@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 )
 
 // ActiveJob is an unfinished job visible at slot t (t > a_j).
@@ -80,11 +81,16 @@ func (c *Checker) Check(obs Obs, d Decision) error {
 			return fmt.Errorf("%w: placement %d: cores %d", ErrInfeasible, k, p.Cores)
 		}
 		j := &obs.Jobs[p.Job]
-		c.cores[p.Machine] += p.Cores
+		var ok1, ok3 bool
+		ok2 := true
+		c.cores[p.Machine], ok1 = checked.Add(c.cores[p.Machine], p.Cores)
 		if p.Admit {
-			c.mem[p.Machine] += j.Memory
+			c.mem[p.Machine], ok2 = checked.Add(c.mem[p.Machine], j.Memory)
 		}
-		c.per[p.Job] += p.Cores
+		c.per[p.Job], ok3 = checked.Add(c.per[p.Job], p.Cores)
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Errorf("%w: placement %d: cores or memory on machine %d or job %d overflow int", ErrInfeasible, k, p.Machine, p.Job)
+		}
 		if c.per[p.Job] > j.Cores {
 			return fmt.Errorf("%w: (4d) job %d (id %d) gets %d cores > d_j = %d", ErrInfeasible, p.Job, j.ID, c.per[p.Job], j.Cores)
 		}
