@@ -12,6 +12,12 @@ var (
 	ErrEmpty      = errors.New("ocorp: empty input")
 	ErrInfeasible = errors.New("ocorp: infeasible decision")
 	ErrFormat     = errors.New("ocorp: malformed input")
+	// ErrUnfit: a job's memory exceeds every machine's, so it can never run.
+	ErrUnfit = errors.New("ocorp: job fits no machine")
+	// ErrTooLarge: a size or horizon beyond a documented limit.
+	ErrTooLarge = errors.New("ocorp: input too large")
+	// ErrNotFinished is returned by Run when jobs remain after the slot limit.
+	ErrNotFinished = errors.New("ocorp: jobs unfinished after the slot limit")
 )
 
 const (

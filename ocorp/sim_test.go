@@ -369,7 +369,6 @@ func TestSettingsValidated(t *testing.T) {
 	}
 	// Observation errors name the job.
 	for _, obs := range []Obs{
-		{Jobs: []ActiveJob{{ID: -1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}}},
 		{Jobs: []ActiveJob{{ID: 0, Job: Job{Cores: 1, Processing: 1}, Remaining: 2}}},
 		{Jobs: []ActiveJob{{ID: 0, Job: Job{Arrival: 9, Cores: 1, Processing: 1}, Remaining: 1}}},
 		{Jobs: []ActiveJob{{ID: 1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}, {ID: 1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}}},
