@@ -158,3 +158,41 @@ func FuzzPoliciesFeasible(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecideHostile feeds every policy an observation built from
+// arbitrary int64s (IDs, sizes, remaining work, slot) and machines with
+// arbitrary sizes: constructors and Decide must return an error or a
+// decision that passes the Checker, never panic or allocate per ID/core.
+func FuzzDecideHostile(f *testing.F) {
+	f.Add(int64(1), int64(4), int64(8), int64(0), int64(1<<62), int64(2), int64(3), int64(1), int64(2), int64(2))
+	f.Add(int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MinInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(1), int64(math.MaxInt64))
+	f.Add(int64(1e13), int64(1e9), int64(0), int64(-7), int64(-7), int64(1), int64(0), int64(1), int64(1e9), int64(1e9))
+	f.Fuzz(func(t *testing.T, slot, cores, mem, id0, id1, d, m, p, rem0, rem1 int64) {
+		ms := []Machine{{Cores: int(cores), Memory: int(mem)}, {Cores: 3, Memory: 5}}
+		job := Job{Arrival: 0, Cores: int(d), Memory: int(m), Processing: int(p)}
+		obs := Obs{Jobs: []ActiveJob{{ID: int(id0), Job: job, Remaining: rem0}, {ID: int(id1), Job: job, Remaining: rem1}}}
+		ctors := []func() (Policy, error){
+			func() (Policy, error) { return New(ms, Settings{}) },
+			func() (Policy, error) { return NewM(ms, Settings{Fill: true}) },
+			func() (Policy, error) { return NewPlus(ms, PlusSettings{Alpha: 10, Normalize: true}) },
+			func() (Policy, error) { return NewTransient(ms) },
+		}
+		chk, cerr := NewChecker(ms)
+		for _, mk := range ctors {
+			pol, err := mk()
+			if err != nil {
+				if cerr == nil {
+					t.Fatalf("constructor failed on valid machines: %v", err)
+				}
+				continue
+			}
+			dec, err := pol.Decide(int(slot), obs)
+			if err != nil {
+				continue
+			}
+			if err := chk.Check(obs, dec); err != nil {
+				t.Fatalf("%s: infeasible decision: %v", pol.Name(), err)
+			}
+		}
+	})
+}
