@@ -224,7 +224,7 @@ func run(args []string, stdout io.Writer) error {
 		if !*quiet {
 			fmt.Fprintf(os.Stderr, "ocorp: %s: %d policies on %d jobs, %d machines (%d cores)...\n", e.name, len(e.pols), len(e.jobs), len(ms), ocorp.TotalCores(ms))
 		}
-		rs, err := ocorp.RunAll(e.jobs, ms, e.pols, ocorp.RunSettings{K: pr.K}, *workers)
+		rs, err := ocorp.RunAll(e.jobs, ms, e.pols, ocorp.RunSettings{K: pr.K, NoSeries: *out == ""}, *workers)
 		if err != nil {
 			return err
 		}
