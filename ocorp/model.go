@@ -182,7 +182,12 @@ func Discretize(dst, src []Job, slot int) ([]Job, error) {
 	dst = append(dst[:0], src...)
 	for i := range dst {
 		dst[i].Arrival /= slot
-		dst[i].Processing = max(1, (dst[i].Processing+slot-1)/slot)
+		p := dst[i].Processing // ceil(p/slot) without overflow
+		q := p / slot
+		if p%slot != 0 {
+			q++
+		}
+		dst[i].Processing = max(1, q)
 	}
 	return dst, nil
 }

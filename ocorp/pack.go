@@ -326,7 +326,7 @@ func (p *Packer) Knapsack(ks *Knapsack, gain []float64) int {
 // placement would break (4b) or (4d) or repeats a (job, machine) pair.
 // Memory (4c) is not checked: check Free first, or run Knapsack after.
 func (p *Packer) Add(j, i, c int) error {
-	if j < 0 || j >= len(p.jobs) || i < 0 || i >= len(p.ms) || c < 1 || c > p.freeC[i] || p.got[j]+c > p.jobs[j].Cores {
+	if j < 0 || j >= len(p.jobs) || i < 0 || i >= len(p.ms) || c < 1 || c > p.freeC[i] || c > p.jobs[j].Cores-p.got[j] {
 		return fmt.Errorf("%w: add job %d machine %d cores %d", ErrInfeasible, j, i, c)
 	}
 	for e := p.headP[j]; e >= 0; e = p.nextP[e] {

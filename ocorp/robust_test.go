@@ -3,6 +3,7 @@ package ocorp
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -276,5 +277,90 @@ func TestIdleJumpAndLimits(t *testing.T) {
 		} else {
 			require.ErrorIs(t, err, ErrNotFinished, "arrival %d", a)
 		}
+	}
+}
+
+// TestRunSumsExact: Run refuses job lists whose total work overflows, and
+// Discretize rounds huge processing times up without overflow.
+func TestRunSumsExact(t *testing.T) {
+	ms := []Machine{{Cores: 1}}
+	jobs := []Job{{Cores: 1, Processing: math.MaxInt}, {Cores: 1, Processing: math.MaxInt}}
+	_, err := Run(jobs, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
+	require.ErrorIs(t, err, ErrTooLarge)
+	d, err := Discretize(nil, []Job{{Cores: 1, Processing: math.MaxInt, Arrival: math.MaxInt}}, 10)
+	require.NoError(t, err)
+	assert.Equal(t, math.MaxInt/10+1, d[0].Processing)
+	assert.Equal(t, math.MaxInt/10, d[0].Arrival)
+	pk, err := NewPacker([]Machine{{Cores: math.MaxInt / 2}, {Cores: math.MaxInt / 2}})
+	require.NoError(t, err)
+	pk.Reset([]ActiveJob{{Job: Job{Cores: math.MaxInt, Processing: 1}, Remaining: math.MaxInt}})
+	require.NoError(t, pk.Add(0, 0, math.MaxInt/2))
+	require.NoError(t, pk.Add(0, 1, math.MaxInt/2))
+	assert.Equal(t, math.MaxInt-1, pk.Got()[0])
+}
+
+// TestPackMatchesPerCoreReference checks the per-distinct-target buckets
+// of Pack against the rule written out as the original per-core loop
+// (u = min(F, maxC) down to 1, jobs of target u in priority order), on
+// random instances: the placements must be identical.
+func TestPackMatchesPerCoreReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	for it := 0; it < 2000; it++ {
+		m := 1 + rng.IntN(4)
+		ms := make([]Machine, m)
+		maxC := 0
+		for i := range ms {
+			ms[i] = Machine{Cores: 1 + rng.IntN(12), Memory: rng.IntN(10)}
+			maxC = max(maxC, ms[i].Cores)
+		}
+		n := 1 + rng.IntN(12)
+		jobs := make([]ActiveJob, n)
+		want := make([]int, n)
+		for j := range jobs {
+			jb := Job{Cores: 1 + rng.IntN(15), Memory: rng.IntN(6), Processing: 1 + rng.IntN(3)}
+			jobs[j] = ActiveJob{ID: j, Job: jb, Remaining: 1 + rng.Int64N(jb.Volume())}
+			want[j] = int(min(int64(jb.Cores), jobs[j].Remaining))
+		}
+		prio := rng.Perm(n)
+		ignore := rng.IntN(2) == 0
+		pk, err := NewPacker(ms)
+		require.NoError(t, err)
+		pk.Reset(jobs)
+		pk.Pack(prio, want, ignore)
+		got := append([]Placement(nil), pk.Placements()...)
+
+		ref, _ := NewPacker(ms)
+		ref.Reset(jobs)
+		total := TotalCores(ms)
+		target := make([]int, n)
+		used, cut := 0, 0
+		for k, j := range prio {
+			if used >= total {
+				break
+			}
+			target[j] = max(0, min(want[j], total-used))
+			used += target[j]
+			cut = k + 1
+		}
+		placed := make([]bool, n)
+		for _, i := range ref.byCap {
+			F, _ := ref.Free(i)
+			for u := min(F, maxC); u >= 1; u = min(u-1, F) {
+				for _, j := range prio[:cut] {
+					if F < u {
+						break
+					}
+					_, G := ref.Free(i)
+					if placed[j] || target[j] != u || (!ignore && jobs[j].Memory > G) {
+						continue
+					}
+					require.NoError(t, ref.Add(j, i, u))
+					placed[j] = true
+					F -= u
+				}
+			}
+		}
+		ref.Fill(prio, want, ignore)
+		require.Equal(t, ref.Placements(), got, "it %d: ms %v jobs %v prio %v ignore %v", it, ms, jobs, prio, ignore)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/msched/msched/internal/checked"
 )
 
 // RunSettings configures Run. The zero value uses k = 2, records the
@@ -126,7 +128,12 @@ func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Resul
 	}
 	n := len(jobs)
 	limit, lastArr := s.MaxSlots, 0
+	total := 0 // sum of volumes: offered and unfinished work stay exact
 	for j, jb := range jobs {
+		var ok bool
+		if total, ok = checked.Add(total, int(jb.Volume())); !ok {
+			return nil, fmt.Errorf("%w: job %d: total volume of jobs 0..%d exceeds %d core-slots", ErrTooLarge, j, j, math.MaxInt)
+		}
 		if jb.Memory > maxMem {
 			return nil, fmt.Errorf("%w (%w): job %d: memory %d exceeds every machine (max %d)", ErrUnfit, ErrValue, j, jb.Memory, maxMem)
 		}
