@@ -182,11 +182,14 @@ func (d *dual) begin(t int, obs Obs) error {
 	d.calls++
 	n := len(obs.Jobs)
 	// Duplicates, before any change: known IDs through their mark, new
-	// ones by sorting.
+	// ones by sorting. One map lookup per job; slot holds the old index
+	// (-1 for a new job) until the compaction below.
+	d.slot = grow(d.slot, n)
 	d.fresh = d.fresh[:0]
 	for k, a := range obs.Jobs {
 		e, ok := d.idx[a.ID]
 		if !ok {
+			d.slot[k] = -1
 			d.fresh = append(d.fresh, k)
 			continue
 		}
@@ -194,6 +197,7 @@ func (d *dual) begin(t int, obs Obs) error {
 			return fmt.Errorf("%w: job %d: duplicate id %d", ErrValue, k, a.ID)
 		}
 		d.st[e].seen = d.calls
+		d.slot[k] = e
 	}
 	slices.SortFunc(d.fresh, func(x, y int) int { return cmp.Compare(obs.Jobs[x].ID, obs.Jobs[y].ID) })
 	for i := 1; i < len(d.fresh); i++ {
@@ -201,27 +205,33 @@ func (d *dual) begin(t int, obs Obs) error {
 			return fmt.Errorf("%w: job %d: duplicate id %d", ErrValue, d.fresh[i], obs.Jobs[d.fresh[i]].ID)
 		}
 	}
-	// Forget the jobs not observed, compacting the state.
+	// Forget the jobs not observed, compacting the state; the map is
+	// written only for the entries that move or go.
 	d.remap = grow(d.remap, len(d.st))
 	w := 0
 	for e := range d.st {
 		if d.st[e].seen != d.calls {
 			delete(d.idx, d.st[e].id)
-			d.remap[e] = -1
 			continue
 		}
-		d.st[w] = d.st[e]
+		if w != e {
+			d.st[w] = d.st[e]
+			d.idx[d.st[w].id] = w
+		}
 		d.remap[e] = w
 		w++
 	}
 	clear(d.st[w:])
 	d.st = d.st[:w]
-	for e := range d.st {
-		d.idx[d.st[e].id] = e
+	for k, e := range d.slot {
+		if e >= 0 {
+			d.slot[k] = d.remap[e]
+		}
 	}
 	// Register the new jobs (their terms of (27) count once).
 	for _, k := range d.fresh {
 		a := obs.Jobs[k]
+		d.slot[k] = len(d.st)
 		d.idx[a.ID] = len(d.st)
 		d.st = append(d.st, jobState{id: a.ID, seen: d.calls, lambda: d.s.InitLambda})
 		d.gMax = math.Max(d.gMax, gammaTerm(a.Job))
@@ -231,12 +241,10 @@ func (d *dual) begin(t int, obs Obs) error {
 	if d.gamma == 0 {
 		d.gamma = math.Max(d.gMax, 4*d.vol/d.totalCores)
 	}
-	d.slot = grow(d.slot, n)
 	d.coef = grow(d.coef, n)
 	d.gain = grow(d.gain, n)
 	d.want = grow(d.want, n)
 	for k, a := range obs.Jobs {
-		d.slot[k] = d.idx[a.ID]
 		c := Weight(a.Job, t, d.s.K) - d.st[d.slot[k]].lambda
 		d.coef[k] = c
 		d.gain[k] = max(0, -c)

@@ -42,7 +42,7 @@ func TestHugeSizesRejectedOrHandled(t *testing.T) {
 		require.NoError(t, err)
 		runtime.ReadMemStats(&after)
 		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "NewPacker with %d cores allocated per core", cores)
-		jobs := []Job{{Arrival: 0, Cores: cores, Memory: math.MaxInt, Processing: 1}, {Arrival: 0, Cores: 3, Memory: 5, Processing: 2}}
+		jobs := []Job{{Arrival: 0, Cores: cores - 6, Memory: math.MaxInt, Processing: 1}, {Arrival: 0, Cores: 3, Memory: 5, Processing: 2}} // total volume <= MaxInt
 		for _, pol := range []Policy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})), mustPol(NewTransient(ms))} {
 			r, err := Run(jobs, ms, pol, RunSettings{})
 			require.NoError(t, err, "%s cores %d", pol.Name(), cores)
