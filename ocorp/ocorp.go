@@ -133,7 +133,7 @@ func newDual(ms []Machine, s Settings) (dual, error) {
 // policy of the package does before deciding: t >= 1, every job valid
 // (Job.Validate), 1 <= Remaining <= p_j d_j, a_j < t, and m_j at most the
 // largest machine memory (a job that fits no machine could never run; the
-// error wraps ErrUnfit and names the job, so a caller can drop it). Job IDs
+// error is an *UnfitError naming the job, so a caller can drop it). Job IDs
 // are arbitrary ints; duplicates are rejected by the policies that keep
 // per-job state.
 func ValidateObs(t int, obs Obs, ms []Machine) error {
@@ -159,7 +159,7 @@ func validateObs(t int, obs Obs, maxMem int) error {
 			return fmt.Errorf("%w: job %d (id %d): arrival %d not before slot %d", ErrValue, k, a.ID, a.Arrival, t)
 		}
 		if a.Memory > maxMem {
-			return fmt.Errorf("%w: job %d (id %d): memory %d > largest machine memory %d", ErrUnfit, k, a.ID, a.Memory, maxMem)
+			return &UnfitError{Index: k, ID: a.ID, Memory: a.Memory, MaxMemory: maxMem}
 		}
 	}
 	return nil

@@ -229,12 +229,15 @@ func TestNilAndUnfit(t *testing.T) {
 	for _, p := range allPolicies(t, ms) {
 		_, err := p.Decide(1, Obs{Jobs: []ActiveJob{ok, unfit}})
 		require.ErrorIs(t, err, ErrUnfit, p.Name())
-		assert.Contains(t, err.Error(), "id 42")
+		var ue *UnfitError
+		require.ErrorAs(t, err, &ue)
+		assert.Equal(t, UnfitError{Index: 1, ID: 42, Memory: 9, MaxMemory: 8}, *ue)
 		_, err = p.Decide(2, Obs{Jobs: []ActiveJob{ok}})
 		require.NoError(t, err, "%s after an error", p.Name())
 	}
 	_, err = Run([]Job{ok.Job, unfit.Job}, ms, mustPol(New(ms, Settings{})), RunSettings{})
 	require.ErrorIs(t, err, ErrUnfit)
+	require.ErrorIs(t, err, ErrValue)
 }
 
 // TestIdleJumpAndLimits is issue 12 class 4: a job list with one arrival

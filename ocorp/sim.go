@@ -135,7 +135,7 @@ func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Resul
 			return nil, fmt.Errorf("%w: job %d: total volume of jobs 0..%d exceeds %d core-slots", ErrTooLarge, j, j, math.MaxInt)
 		}
 		if jb.Memory > maxMem {
-			return nil, fmt.Errorf("%w (%w): job %d: memory %d exceeds every machine (max %d)", ErrUnfit, ErrValue, j, jb.Memory, maxMem)
+			return nil, fmt.Errorf("%w (%w)", &UnfitError{Index: j, ID: j, Memory: jb.Memory, MaxMemory: maxMem}, ErrValue)
 		}
 		lastArr = max(lastArr, jb.Arrival)
 	}
