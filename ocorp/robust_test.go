@@ -367,3 +367,23 @@ func TestPackMatchesPerCoreReference(t *testing.T) {
 		require.Equal(t, ref.Placements(), got, "it %d: ms %v jobs %v prio %v ignore %v", it, ms, jobs, prio, ignore)
 	}
 }
+
+// TestRunAllHostileArguments: any workers value and nil policies are
+// handled (errors, no panic).
+func TestRunAllHostileArguments(t *testing.T) {
+	ms := []Machine{{Cores: 2}}
+	jobs := []Job{{Cores: 1, Processing: 1}}
+	for _, w := range []int{math.MinInt, -1, 0, 1, 3, math.MaxInt} {
+		rs, err := RunAll(jobs, ms, []Policy{mustPol(NewTransient(ms))}, RunSettings{}, w)
+		require.NoError(t, err, "workers %d", w)
+		assert.Len(t, rs, 1)
+	}
+	_, err := RunAll(jobs, ms, []Policy{nil}, RunSettings{}, 1)
+	require.ErrorIs(t, err, ErrSettings)
+	_, err = Run(jobs, ms, nil, RunSettings{})
+	require.ErrorIs(t, err, ErrSettings)
+	_, err = RunMapReduce([]MapReduceJob{{MapTasks: 1, MapCores: 1, MapTime: 1, ReduceTasks: 1, ReduceCores: 1, ReduceTime: 1}}, ms, nil, RunSettings{})
+	require.ErrorIs(t, err, ErrSettings)
+	_, _, err = MapReduceJob{MapTasks: math.MaxInt, MapCores: 2, MapTime: 1, ReduceTasks: 1, ReduceCores: 1, ReduceTime: 1}.Dummies()
+	require.ErrorIs(t, err, ErrValue)
+}

@@ -79,12 +79,13 @@ func Run(jobs []Job, ms []Machine, pol Policy, s RunSettings) (*Result, error) {
 	return run(jobs, nil, ms, pol, s)
 }
 
-// RunAll runs every policy on the same jobs, workers at a time (0 means
-// 1). Results do not depend on workers.
+// RunAll runs every policy on the same jobs, workers at a time (values
+// below 1 mean 1, above len(pols) mean len(pols)). Results do not depend
+// on workers.
 func RunAll(jobs []Job, ms []Machine, pols []Policy, s RunSettings, workers int) ([]*Result, error) {
 	out := make([]*Result, len(pols))
 	errs := make([]error, len(pols))
-	sem := make(chan struct{}, max(1, workers))
+	sem := make(chan struct{}, min(max(1, workers), max(1, len(pols)))) // any workers value
 	var wg sync.WaitGroup
 	for i, p := range pols {
 		wg.Add(1)
@@ -101,6 +102,9 @@ func RunAll(jobs []Job, ms []Machine, pols []Policy, s RunSettings, workers int)
 // run is Run with dependencies: job j becomes visible only after job
 // dep[j] completes (dep[j] < 0: none); its weights still use a_j.
 func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Result, error) {
+	if pol == nil {
+		return nil, fmt.Errorf("%w: nil policy", ErrSettings)
+	}
 	if err := ValidateJobs(jobs); err != nil {
 		return nil, err
 	}
