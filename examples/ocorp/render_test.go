@@ -20,6 +20,9 @@ import (
 // policy (and the lower bound) is in the plots' legends, and that no
 // series of the CSV is all NaN.
 func TestRender(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 16 figures (about 2 s, 30 s under -race)")
+	}
 	dir := t.TempDir()
 	var out bytes.Buffer
 	require.NoError(t, run([]string{"-n", "300", "-alpha", "0,10", "-workload", "testable", "-quiet", "-out", dir}, &out))
