@@ -126,7 +126,7 @@ func runocorp(cfg Config) (Outcome, error) {
 	}
 	var out Outcome
 	var figRun *ocorpRun
-	var litLB, fillLB []float64 // OCORP / bound on the testable workload, 1-D
+	var litLB, fillLB, litLBd, fillLBd []float64 // OCORP / bound, 1-D, testable and default workloads
 	for ci, c := range claims {
 		var fillR, litR, bestLB []float64
 		names := map[string]int{}
@@ -147,9 +147,13 @@ func runocorp(cfg Config) (Outcome, error) {
 			litR = append(litR, r.lit/r.best)
 			bestLB = append(bestLB, r.best/r.lb)
 			names[r.bestName]++
-			if ci == 0 {
+			switch ci {
+			case 0:
 				litLB = append(litLB, r.lit/r.lb)
 				fillLB = append(fillLB, r.fill/r.lb)
+			case 1:
+				litLBd = append(litLBd, r.lit/r.lb)
+				fillLBd = append(fillLBd, r.fill/r.lb)
 			}
 		}
 		var bestNames []string
@@ -179,16 +183,18 @@ func runocorp(cfg Config) (Outcome, error) {
 			Verdict:  verdict,
 		})
 	}
+	fd, ft := Summarize(fillLBd), Summarize(fillLB)
+	verdict := fmt.Sprintf("does not reproduce: the printed rule gives every job f_j >= 2 p_j (tested), so it is at least 2x the bound; the work-conserving reading is %.2fx on the default workload (where the baselines are at the bound too) and %.2fx on the testable one", fd.Mean, ft.Mean)
+	if fd.Max <= 1.3 {
+		verdict = fmt.Sprintf("reproduces for the work-conserving reading on the default workload only (%.2fx, where the baselines are at the bound too; %.2fx on the testable one); the printed rule gives every job f_j >= 2 p_j (tested)", fd.Mean, ft.Mean)
+	}
 	out.Rows = append(out.Rows, Row{
 		Family:   "OCORP",
-		Claim:    "OCORP's l2 flowtime is about 30 % above the lower bound (Sec. VI-A); testable workload, 1-D",
-		Faithful: "OCORP-fill / lower bound: " + Summarize(fillLB).Format("%.2f"),
-		Literal:  "OCORP / lower bound: " + Summarize(litLB).Format("%.2f"),
-		Verdict:  "does not reproduce: the printed rule gives every job f_j >= 2 p_j (tested), so it is at least 2x the bound; the work-conserving reading is closer but not 1.3x",
+		Claim:    "OCORP's l2 flowtime is about 30 % above the lower bound (Sec. VI-A); 1-D, default and testable workloads",
+		Faithful: "OCORP-fill / lower bound: default " + fd.Format("%.2f") + "; testable " + ft.Format("%.2f"),
+		Literal:  "OCORP / lower bound: default " + Summarize(litLBd).Format("%.2f") + "; testable " + Summarize(litLB).Format("%.2f"),
+		Verdict:  verdict,
 	})
-	if Summarize(fillLB).Mean <= 1.3 {
-		out.Rows[len(out.Rows)-1].Verdict = "reproduces for the work-conserving reading only; the printed rule gives every job f_j >= 2 p_j (tested)"
-	}
 	out.Notes = append(out.Notes, "OCORP: faithful = the paper's dual rule made work-conserving (ocorp.Settings.Fill), literal = the printed rule, which leaves cores idle and makes every job wait one slot per slot of work (f_j >= 2 p_j). "+
 		"Best baseline = the lowest l2 flowtime of SRPT, SRVF, SVF, SRF and Tetris on each seed. Lower bound = (sum_j p_j^2)^(1/2). "+
 		"Testable workload = ocorp.TestableGenConfig (utilisation 0.95, n/100 arrival bursts, Pareto(1.2) on 10-2000 s, 1-32 cores); default = ocorp.DefaultGenConfig. 5 servers (208 cores), 10 s slots, mu = t^2.5, Gamma of (27).")
