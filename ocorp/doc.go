@@ -133,6 +133,7 @@
 //	machines            sum of cores and of memory <= math.MaxInt (ValidateMachines)
 //	Packer, policies    memory O(machines + jobs), not per core
 //	Knapsack            any int sizes, table <= MaxCells (default 1 << 24), sums checked
+//	OCORP+              QP candidates x machines <= MaxQPCells (1 << 22) per slot
 //	Run                 idle time skipped; busy slots <= MaxBusySlots (default
 //	                    DefaultMaxBusySlots = 1 << 24); series <= MaxSeriesSlots
 //	                    (1 << 22, 128 MiB) unless NoSeries; slot limit MaxSlots

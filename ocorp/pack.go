@@ -122,6 +122,9 @@ func (p *Packer) memOK(j, i int, ignoreMemory bool) bool {
 // free cores in priority order; finally any cores still free go to the
 // remaining jobs in priority order (Fill). With ignoreMemory the memory
 // constraint (4c) is not enforced (the x step of Algorithm 1 with z = 1).
+// It panics if len(want) differs from the number of jobs or priority
+// holds an index out of range (programmer errors: the policies build both
+// from the observation).
 func (p *Packer) Pack(priority, want []int, ignoreMemory bool) {
 	if len(want) != len(p.jobs) {
 		panic("ocorp: len(want) != number of jobs")

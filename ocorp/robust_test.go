@@ -387,3 +387,20 @@ func TestRunAllHostileArguments(t *testing.T) {
 	_, _, err = MapReduceJob{MapTasks: math.MaxInt, MapCores: 2, MapTime: 1, ReduceTasks: 1, ReduceCores: 1, ReduceTime: 1}.Dummies()
 	require.ErrorIs(t, err, ErrValue)
 }
+
+// TestPlusQPBounded: OCORP+'s per-slot QP (candidates x machines) is
+// bounded before allocation.
+func TestPlusQPBounded(t *testing.T) {
+	ms := make([]Machine, 3000)
+	for i := range ms {
+		ms[i] = Machine{Cores: 1, Memory: 1}
+	}
+	var obs Obs
+	for j := 0; j < 2000; j++ {
+		obs.Jobs = append(obs.Jobs, ActiveJob{ID: j, Job: Job{Cores: 1, Processing: 1}, Remaining: 1})
+	}
+	p, err := NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true, Settings: Settings{InitLambda: 1e9}})
+	require.NoError(t, err)
+	_, err = p.Decide(1, obs)
+	require.ErrorIs(t, err, ErrTooLarge)
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 )
 
 var _ bipartite.OnlinePolicy[Obs, Decision] = (*OCORPPlus)(nil)
@@ -544,6 +545,11 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	f(hi)
 }
 
+// MaxQPCells bounds the candidate jobs x machines of OCORP+'s QP in one
+// slot (each cell costs about 40 bytes across the QP's arrays); beyond it
+// Decide returns an error wrapping ErrTooLarge.
+const MaxQPCells = 1 << 22
+
 // PlusSettings configures OCORP+.
 type PlusSettings struct {
 	Settings
@@ -622,6 +628,9 @@ func NewPlus(ms []Machine, ps PlusSettings) (*OCORPPlus, error) {
 func (o *OCORPPlus) solveCand(obs Obs) error {
 	m := len(o.ms)
 	n := len(o.cand)
+	if !checked.Within(MaxQPCells, n, m) {
+		return fmt.Errorf("%w: OCORP+ QP of %d candidate jobs x %d machines exceeds %d cells", ErrTooLarge, n, m, MaxQPCells)
+	}
 	o.scale = 0
 	for _, k := range o.cand {
 		o.scale = max(o.scale, math.Abs(o.coef[k]))
