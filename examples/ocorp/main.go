@@ -71,6 +71,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -582,33 +583,42 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Result, L float
 			return err
 		}
 	}
+	// Bins that hold jobs (the same for every policy), so that no bar
+	// group is an empty placeholder.
+	var used []int
+	for b := 0; b < nb; b++ {
+		if len(rs) > 0 && stats[0][b].n > 0 {
+			used = append(used, b)
+		}
+	}
 	bars := func(name, title, ylabel string, v func(a agg) float64) error {
 		p := plot.New()
 		p.Title.Text = title
 		p.Y.Label.Text = ylabel
+		p.X.Label.Text = "job processing time p_j (jobs per bin in brackets)"
 		w := vg.Points(60 / float64(len(rs)))
 		var labels []string
-		for b := 0; b < nb; b++ {
-			labels = append(labels, binLabel(b)+" s")
+		for _, b := range used {
+			labels = append(labels, fmt.Sprintf("%s s [%.0f]", binLabel(b), stats[0][b].n))
 		}
 		for k, r := range rs {
-			vals := make(plotter.Values, nb)
-			for b := range vals {
-				if stats[k][b].n > 0 {
-					vals[b] = v(stats[k][b])
-				}
+			vals := make(plotter.Values, len(used))
+			for x, b := range used {
+				vals[x] = v(stats[k][b])
 			}
 			bc, err := plotter.NewBarChart(vals, w)
 			if err != nil {
 				return err
 			}
 			bc.Offset = w * vg.Length(k-len(rs)/2)
-			bc.Color = plotutil.Color(k)
+			bc.Color = policyColor(k)
 			p.Add(bc)
 			p.Legend.Add(r.Policy, bc)
 		}
 		p.Legend.Top = true
 		p.NominalX(labels...)
+		// Room on the right for the legend, so it never covers a bar group.
+		p.X.Min, p.X.Max = -0.6, float64(len(used))-0.4+0.35*float64(max(1, len(used)))
 		if err := p.Save(11*vg.Inch, 5*vg.Inch, filepath.Join(dir, name)); err != nil {
 			return err
 		}
@@ -644,6 +654,15 @@ func lowerBoundSeries(jobs []ocorp.Job, k float64, T int) []float64 {
 		out[t] = math.Pow(s, 1/k)
 	}
 	return out
+}
+
+// policyColor gives the k-th policy a colour no other policy of the figure
+// has: plotutil's soft palette (7 colours), then its dark one.
+func policyColor(k int) color.Color {
+	if k < len(plotutil.SoftColors) {
+		return plotutil.SoftColors[k]
+	}
+	return plotutil.DarkColors[(k-len(plotutil.SoftColors))%len(plotutil.DarkColors)]
 }
 
 // runMapReduce turns each job into a MapReduce job: a map phase of
