@@ -9,9 +9,12 @@ import (
 
 // ActiveJob is an unfinished job visible at slot t (t > a_j).
 type ActiveJob struct {
-	// ID is a stable identifier of the job across slots: a small
-	// non-negative integer (the simulator uses the job's index), so that
-	// policies keep per-job state (lambda_j, previous placement) in slices.
+	// ID is a stable identifier of the job across slots: any int,
+	// unique within one observation (the simulator uses the job's index).
+	// Policies keep per-job state (lambda_j, previous placement) by ID for
+	// the jobs of the last observation only: a job left out of an
+	// observation is forgotten and starts afresh if it comes back. IDs
+	// also break ties between equal priorities.
 	ID int
 	Job
 	// Remaining is the remaining work d_j p_j(t) in core-slots (>= 1).
