@@ -74,7 +74,8 @@ type Tetris struct {
 	out   ocorp.Decision
 }
 
-// NewTetris returns Tetris on the machines.
+// NewTetris returns Tetris on the machines (an error wrapping ocorp.ErrEmpty
+// for none, ocorp.ErrValue for an invalid machine).
 func NewTetris(ms []ocorp.Machine) (*Tetris, error) {
 	pk, err := ocorp.NewPacker(ms)
 	if err != nil {
@@ -92,16 +93,19 @@ func NewTetris(ms []ocorp.Machine) (*Tetris, error) {
 // Name returns "Tetris".
 func (t *Tetris) Name() string { return "Tetris" }
 
-// Decide returns the placements of slot t (owned by the policy).
+// Decide returns the placements of slot t (owned by the policy). The
+// observation is checked with ocorp.ValidateObs (job IDs are arbitrary and
+// only break ties; a job whose memory fits no machine is an error wrapping
+// ocorp.ErrUnfit).
 func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
 	n := len(obs.Jobs)
 	t.want = growInts(t.want, n)
 	t.rt = growFloats(t.rt, n)
 	t.order = t.order[:0]
+	if err := ocorp.ValidateObs(slot, obs, t.ms); err != nil {
+		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: %w", err)
+	}
 	for k, a := range obs.Jobs {
-		if a.ID < 0 || a.Validate() != nil || a.Remaining < 1 || a.Remaining > a.Volume() || a.Arrival >= slot {
-			return ocorp.Decision{}, fmt.Errorf("baselines: tetris: job %d (id %d) invalid: %+v at slot %d", k, a.ID, a, slot)
-		}
 		t.want[k] = int(min(int64(a.Cores), a.Remaining))
 		t.rt[k] = float64(a.Remaining) / float64(a.Cores)
 		t.order = append(t.order, k)
@@ -110,7 +114,7 @@ func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
 		if c := cmp.Compare(t.rt[a], t.rt[b]); c != 0 {
 			return c
 		}
-		return obs.Jobs[a].ID - obs.Jobs[b].ID
+		return cmp.Compare(obs.Jobs[a].ID, obs.Jobs[b].ID)
 	})
 	t.cand = t.cand[:0]
 	cum := 0

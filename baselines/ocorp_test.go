@@ -1,8 +1,12 @@
 package baselines
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/msched/msched/ocorp"
 )
@@ -129,3 +133,36 @@ func benchmarkTetrisSlot(b *testing.B, n, m int) {
 
 func BenchmarkTetrisSlot1000x100(b *testing.B)   { benchmarkTetrisSlot(b, 1000, 100) }
 func BenchmarkTetrisSlot10000x1000(b *testing.B) { benchmarkTetrisSlot(b, 10000, 1000) }
+
+// TestOCORPBaselinesHostile is issue 12 classes 2, 6 and 7 for the
+// baselines: nil machines are errors, IDs may be anything, and a job
+// whose memory fits no machine is reported (ocorp.ErrUnfit), not silently
+// left waiting forever.
+func TestOCORPBaselinesHostile(t *testing.T) {
+	ctors := []func([]ocorp.Machine) (ocorp.Policy, error){
+		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewSRPT(ms) },
+		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewSRVF(ms) },
+		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewSVF(ms) },
+		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewSRF(ms) },
+		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewTetris(ms) },
+	}
+	ms := []ocorp.Machine{{Cores: 4, Memory: 8}}
+	for _, mk := range ctors {
+		_, err := mk(nil)
+		require.ErrorIs(t, err, ocorp.ErrEmpty)
+		_, err = mk([]ocorp.Machine{{Cores: 0}})
+		require.ErrorIs(t, err, ocorp.ErrValue)
+		p, err := mk(ms)
+		require.NoError(t, err)
+		obs := ocorp.Obs{Jobs: []ocorp.ActiveJob{
+			{ID: math.MinInt, Job: ocorp.Job{Cores: 2, Memory: 1, Processing: 2}, Remaining: 4},
+			{ID: math.MaxInt, Job: ocorp.Job{Cores: 2, Memory: 1, Processing: 1}, Remaining: 2},
+		}}
+		d, err := p.Decide(1, obs)
+		require.NoError(t, err, p.Name())
+		assert.NotEmpty(t, d.Placements, p.Name())
+		obs.Jobs = append(obs.Jobs, ocorp.ActiveJob{ID: 3, Job: ocorp.Job{Cores: 1, Memory: 9, Processing: 1}, Remaining: 1})
+		_, err = p.Decide(2, obs)
+		assert.ErrorIs(t, err, ocorp.ErrUnfit, p.Name())
+	}
+}

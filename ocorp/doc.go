@@ -90,10 +90,17 @@
 //   - Every policy caps a job's cores at its remaining work,
 //     min(d_j, d_j p_j(t)), as (38c) does, so no core is wasted on a
 //     finishing job.
-//   - The paper's OCORP leaves cores idle when no job has a negative
-//     coefficient; Settings.Fill is a work-conserving variant. With
-//     mu = t^(k+0.5) a job served at full rate drops to lambda = 0 and
-//     waits a slot, so the literal policy preempts often.
+//   - The printed rule makes every job take f_j >= 2 p_j. lambda_j starts
+//     at 0, so in its first slot c_j = w_j > 0 and the job is idle; with
+//     mu = t^(k+0.5) one slot at full rate (g_j = p_j/(Gamma-a_j) - 1 < 0)
+//     drives lambda_j back to 0, and the job is idle again. Every slot of
+//     work is preceded by an idle slot (TestLiteralRuleTakesTwiceProcessing
+//     asserts f_j >= 2 p_j for every job of random 1-D and 2-D instances).
+//     This contradicts the paper's own "about 30 % above the lower bound".
+//     Settings.Fill is the work-conserving reading: cores the printed rule
+//     leaves idle go to the other jobs in omega order. examples/reproduce
+//     uses it as the faithful default and the printed rule (Fill = false,
+//     the zero value here) as the literal reading.
 //   - OCORP's packing also respects memory (the paper's OCORP is 1-D;
 //     with Memory = 0 nothing changes). Targets that fit no server whole
 //     are split over servers (Remark 1).
@@ -107,12 +114,70 @@
 //     Migration: a job runs on a machine set different from the set of its
 //     previous run (compared through a 64-bit fingerprint).
 //
+// # Job identity and limits
+//
+// ActiveJob.ID is any int (negative, sparse, up to math.MaxInt): the
+// policies find a job's state (lambda_j, OCORP+'s previous rates) through
+// a map, and forget a job as soon as it is absent from an observation, so
+// memory is proportional to the jobs alive (TestChurnMemoryFlat: 200 000
+// short jobs, flat live heap) and a job that leaves and comes back starts
+// afresh. Duplicate IDs in one observation are an error. A job whose
+// memory exceeds every machine's can never run: Decide returns an error
+// wrapping ErrUnfit that names it (ValidateObs), and Run rejects it before
+// simulating.
+//
+// Limits (errors wrap ErrTooLarge, ErrValue or ErrNotFinished, and name the
+// value and the limit):
+//
+//	job                 p_j * d_j <= math.MaxInt (Job.Validate)
+//	machines            sum of cores and of memory <= math.MaxInt (ValidateMachines)
+//	Packer, policies    memory O(machines + jobs), not per core
+//	Knapsack            any int sizes, table <= MaxCells (default 1 << 24), sums checked
+//	OCORP+              QP candidates x machines <= MaxQPCells (1 << 22) per slot
+//	Run                 idle time skipped; busy slots <= MaxBusySlots (default
+//	                    DefaultMaxBusySlots = 1 << 24); series <= MaxSeriesSlots
+//	                    (1 << 22, 128 MiB) unless NoSeries; slot limit MaxSlots
+//	                    (default max a_j + 4 sum ceil(v_j/min(d_j, C)) + 100, saturated)
+//	decoders            MaxEncodedBytes (1 GiB), MaxLineBytes (1 MiB, CSV),
+//	                    MaxJobs (1 << 24), MaxMachines (1 << 20); JSON: one
+//	                    object, no trailing data; CSV: BOM skipped, duplicate
+//	                    columns rejected
+//	Generate, Cluster   MaxGenJobs (1 << 24), MaxClusterMachines (1 << 20)
+//
 // # Results
 //
-// examples/ocorp runs every policy of the family on one workload and
-// prints the l2 flowtime next to the paper's claims; on the synthetic
-// heavy-tailed workload the claimed reductions (34 % in 1-D, 24 % in 2-D)
-// are not reproduced — the literal OCORP is 62-95 % worse than the
-// baselines, its work-conserving variant 7-28 % worse; see that command's
-// documentation for the numbers.
+// The paper claims that OCORP cuts the l2 flowtime by about 34 % against
+// the best baseline in 1-D and OCORP+M by about 24 % in 2-D, about 30 %
+// above the lower bound (sum_j p_j^2)^(1/2). examples/reproduce measures
+// it over seeds 1-5 (5 servers, 208 cores, 10 s slots, mu = t^2.5, Gamma of
+// (27), best of SRPT, SRVF, SVF, SRF and Tetris per seed). Readings tried:
+// the printed rule (Fill = false); the work-conserving rule (Fill);
+// OCORP+ with alpha 10 and 100, literal and normalised costs; Theorem 3's
+// step mu = T^(k-beta) (jobs starve: 271 of 3000 unfinished at the slot
+// limit on the testable workload); three workloads:
+//
+//   - DefaultGenConfig (heavy-tailed, light load): not testable in 1-D.
+//     Its l2 norm is dominated by a few very long jobs that every policy
+//     starts at once, so the best baseline is 1.09x the bound and a 34 %
+//     cut would go below it (OCORP-fill is 25 % above the best baseline,
+//     the printed rule 102 %). In 2-D the best baseline is 1.57x the bound
+//     (memory makes jobs queue) and the claim does not reproduce:
+//     OCORP+M-fill is 26 % above it (-7 % to +105 % over seeds), the
+//     printed rule 81 %.
+//   - TestableGenConfig (utilisation 0.95, n/100 arrival bursts, bounded
+//     Pareto(1.2) on 10-2000 s, cores 1-32; 3000 jobs): the best baseline
+//     (SRVF/SVF) is 2.7x the bound in 1-D and 4.6x in 2-D, so the claim is
+//     testable, and it does not reproduce: OCORP-fill is 120 % above the
+//     best baseline in 1-D (the printed rule 156 %), OCORP+M-fill 98 % in
+//     2-D (the printed rule 117 %). The reason is the dual dynamics: a job
+//     served at full rate drops to lambda = 0 and to the back of the omega
+//     order, so OCORP shares the cluster round-robin (about 20 000
+//     preemptions on 6500 jobs against 300-3000 for the baselines), which
+//     the l2 norm punishes against SRPT-like orders.
+//   - "About 30 % above the lower bound": the printed rule is at least
+//     2x by construction (2.21x on the default workload, 1-D), OCORP-fill
+//     1.38x there (1.11-2.00 over seeds) and 6.0x on the testable one.
+//   - The Alibaba trace (examples/alibaba, 8 sampled nodes): every
+//     baseline is within 1.3 % of the bound, so not testable; the printed
+//     rule is exactly 2.0x the bound, the -fill variant 1.012x.
 package ocorp

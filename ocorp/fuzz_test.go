@@ -3,6 +3,7 @@ package ocorp
 import (
 	"bytes"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 )
@@ -90,6 +91,38 @@ func FuzzKnapsack(f *testing.F) {
 	})
 }
 
+// FuzzKnapsackHuge runs the DP on up to 6 items whose weights and capacity
+// are arbitrary int64 values (sums overflow int), with a small table
+// bound: the chosen set must be feasible in exact arithmetic, its value
+// the one reported, and optimal when Exact.
+func FuzzKnapsackHuge(f *testing.F) {
+	f.Add(int64(1<<62), int64(1<<62), int64(0), int64(0), int64(0), int64(0), int64(1<<62), uint8(2), uint8(0))
+	f.Add(int64(math.MaxInt64), int64(math.MaxInt64-1), int64(1), int64(math.MaxInt64/2), int64(math.MaxInt64/2+1), int64(3), int64(math.MaxInt64), uint8(6), uint8(1))
+	f.Add(int64(3001), int64(4003), int64(5009), int64(6007), int64(0), int64(0), int64(10007), uint8(4), uint8(9))
+	f.Fuzz(func(t *testing.T, w0, w1, w2, w3, w4, w5, capacity int64, n, cells uint8) {
+		weight := []int{int(w0), int(w1), int(w2), int(w3), int(w4), int(w5)}[:min(int(n), 6)]
+		for k := range weight {
+			if weight[k] < 0 {
+				weight[k] = -(weight[k] + 1) // non-negative, MinInt64 included
+			}
+		}
+		value := make([]float64, len(weight))
+		for k := range value {
+			value[k] = float64(1 + (k*7+int(n))%5)
+		}
+		ks := Knapsack{MaxCells: int(cells)}
+		z := make([]bool, len(weight))
+		got := ks.Solve(z, value, weight, int(capacity))
+		w, v := chosenWeight(z, value, weight)
+		if w.Cmp(big.NewInt(max(capacity, 0))) > 0 || math.Abs(v-got) > 1e-9 {
+			t.Fatalf("set %v weight %v value %v (reported %v) capacity %d", z, w, v, got, capacity)
+		}
+		if want := bruteKnapsack(value, weight, int(capacity)); got > want+1e-9 || (ks.Exact && math.Abs(got-want) > 1e-9) {
+			t.Fatalf("DP %v exact %v, brute force %v (w=%v c=%d)", got, ks.Exact, want, weight, capacity)
+		}
+	})
+}
+
 // FuzzPoliciesFeasible decodes a small instance from the input and runs
 // every policy of the package through Run, which checks (4b)-(4f).
 func FuzzPoliciesFeasible(f *testing.F) {
@@ -121,6 +154,44 @@ func FuzzPoliciesFeasible(f *testing.F) {
 			}
 			if _, err := Run(jobs, ms, p, RunSettings{MaxSlots: 5000}); err != nil {
 				t.Fatalf("%s: %v", p.Name(), err)
+			}
+		}
+	})
+}
+
+// FuzzDecideHostile feeds every policy an observation built from
+// arbitrary int64s (IDs, sizes, remaining work, slot) and machines with
+// arbitrary sizes: constructors and Decide must return an error or a
+// decision that passes the Checker, never panic or allocate per ID/core.
+func FuzzDecideHostile(f *testing.F) {
+	f.Add(int64(1), int64(4), int64(8), int64(0), int64(1<<62), int64(2), int64(3), int64(1), int64(2), int64(2))
+	f.Add(int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MinInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(math.MaxInt64), int64(1), int64(math.MaxInt64))
+	f.Add(int64(1e13), int64(1e9), int64(0), int64(-7), int64(-7), int64(1), int64(0), int64(1), int64(1e9), int64(1e9))
+	f.Fuzz(func(t *testing.T, slot, cores, mem, id0, id1, d, m, p, rem0, rem1 int64) {
+		ms := []Machine{{Cores: int(cores), Memory: int(mem)}, {Cores: 3, Memory: 5}}
+		job := Job{Arrival: 0, Cores: int(d), Memory: int(m), Processing: int(p)}
+		obs := Obs{Jobs: []ActiveJob{{ID: int(id0), Job: job, Remaining: rem0}, {ID: int(id1), Job: job, Remaining: rem1}}}
+		ctors := []func() (Policy, error){
+			func() (Policy, error) { return New(ms, Settings{}) },
+			func() (Policy, error) { return NewM(ms, Settings{Fill: true}) },
+			func() (Policy, error) { return NewPlus(ms, PlusSettings{Alpha: 10, Normalize: true}) },
+			func() (Policy, error) { return NewTransient(ms) },
+		}
+		chk, cerr := NewChecker(ms)
+		for _, mk := range ctors {
+			pol, err := mk()
+			if err != nil {
+				if cerr == nil {
+					t.Fatalf("constructor failed on valid machines: %v", err)
+				}
+				continue
+			}
+			dec, err := pol.Decide(int(slot), obs)
+			if err != nil {
+				continue
+			}
+			if err := chk.Check(obs, dec); err != nil {
+				t.Fatalf("%s: infeasible decision: %v", pol.Name(), err)
 			}
 		}
 	})

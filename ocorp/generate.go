@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/msched/msched/internal/checked"
 )
 
 // GenConfig describes a synthetic job list in the style of the paper's
@@ -18,6 +20,13 @@ import (
 //   - cores d_j: Cores[i] with probability CoreWeights[i];
 //   - memory m_j: d_j times a uniform integer in [MemPerCoreMin, MemPerCoreMax]
 //     (GB), so memory is about as binding as CPU on the default cluster.
+//
+// Load and ClusterCores (both zero by default) make the load explicit:
+// with Load > 0 the arrival window is not Horizon but the time in which
+// ClusterCores cores would serve the drawn volume at utilisation Load,
+// ceil(sum_j p_j d_j / (Load * ClusterCores)) seconds. That is how a
+// workload is made busy enough for the baselines to queue (see
+// TestableGenConfig).
 type GenConfig struct {
 	Jobs, Horizon                int
 	MinProc, MaxProc             int
@@ -25,6 +34,41 @@ type GenConfig struct {
 	Cores                        []int
 	CoreWeights                  []float64
 	MemPerCoreMin, MemPerCoreMax int
+	// Load is the offered utilisation of ClusterCores cores over the
+	// arrival window (e.g. 0.9); 0 uses Horizon.
+	Load float64
+	// ClusterCores is the number of cores Load refers to (required with
+	// Load > 0; ocorp.TotalCores of the cluster).
+	ClusterCores int
+	// Bursts, if positive (with Load > 0), makes arrivals bursty: Bursts
+	// instants are drawn uniformly in the arrival window and every job
+	// arrives at one of them, chosen uniformly. 0 draws every arrival
+	// independently.
+	Bursts int
+}
+
+// MaxGenJobs bounds GenConfig.Jobs (the job list is allocated up front).
+const MaxGenJobs = 1 << 24
+
+// TestableGenConfig returns a workload on which the paper's claimed
+// reductions can be measured. On the default synthetic workload the l2
+// norm is dominated by the few very long jobs, which every policy runs at
+// once, so SRPT stays within about 1.1-1.2x of the lower bound
+// (sum_j p_j^k)^(1/k) and a 34 % cut would go below the bound. Here:
+//   - load: the arrival window is set for a utilisation of 0.95 of
+//     clusterCores (Load, ClusterCores);
+//   - bursts: jobs arrive in jobs/100 bursts (Bursts), so queues form;
+//   - tails: processing times are a lighter bounded Pareto (shape 1.2 on
+//     [10 s, 2000 s]), so the l2 norm is not one job's processing time;
+//   - heterogeneity: cores in {1, 2, 4, 8, 16, 32} with weights {0.3,
+//     0.2, 0.2, 0.15, 0.1, 0.05}; memory 1-8 GB per core as by default.
+//
+// On 5 machines (208 cores) the best baseline's l2 flowtime is about 2x
+// the bound in 1-D and 3x in 2-D (examples/reproduce).
+func TestableGenConfig(jobs, clusterCores int) GenConfig {
+	return GenConfig{Jobs: jobs, Horizon: 36000, MinProc: 10, MaxProc: 2000, Shape: 1.2,
+		Cores: []int{1, 2, 4, 8, 16, 32}, CoreWeights: []float64{0.3, 0.2, 0.2, 0.15, 0.1, 0.05},
+		MemPerCoreMin: 1, MemPerCoreMax: 8, Load: 0.95, ClusterCores: clusterCores, Bursts: max(1, jobs/100)}
 }
 
 // DefaultGenConfig returns 6500 jobs over 10 h, processing times bounded
@@ -39,9 +83,20 @@ func DefaultGenConfig() GenConfig {
 
 // Generate draws a job list (times in seconds) from cfg with rng.
 func Generate(cfg GenConfig, rng *rand.Rand) ([]Job, error) {
-	if cfg.Jobs < 1 || cfg.Horizon < 1 || cfg.MinProc < 1 || cfg.MaxProc < cfg.MinProc || !(cfg.Shape > 0) ||
-		len(cfg.Cores) == 0 || len(cfg.Cores) != len(cfg.CoreWeights) || cfg.MemPerCoreMin < 0 || cfg.MemPerCoreMax < cfg.MemPerCoreMin {
-		return nil, fmt.Errorf("%w: %+v", ErrSettings, cfg)
+	if cfg.Jobs < 1 || cfg.Jobs > MaxGenJobs || cfg.Horizon < 1 || cfg.MinProc < 1 || cfg.MaxProc < cfg.MinProc || !(cfg.Shape > 0) ||
+		math.IsInf(cfg.Shape, 0) || len(cfg.Cores) == 0 || len(cfg.Cores) != len(cfg.CoreWeights) || cfg.MemPerCoreMin < 0 ||
+		cfg.MemPerCoreMax < cfg.MemPerCoreMin || cfg.MemPerCoreMax == math.MaxInt {
+		return nil, fmt.Errorf("%w: %+v (jobs at most %d)", ErrSettings, cfg, MaxGenJobs)
+	}
+	if !(cfg.Load >= 0) || math.IsInf(cfg.Load, 0) || (cfg.Load > 0 && cfg.ClusterCores < 1) || cfg.Bursts < 0 {
+		return nil, fmt.Errorf("%w: load %v with cluster cores %d, bursts %d", ErrSettings, cfg.Load, cfg.ClusterCores, cfg.Bursts)
+	}
+	for i, c := range cfg.Cores {
+		// memory d * MemPerCoreMax and volume p * d must fit
+		if c < 1 || !checkedFits(c, cfg.MemPerCoreMax) || !checkedFits(c, cfg.MaxProc) {
+			return nil, fmt.Errorf("%w: cores[%d] = %d (memory or volume overflows with max memory per core %d, max processing %d)",
+				ErrSettings, i, c, cfg.MemPerCoreMax, cfg.MaxProc)
+		}
 	}
 	tot := 0.0
 	for i, w := range cfg.CoreWeights {
@@ -53,15 +108,9 @@ func Generate(cfg GenConfig, rng *rand.Rand) ([]Job, error) {
 	if !(tot > 0) {
 		return nil, fmt.Errorf("%w: core weights sum to %v", ErrSettings, tot)
 	}
-	arr := make([]int, cfg.Jobs)
-	for i := range arr {
-		arr[i] = rng.IntN(cfg.Horizon)
-	}
-	sortInts(arr)
 	L, H, a := float64(cfg.MinProc), float64(cfg.MaxProc), cfg.Shape
 	ratio := math.Pow(L/H, a)
-	jobs := make([]Job, cfg.Jobs)
-	for i := range jobs {
+	draw := func() Job {
 		u := rng.Float64()
 		p := L / math.Pow(1-u*(1-ratio), 1/a)
 		p = math.Min(math.Ceil(p), H)
@@ -75,16 +124,72 @@ func Generate(cfg GenConfig, rng *rand.Rand) ([]Job, error) {
 			x -= w
 		}
 		mem := c * (cfg.MemPerCoreMin + rng.IntN(cfg.MemPerCoreMax-cfg.MemPerCoreMin+1))
-		jobs[i] = Job{Arrival: arr[i], Cores: c, Memory: mem, Processing: int(p)}
+		return Job{Cores: c, Memory: mem, Processing: int(p)}
+	}
+	jobs := make([]Job, cfg.Jobs)
+	arr := make([]int, cfg.Jobs)
+	if cfg.Load == 0 {
+		// The original order of draws (arrivals first), so that the
+		// default workload is unchanged.
+		for i := range arr {
+			arr[i] = rng.IntN(cfg.Horizon)
+		}
+		sortInts(arr)
+		for i := range jobs {
+			jobs[i] = draw()
+			jobs[i].Arrival = arr[i]
+		}
+		return jobs, nil
+	}
+	vol := 0.0
+	for i := range jobs {
+		jobs[i] = draw()
+		vol += float64(jobs[i].Volume())
+	}
+	h := math.Ceil(vol / (cfg.Load * float64(cfg.ClusterCores)))
+	if !(h < 1<<53) {
+		return nil, fmt.Errorf("%w: arrival window %v s for load %v", ErrSettings, h, cfg.Load)
+	}
+	window := max(1, int(h))
+	if cfg.Bursts > 0 {
+		at := make([]int, min(cfg.Bursts, cfg.Jobs))
+		for b := range at {
+			at[b] = rng.IntN(window)
+		}
+		for i := range arr {
+			arr[i] = at[rng.IntN(len(at))]
+		}
+	} else {
+		for i := range arr {
+			arr[i] = rng.IntN(window)
+		}
+	}
+	sortInts(arr)
+	for i := range jobs {
+		jobs[i].Arrival = arr[i]
 	}
 	return jobs, nil
 }
 
+// checkedFits reports whether a*b fits in an int (a, b >= 0).
+func checkedFits(a, b int) bool {
+	_, ok := checked.Mul(a, b)
+	return ok
+}
+
 func sortInts(a []int) { slices.Sort(a) }
 
+// MaxClusterMachines bounds Cluster's n.
+const MaxClusterMachines = 1 << 20
+
 // Cluster returns n machines cycling over the paper's three server types:
-// 64 cores / 256 GB, 32 cores / 128 GB, 16 cores / 64 GB.
+// 64 cores / 256 GB, 32 cores / 128 GB, 16 cores / 64 GB. For n outside
+// [1, MaxClusterMachines] it returns nil (which ValidateMachines and every
+// constructor reject with ErrEmpty).
 func Cluster(n int) []Machine {
+	if n < 1 || n > MaxClusterMachines {
+		return nil
+	}
 	types := []Machine{{64, 256}, {32, 128}, {16, 64}}
 	ms := make([]Machine, n)
 	for i := range ms {

@@ -1,5 +1,11 @@
 package ocorp
 
+import (
+	"math"
+
+	"github.com/msched/msched/internal/checked"
+)
+
 // Knapsack solves the 0/1 knapsack of the z step of Algorithm 1 (eq. (12),
 // (15)): on one machine,
 //
@@ -11,6 +17,12 @@ package ocorp
 // rounded up to a coarser unit (the answer stays feasible but may be
 // suboptimal; Exact reports which happened). The zero value is ready to use
 // and reuses its table across calls. Not safe for concurrent use.
+//
+// Any int weights and capacity are accepted: an item heavier than the
+// capacity is never chosen, sums of weights are computed with
+// overflow-checked arithmetic (a sum beyond math.MaxInt cannot fit), and
+// the table size is bounded before anything is allocated, so the memory
+// used is O(n + MaxCells) whatever the sizes.
 type Knapsack struct {
 	// MaxCells bounds the DP table; 0 means 1 << 24.
 	MaxCells int
@@ -23,55 +35,83 @@ type Knapsack struct {
 }
 
 // Solve sets dst[k] to whether item k is chosen in an optimal solution and
-// returns the optimal value. Items with value <= 0 are never chosen; items
-// with weight 0 and positive value always are. Ties are broken towards
-// leaving an item out, deterministically. It panics if the lengths of dst,
-// value and weight differ or a weight is negative.
+// returns the optimal value. Items with value <= 0 (or NaN) are never
+// chosen; items with weight 0 and positive value always are. Ties are
+// broken towards leaving an item out, deterministically. It panics if the
+// lengths of dst, value and weight differ or a weight is negative (a
+// programmer error: Packer.Knapsack passes validated memories).
 func (ks *Knapsack) Solve(dst []bool, value []float64, weight []int, capacity int) float64 {
 	n := len(value)
 	if len(weight) != n || len(dst) != n {
 		panic(panicKnapsackLen)
 	}
 	ks.Exact = true
-	total, g := 0, 0
+	if capacity < 0 {
+		capacity = 0
+	}
+	// Only items worth taking that fit alone matter; their weights are
+	// each <= capacity, but their sum may exceed math.MaxInt: checked.Add
+	// saturates that case to "does not all fit".
+	total, g, fitsAll := 0, 0, true
 	for k := range value {
 		dst[k] = false
 		if weight[k] < 0 {
 			panic("ocorp: negative knapsack weight")
 		}
-		if value[k] > 0 && weight[k] > 0 {
-			total += weight[k]
-			g = gcd(g, weight[k])
+		if !(value[k] > 0) || weight[k] == 0 || weight[k] > capacity {
+			continue
 		}
-	}
-	if capacity < 0 {
-		capacity = 0
+		var ok bool
+		if total, ok = checked.Add(total, weight[k]); !ok {
+			fitsAll = false
+			total = capacity + 1 // any value > capacity
+		}
+		g = gcd(g, weight[k])
 	}
 	sum := 0.0
-	if total <= capacity { // everything fits
+	if fitsAll && total <= capacity { // everything that fits alone fits together
 		for k, v := range value {
-			if v > 0 {
+			if v > 0 && weight[k] <= capacity {
 				dst[k] = true
 				sum += v
 			}
 		}
 		return sum
 	}
+	// Here g >= 1 (some item has 0 < weight <= capacity) and g <= capacity.
 	W := capacity / g
 	unit := g
 	limit := ks.MaxCells
 	if limit <= 0 {
 		limit = 1 << 24
 	}
-	if n*(W+1) > limit {
-		scale := (n*(W+1) + limit - 1) / limit
-		unit = g * scale
-		W = capacity / unit
+	// Table cells n*(W+1) <= limit, or W = 0 if even that is too many
+	// (the table is then n cells, the size of the input).
+	maxW := max(limit/max(n, 1)-1, 0)
+	if W > maxW {
+		// unit = g*scale with floor(W/scale) <= maxW. The checked
+		// operations only fail for maxW = 0 and capacity near
+		// math.MaxInt; then every positive weight rounds to 1 unit > W = 0.
+		scale, ok1 := checked.Add(W/(maxW+1), 1)
+		u, ok2 := checked.Mul(g, scale)
+		if ok1 && ok2 {
+			unit, W = u, capacity/u
+		} else {
+			unit, W = math.MaxInt, 0
+		}
 		ks.Exact = false
 	}
 	ks.w = grow(ks.w, n)
-	for k := range value {
-		ks.w[k] = (weight[k] + unit - 1) / unit
+	for k, wk := range weight {
+		if wk > capacity {
+			ks.w[k] = W + 1 // never fits
+			continue
+		}
+		q := wk / unit // ceil without overflow
+		if wk%unit != 0 {
+			q++
+		}
+		ks.w[k] = q
 	}
 	ks.best = grow(ks.best, W+1)
 	clear(ks.best)
@@ -79,7 +119,7 @@ func (ks *Knapsack) Solve(dst []bool, value []float64, weight []int, capacity in
 	for k, v := range value {
 		row := ks.keep[k*(W+1) : (k+1)*(W+1)]
 		clear(row)
-		if v <= 0 {
+		if !(v > 0) {
 			continue
 		}
 		w := ks.w[k]

@@ -2,25 +2,111 @@ package ocorp
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
+// bruteKnapsack enumerates all 2^n subsets; weights are summed in big
+// integers so that huge weights cannot overflow the reference.
 func bruteKnapsack(value []float64, weight []int, capacity int) float64 {
 	best := 0.0
+	c := big.NewInt(int64(max(capacity, 0)))
+	w := new(big.Int)
 	for mask := 0; mask < 1<<len(value); mask++ {
-		v, w := 0.0, 0
+		v := 0.0
+		w.SetInt64(0)
 		for k := range value {
 			if mask>>k&1 == 1 {
 				v += value[k]
-				w += weight[k]
+				w.Add(w, big.NewInt(int64(weight[k])))
 			}
 		}
-		if w <= capacity && v > best {
+		if w.Cmp(c) <= 0 && v > best {
 			best = v
 		}
 	}
 	return best
+}
+
+// chosenWeight returns the big-integer weight and the value of the set z.
+func chosenWeight(z []bool, value []float64, weight []int) (*big.Int, float64) {
+	w, v := new(big.Int), 0.0
+	for k, on := range z {
+		if on {
+			w.Add(w, big.NewInt(int64(weight[k])))
+			v += value[k]
+		}
+	}
+	return w, v
+}
+
+// TestKnapsackOverflowReproducer is defect 2 of issue 16: weights
+// [2^62, 2^62] at capacity 2^62 summed to a negative int, so both items
+// were "chosen" with Exact = true.
+func TestKnapsackOverflowReproducer(t *testing.T) {
+	var ks Knapsack
+	z := make([]bool, 2)
+	got := ks.Solve(z, []float64{1, 1}, []int{1 << 62, 1 << 62}, 1<<62)
+	assert.Equal(t, 1.0, got)
+	assert.Equal(t, []bool{true, false}, z, "exactly one item; ties keep the earlier one")
+	assert.True(t, ks.Exact)
+}
+
+// TestKnapsackHugeSizes is the class behind the reproducer: huge weights,
+// capacities and counts (sums and table sizes beyond math.MaxInt) against
+// enumeration with big integers. The answer must be feasible (in exact
+// arithmetic), never panic, and be optimal whenever Exact is reported.
+func TestKnapsackHugeSizes(t *testing.T) {
+	huge := []int{0, 1, 2, 3, 1 << 30, 1<<31 - 1, 1 << 32, 1 << 40, 1 << 61, 1<<62 - 1, 1 << 62, 1<<62 + 1,
+		math.MaxInt / 3, math.MaxInt/2 - 1, math.MaxInt / 2, math.MaxInt/2 + 1, math.MaxInt - 1, math.MaxInt}
+	rng := rand.New(rand.NewPCG(16, 2))
+	for it := 0; it < 4000; it++ {
+		n := 1 + rng.IntN(7)
+		value := make([]float64, n)
+		weight := make([]int, n)
+		for k := range value {
+			value[k] = float64(1 + rng.IntN(9))
+			if rng.IntN(10) == 0 {
+				value[k] = -1
+			}
+			weight[k] = huge[rng.IntN(len(huge))]
+		}
+		capacity := huge[rng.IntN(len(huge))]
+		if rng.IntN(10) == 0 {
+			capacity = -capacity
+		}
+		ks := Knapsack{MaxCells: []int{1, 7, 64, 4096}[rng.IntN(4)]} // the default 1<<24 is exercised below
+		z := make([]bool, n)
+		got := ks.Solve(z, value, weight, capacity)
+		w, v := chosenWeight(z, value, weight)
+		require.LessOrEqual(t, w.Cmp(big.NewInt(int64(max(capacity, 0)))), 0,
+			"it %d: infeasible set %v weight %v > capacity %d (w=%v)", it, z, w, capacity, weight)
+		require.InDelta(t, v, got, 1e-9, "it %d: reported value differs from the chosen set", it)
+		want := bruteKnapsack(value, weight, capacity)
+		require.LessOrEqual(t, got, want+1e-9)
+		if ks.Exact {
+			require.InDelta(t, want, got, 1e-9, "it %d: Exact but not optimal (v=%v w=%v c=%d)", it, value, weight, capacity)
+		}
+	}
+}
+
+// TestKnapsackManyItemsTinyTable: more items than MaxCells keeps the table
+// at n cells and stays feasible.
+func TestKnapsackManyItemsTinyTable(t *testing.T) {
+	ks := Knapsack{MaxCells: 3}
+	value := []float64{1, 2, 3, 4, 5}
+	weight := []int{math.MaxInt, math.MaxInt - 1, 5, 7, 1 << 62}
+	z := make([]bool, 5)
+	got := ks.Solve(z, value, weight, math.MaxInt)
+	w, v := chosenWeight(z, value, weight)
+	assert.LessOrEqual(t, w.Cmp(big.NewInt(math.MaxInt)), 0)
+	assert.Equal(t, v, got)
+	assert.False(t, ks.Exact)
+	assert.LessOrEqual(t, len(ks.keep), 5)
 }
 
 // TestKnapsackMatchesBruteForce compares the DP of the z step with

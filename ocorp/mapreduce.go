@@ -1,6 +1,10 @@
 package ocorp
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/msched/msched/internal/checked"
+)
 
 // MapReduceJob is a job of Section V: MapTasks parallel map tasks of
 // MapCores cores and MapTime slots each, then ReduceTasks reduce tasks of
@@ -17,6 +21,12 @@ type MapReduceJob struct {
 // (n^m d^m cores, p^m slots) and the reduce job (n^r d^r cores, p^r slots),
 // both with the job's arrival (their weights (5) count from a_j).
 func (m MapReduceJob) Dummies() (mapJob, reduceJob Job, err error) {
+	if _, ok := checked.Mul(m.MapTasks, m.MapCores); !ok && m.MapTasks > 0 && m.MapCores > 0 {
+		return mapJob, reduceJob, fmt.Errorf("%w: map tasks %d * cores %d overflows int", ErrValue, m.MapTasks, m.MapCores)
+	}
+	if _, ok := checked.Mul(m.ReduceTasks, m.ReduceCores); !ok && m.ReduceTasks > 0 && m.ReduceCores > 0 {
+		return mapJob, reduceJob, fmt.Errorf("%w: reduce tasks %d * cores %d overflows int", ErrValue, m.ReduceTasks, m.ReduceCores)
+	}
 	mapJob = Job{Arrival: m.Arrival, Cores: m.MapTasks * m.MapCores, Memory: m.Memory, Processing: m.MapTime}
 	reduceJob = Job{Arrival: m.Arrival, Cores: m.ReduceTasks * m.ReduceCores, Memory: m.Memory, Processing: m.ReduceTime}
 	if m.MapTasks < 1 || m.ReduceTasks < 1 {

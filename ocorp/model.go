@@ -3,6 +3,8 @@ package ocorp
 import (
 	"fmt"
 	"math"
+
+	"github.com/msched/msched/internal/checked"
 )
 
 // Job is one job of the model (Section II-A): it arrives at slot Arrival
@@ -17,10 +19,13 @@ type Job struct {
 	Processing int `json:"processing"`
 }
 
-// Volume returns v_j = p_j d_j, the job's work in core-slots.
+// Volume returns v_j = p_j d_j, the job's work in core-slots. Validate
+// rejects jobs whose volume overflows int.
 func (j Job) Volume() int64 { return int64(j.Processing) * int64(j.Cores) }
 
-// Validate reports whether the job's fields are in range.
+// Validate reports whether the job's fields are in range: Arrival and
+// Memory >= 0, Cores and Processing >= 1, and the volume p_j d_j at most
+// math.MaxInt (so that every sum of a job's work is exact).
 func (j Job) Validate() error {
 	switch {
 	case j.Arrival < 0:
@@ -31,6 +36,9 @@ func (j Job) Validate() error {
 		return fmt.Errorf("%w: memory %d", ErrValue, j.Memory)
 	case j.Processing < 1:
 		return fmt.Errorf("%w: processing %d", ErrValue, j.Processing)
+	}
+	if _, ok := checked.Mul(j.Processing, j.Cores); !ok {
+		return fmt.Errorf("%w: volume processing %d * cores %d exceeds %d", ErrValue, j.Processing, j.Cores, math.MaxInt)
 	}
 	return nil
 }
@@ -63,21 +71,30 @@ func ValidateJobs(jobs []Job) error {
 	return nil
 }
 
-// ValidateMachines checks that there is at least one machine and every
-// machine is valid.
+// ValidateMachines checks that there is at least one machine, every
+// machine is valid, and the cluster's total cores and total memory are at
+// most math.MaxInt (sums of cores and memory are then exact).
 func ValidateMachines(ms []Machine) error {
 	if len(ms) == 0 {
 		return fmt.Errorf("%w: no machines", ErrEmpty)
 	}
+	cores, mem := 0, 0
 	for i, m := range ms {
 		if err := m.Validate(); err != nil {
 			return fmt.Errorf("machine %d: %w", i, err)
+		}
+		var ok1, ok2 bool
+		cores, ok1 = checked.Add(cores, m.Cores)
+		mem, ok2 = checked.Add(mem, m.Memory)
+		if !ok1 || !ok2 {
+			return fmt.Errorf("%w: machine %d: total cores or memory of machines 0..%d exceeds %d", ErrValue, i, i, math.MaxInt)
 		}
 	}
 	return nil
 }
 
-// TotalCores returns sum_i C_i.
+// TotalCores returns sum_i C_i (exact for machines that pass
+// ValidateMachines).
 func TotalCores(ms []Machine) int {
 	s := 0
 	for _, m := range ms {
@@ -110,10 +127,17 @@ func Gamma(jobs []Job, ms []Machine) (float64, error) {
 	g := 0.0
 	vol := 0.0
 	for _, j := range jobs {
-		g = math.Max(g, math.Max(float64(j.Arrival+2*j.Processing), float64(2*j.Arrival)))
+		g = math.Max(g, gammaTerm(j))
 		vol += float64(j.Volume())
 	}
 	return math.Max(g, 4*vol/float64(TotalCores(ms))), nil
+}
+
+// gammaTerm is max(a_j + 2 p_j, 2 a_j) of (27), in floating point so that
+// it cannot overflow.
+func gammaTerm(j Job) float64 {
+	a, p := float64(j.Arrival), float64(j.Processing)
+	return math.Max(a+2*p, 2*a)
 }
 
 // LongTerm returns g_j of eq. (7) for a slot in which the job received the
@@ -158,7 +182,12 @@ func Discretize(dst, src []Job, slot int) ([]Job, error) {
 	dst = append(dst[:0], src...)
 	for i := range dst {
 		dst[i].Arrival /= slot
-		dst[i].Processing = max(1, (dst[i].Processing+slot-1)/slot)
+		p := dst[i].Processing // ceil(p/slot) without overflow
+		q := p / slot
+		if p%slot != 0 {
+			q++
+		}
+		dst[i].Processing = max(1, q)
 	}
 	return dst, nil
 }

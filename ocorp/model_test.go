@@ -168,3 +168,50 @@ func TestGenerateDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateLoad checks the load option: the drawn volume over the
+// arrival window is the requested utilisation (within one window second),
+// bursts give at most Bursts distinct arrival times, and bad settings are
+// errors, not panics.
+func TestGenerateLoad(t *testing.T) {
+	cfg := TestableGenConfig(1000, 208)
+	jobs, err := Generate(cfg, rand.New(rand.NewPCG(1, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vol, last := 0.0, 0
+	times := map[int]bool{}
+	for _, j := range jobs {
+		vol += float64(j.Volume())
+		last = max(last, j.Arrival)
+		times[j.Arrival] = true
+	}
+	window := math.Ceil(vol / (cfg.Load * 208))
+	if float64(last) >= window {
+		t.Fatalf("last arrival %d outside the window %v", last, window)
+	}
+	if len(times) > cfg.Bursts {
+		t.Fatalf("%d arrival times > %d bursts", len(times), cfg.Bursts)
+	}
+	for _, bad := range []func(*GenConfig){
+		func(c *GenConfig) { c.Load = math.NaN() },
+		func(c *GenConfig) { c.Load = math.Inf(1) },
+		func(c *GenConfig) { c.ClusterCores = 0 },
+		func(c *GenConfig) { c.Bursts = -1 },
+		func(c *GenConfig) { c.Jobs = MaxGenJobs + 1 },
+		func(c *GenConfig) { c.Cores[0] = math.MaxInt },
+		func(c *GenConfig) { c.MemPerCoreMax = math.MaxInt },
+		func(c *GenConfig) { c.Shape = math.Inf(1) },
+		func(c *GenConfig) { c.Load = 1e-300 },
+	} {
+		c := TestableGenConfig(10, 208)
+		c.Cores = append([]int(nil), c.Cores...)
+		bad(&c)
+		if _, err := Generate(c, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrSettings) {
+			t.Errorf("%+v: err %v, want ErrSettings", c, err)
+		}
+	}
+	if Cluster(-1) != nil || Cluster(MaxClusterMachines+1) != nil {
+		t.Error("Cluster out of range not nil")
+	}
+}

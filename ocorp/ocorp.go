@@ -65,12 +65,20 @@ func (s *Settings) norm() error {
 }
 
 // dual holds the online dual state shared by OCORP, OCORP+M and OCORP+:
-// lambda_j by job ID, the running Gamma, and per-slot coefficients.
+// per-job state (lambda_j, OCORP+'s previous rates) for the jobs of the
+// last observation, found by ID through a map and stored densely, the
+// running Gamma, and per-slot coefficients. A job absent from an
+// observation is forgotten (its state is released), so memory is
+// proportional to the jobs alive, whatever their IDs.
 type dual struct {
 	s          Settings
 	totalCores float64
-	lambda     []float64
-	seen       []int // call number in which the ID was last seen; 0 = never
+	maxMem     int
+	idx        map[int]int // job ID -> index into st
+	st         []jobState
+	slot       []int // per obs job: index into st in this call
+	remap      []int
+	fresh      []int // obs indices of IDs not in idx (validation)
 	calls      int
 	gMax, vol  float64 // running terms of (27)
 	gamma      float64
@@ -79,6 +87,16 @@ type dual struct {
 	want       []int     // min(d_j, remaining volume)
 	keys       []keyed
 	order      []int
+}
+
+// jobState is the state of one live job.
+type jobState struct {
+	id     int
+	seen   int // call number in which the ID was last seen
+	lambda float64
+	// OCORP+: rates of the previous decision and the job's multiplier.
+	tau                         float64
+	prevStart, prevLen, prevDec int
 }
 
 type keyed struct {
@@ -91,10 +109,10 @@ func cmpKeyed(a, b keyed) int {
 	if c := cmp.Compare(a.key, b.key); c != 0 {
 		return c
 	}
-	if a.id != b.id {
-		return a.id - b.id
+	if c := cmp.Compare(a.id, b.id); c != 0 {
+		return c
 	}
-	return a.idx - b.idx
+	return cmp.Compare(a.idx, b.idx)
 }
 
 func newDual(ms []Machine, s Settings) (dual, error) {
@@ -104,15 +122,33 @@ func newDual(ms []Machine, s Settings) (dual, error) {
 	if err := ValidateMachines(ms); err != nil {
 		return dual{}, err
 	}
-	return dual{s: s, totalCores: float64(TotalCores(ms))}, nil
+	mm := 0
+	for _, m := range ms {
+		mm = max(mm, m.Memory)
+	}
+	return dual{s: s, totalCores: float64(TotalCores(ms)), maxMem: mm, idx: map[int]int{}}, nil
 }
 
-// validate checks the observation and registers new jobs.
-func validateObs(t int, obs Obs) error {
+// ValidateObs checks an observation of slot t for the machines ms as every
+// policy of the package does before deciding: t >= 1, every job valid
+// (Job.Validate), 1 <= Remaining <= p_j d_j, a_j < t, and m_j at most the
+// largest machine memory (a job that fits no machine could never run; the
+// error is an *UnfitError naming the job, so a caller can drop it). Job IDs
+// are arbitrary ints; duplicates are rejected by the policies that keep
+// per-job state.
+func ValidateObs(t int, obs Obs, ms []Machine) error {
+	mm := 0
+	for _, m := range ms {
+		mm = max(mm, m.Memory)
+	}
+	return validateObs(t, obs, mm)
+}
+
+func validateObs(t int, obs Obs, maxMem int) error {
+	if t < 1 {
+		return fmt.Errorf("%w: slot %d < 1", ErrValue, t)
+	}
 	for k, a := range obs.Jobs {
-		if a.ID < 0 {
-			return fmt.Errorf("%w: job %d: id %d", ErrValue, k, a.ID)
-		}
 		if err := a.Job.Validate(); err != nil {
 			return fmt.Errorf("job %d (id %d): %w", k, a.ID, err)
 		}
@@ -122,54 +158,104 @@ func validateObs(t int, obs Obs) error {
 		if a.Arrival >= t {
 			return fmt.Errorf("%w: job %d (id %d): arrival %d not before slot %d", ErrValue, k, a.ID, a.Arrival, t)
 		}
+		if a.Memory > maxMem {
+			return &UnfitError{Index: k, ID: a.ID, Memory: a.Memory, MaxMemory: maxMem}
+		}
 	}
 	return nil
 }
 
-// begin validates obs, updates Gamma and computes coef, gain and want.
+// begin validates obs, registers new jobs, forgets jobs no longer
+// observed, updates Gamma and computes coef, gain and want. On error the
+// per-job state is unchanged (apart from the call counter).
 func (d *dual) begin(t int, obs Obs) error {
-	if t < 1 {
-		return fmt.Errorf("%w: slot %d < 1", ErrValue, t)
-	}
-	if err := validateObs(t, obs); err != nil {
+	if err := validateObs(t, obs, d.maxMem); err != nil {
 		return err
 	}
+	if d.s.Gamma > 0 {
+		for k, a := range obs.Jobs {
+			if float64(a.Arrival) >= d.s.Gamma {
+				return fmt.Errorf("%w: job %d (id %d): arrival %d >= Gamma %v", ErrSettings, k, a.ID, a.Arrival, d.s.Gamma)
+			}
+		}
+	}
 	d.calls++
+	n := len(obs.Jobs)
+	// Duplicates, before any change: known IDs through their mark, new
+	// ones by sorting. One map lookup per job; slot holds the old index
+	// (-1 for a new job) until the compaction below.
+	d.slot = grow(d.slot, n)
+	d.fresh = d.fresh[:0]
 	for k, a := range obs.Jobs {
-		if a.ID >= len(d.lambda) {
-			n := max(a.ID+1, 2*len(d.lambda))
-			d.lambda = append(d.lambda, make([]float64, n-len(d.lambda))...)
-			d.seen = append(d.seen, make([]int, n-len(d.seen))...)
+		e, ok := d.idx[a.ID]
+		if !ok {
+			d.slot[k] = -1
+			d.fresh = append(d.fresh, k)
+			continue
 		}
-		switch d.seen[a.ID] {
-		case d.calls:
+		if d.st[e].seen == d.calls {
 			return fmt.Errorf("%w: job %d: duplicate id %d", ErrValue, k, a.ID)
-		case 0:
-			d.lambda[a.ID] = d.s.InitLambda
-			d.gMax = math.Max(d.gMax, math.Max(float64(a.Arrival+2*a.Processing), float64(2*a.Arrival)))
-			d.vol += float64(a.Volume())
 		}
-		d.seen[a.ID] = d.calls
+		d.st[e].seen = d.calls
+		d.slot[k] = e
+	}
+	slices.SortFunc(d.fresh, func(x, y int) int { return cmp.Compare(obs.Jobs[x].ID, obs.Jobs[y].ID) })
+	for i := 1; i < len(d.fresh); i++ {
+		if obs.Jobs[d.fresh[i]].ID == obs.Jobs[d.fresh[i-1]].ID {
+			return fmt.Errorf("%w: job %d: duplicate id %d", ErrValue, d.fresh[i], obs.Jobs[d.fresh[i]].ID)
+		}
+	}
+	// Forget the jobs not observed, compacting the state; the map is
+	// written only for the entries that move or go.
+	d.remap = grow(d.remap, len(d.st))
+	w := 0
+	for e := range d.st {
+		if d.st[e].seen != d.calls {
+			delete(d.idx, d.st[e].id)
+			continue
+		}
+		if w != e {
+			d.st[w] = d.st[e]
+			d.idx[d.st[w].id] = w
+		}
+		d.remap[e] = w
+		w++
+	}
+	clear(d.st[w:])
+	d.st = d.st[:w]
+	for k, e := range d.slot {
+		if e >= 0 {
+			d.slot[k] = d.remap[e]
+		}
+	}
+	// Register the new jobs (their terms of (27) count once).
+	for _, k := range d.fresh {
+		a := obs.Jobs[k]
+		d.slot[k] = len(d.st)
+		d.idx[a.ID] = len(d.st)
+		d.st = append(d.st, jobState{id: a.ID, seen: d.calls, lambda: d.s.InitLambda})
+		d.gMax = math.Max(d.gMax, gammaTerm(a.Job))
+		d.vol += float64(a.Volume())
 	}
 	d.gamma = d.s.Gamma
 	if d.gamma == 0 {
 		d.gamma = math.Max(d.gMax, 4*d.vol/d.totalCores)
 	}
-	n := len(obs.Jobs)
 	d.coef = grow(d.coef, n)
 	d.gain = grow(d.gain, n)
 	d.want = grow(d.want, n)
 	for k, a := range obs.Jobs {
-		if float64(a.Arrival) >= d.gamma {
-			return fmt.Errorf("%w: job %d (id %d): arrival %d >= Gamma %v", ErrSettings, k, a.ID, a.Arrival, d.gamma)
-		}
-		c := Weight(a.Job, t, d.s.K) - d.lambda[a.ID]
+		c := Weight(a.Job, t, d.s.K) - d.st[d.slot[k]].lambda
 		d.coef[k] = c
 		d.gain[k] = max(0, -c)
 		d.want[k] = int(min(int64(a.Cores), a.Remaining))
 	}
 	return nil
 }
+
+// Live returns the number of jobs whose state the policy holds (the jobs
+// of the last observation).
+func (d *dual) Live() int { return len(d.st) }
 
 // sortOmega fills d.order with the jobs sorted by omega_j = c_j / d_j
 // ascending (ties by ID), keeping only omega_j < 0 unless all.
@@ -199,16 +285,18 @@ func (d *dual) end(t int, obs Obs, pl []Placement, got []int) {
 	mu := d.s.Step.Mu(t)
 	for k, a := range obs.Jobs {
 		y := float64(got[k]) / float64(a.Cores)
-		d.lambda[a.ID] = max(0, d.lambda[a.ID]+mu*LongTerm(a.Job, d.gamma, y))
+		st := &d.st[d.slot[k]]
+		st.lambda = max(0, st.lambda+mu*LongTerm(a.Job, d.gamma, y))
 	}
 }
 
-// Lambda returns lambda_j of the job with the given ID (0 if unseen).
+// Lambda returns lambda_j of the job with the given ID (0 if it was not in
+// the last observation).
 func (d *dual) Lambda(id int) float64 {
-	if id < 0 || id >= len(d.lambda) {
-		return 0
+	if e, ok := d.idx[id]; ok {
+		return d.st[e].lambda
 	}
-	return d.lambda[id]
+	return 0
 }
 
 // Gamma returns the Gamma used in the last slot.

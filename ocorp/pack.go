@@ -2,6 +2,7 @@ package ocorp
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -25,19 +26,20 @@ type Packer struct {
 	got          []int // cores placed per obs job
 	headP, nextP []int // placements of each job (linked)
 	target       []int
-	// buckets of priority positions by target, doubly linked
-	bHead, lNext, lPrev []int
-	stamp               []int
-	tok                 int
-	open                []int // machines with free cores, byCap order
-	headM, nextM        []int
-	kv                  []float64
-	kw                  []int
-	kz                  []bool
-	kidx                []int
+	// buckets of priority positions by distinct target (vals), doubly linked
+	vals, bHead, lNext, lPrev []int
+	stamp                     []int
+	tok                       int
+	open                      []int // machines with free cores, byCap order
+	headM, nextM              []int
+	kv                        []float64
+	kw                        []int
+	kz                        []bool
+	kidx                      []int
 }
 
-// NewPacker returns a packer for the machines.
+// NewPacker returns a packer for the machines. Its memory is O(machines)
+// plus O(jobs) per slot, whatever the machines' core counts.
 func NewPacker(ms []Machine) (*Packer, error) {
 	if err := ValidateMachines(ms); err != nil {
 		return nil, err
@@ -53,7 +55,6 @@ func NewPacker(ms []Machine) (*Packer, error) {
 	p.freeM = make([]int, len(ms))
 	p.stamp = make([]int, len(ms))
 	p.headM = make([]int, len(ms))
-	p.bHead = make([]int, p.maxC+1)
 	p.open = make([]int, 0, len(ms))
 	return p, nil
 }
@@ -94,8 +95,17 @@ func (p *Packer) put(j, i, c int, ignoreMemory bool) {
 	p.headP[j] = len(p.place)
 	p.place = append(p.place, Placement{Job: j, Machine: i, Cores: c, Admit: true})
 	p.freeC[i] -= c
-	p.freeM[i] -= p.jobs[j].Memory
+	p.freeM[i] = subSat(p.freeM[i], p.jobs[j].Memory)
 	p.got[j] += c
+}
+
+// subSat returns a - b for b >= 0, saturated at math.MinInt: with
+// ignoreMemory a machine's free memory may go far below zero.
+func subSat(a, b int) int {
+	if a < math.MinInt+b {
+		return math.MinInt
+	}
+	return a - b
 }
 
 func (p *Packer) memOK(j, i int, ignoreMemory bool) bool {
@@ -112,6 +122,9 @@ func (p *Packer) memOK(j, i int, ignoreMemory bool) bool {
 // free cores in priority order; finally any cores still free go to the
 // remaining jobs in priority order (Fill). With ignoreMemory the memory
 // constraint (4c) is not enforced (the x step of Algorithm 1 with z = 1).
+// It panics if len(want) differs from the number of jobs or priority
+// holds an index out of range (programmer errors: the policies build both
+// from the observation).
 func (p *Packer) Pack(priority, want []int, ignoreMemory bool) {
 	if len(want) != len(p.jobs) {
 		panic("ocorp: len(want) != number of jobs")
@@ -130,9 +143,20 @@ func (p *Packer) Pack(priority, want []int, ignoreMemory bool) {
 		used += p.target[j]
 		cut = k + 1
 	}
-	// Buckets of priority positions by target, in priority order.
-	for u := range p.bHead {
-		p.bHead[u] = -1
+	// Buckets of priority positions by target, in priority order. A
+	// bucket per distinct target value (vals, ascending), not per core, so
+	// memory is proportional to the jobs whatever the machines' sizes.
+	p.vals = p.vals[:0]
+	for k := 0; k < cut; k++ {
+		if t := p.target[priority[k]]; t > 0 && t <= p.maxC {
+			p.vals = append(p.vals, t)
+		}
+	}
+	slices.Sort(p.vals)
+	p.vals = slices.Compact(p.vals)
+	p.bHead = grow(p.bHead, len(p.vals))
+	for r := range p.bHead {
+		p.bHead[r] = -1
 	}
 	p.lNext = grow(p.lNext, cut)
 	p.lPrev = grow(p.lPrev, cut)
@@ -141,27 +165,39 @@ func (p *Packer) Pack(priority, want []int, ignoreMemory bool) {
 		if t <= 0 || t > p.maxC {
 			continue
 		}
-		h := p.bHead[t]
+		r, _ := slices.BinarySearch(p.vals, t)
+		h := p.bHead[r]
 		p.lNext[k], p.lPrev[k] = h, -1
 		if h >= 0 {
 			p.lPrev[h] = k
 		}
-		p.bHead[t] = k
+		p.bHead[r] = k
+	}
+	// below returns the largest rank whose target is <= f (-1 if none).
+	below := func(f int) int {
+		r, found := slices.BinarySearch(p.vals, f)
+		if found {
+			return r
+		}
+		return r - 1
 	}
 	for _, i := range p.byCap {
 		F := p.freeC[i]
-		for u := min(F, p.maxC); u >= 1; u = min(u-1, F) {
-			for e := p.bHead[u]; e >= 0 && F >= u; {
+		// Targets u <= F in descending order, as the loop
+		// u = min(F, maxC), ..., 1 over every core count would.
+		for r := below(F); r >= 0; r = min(r-1, below(F)) {
+			u := p.vals[r]
+			for e := p.bHead[r]; e >= 0 && F >= u; {
 				nx := p.lNext[e]
 				j := priority[e]
 				if p.memOK(j, i, ignoreMemory) {
 					p.put(j, i, u, ignoreMemory)
 					F -= u
-					// unlink e from bucket u
+					// unlink e from bucket r
 					if p.lPrev[e] >= 0 {
 						p.lNext[p.lPrev[e]] = nx
 					} else {
-						p.bHead[u] = nx
+						p.bHead[r] = nx
 					}
 					if nx >= 0 {
 						p.lPrev[nx] = p.lPrev[e]
@@ -282,7 +318,7 @@ func (p *Packer) Knapsack(ks *Knapsack, gain []float64) int {
 		p.nextP[e] = p.headP[pl.Job]
 		p.headP[pl.Job] = e
 		p.freeC[pl.Machine] -= pl.Cores
-		p.freeM[pl.Machine] -= p.jobs[pl.Job].Memory
+		p.freeM[pl.Machine] = subSat(p.freeM[pl.Machine], p.jobs[pl.Job].Memory)
 		p.got[pl.Job] += pl.Cores
 	}
 	return removed
@@ -293,7 +329,7 @@ func (p *Packer) Knapsack(ks *Knapsack, gain []float64) int {
 // placement would break (4b) or (4d) or repeats a (job, machine) pair.
 // Memory (4c) is not checked: check Free first, or run Knapsack after.
 func (p *Packer) Add(j, i, c int) error {
-	if j < 0 || j >= len(p.jobs) || i < 0 || i >= len(p.ms) || c < 1 || c > p.freeC[i] || p.got[j]+c > p.jobs[j].Cores {
+	if j < 0 || j >= len(p.jobs) || i < 0 || i >= len(p.ms) || c < 1 || c > p.freeC[i] || c > p.jobs[j].Cores-p.got[j] {
 		return fmt.Errorf("%w: add job %d machine %d cores %d", ErrInfeasible, j, i, c)
 	}
 	for e := p.headP[j]; e >= 0; e = p.nextP[e] {

@@ -4,13 +4,17 @@ import (
 	"fmt"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 )
 
 // ActiveJob is an unfinished job visible at slot t (t > a_j).
 type ActiveJob struct {
-	// ID is a stable identifier of the job across slots: a small
-	// non-negative integer (the simulator uses the job's index), so that
-	// policies keep per-job state (lambda_j, previous placement) in slices.
+	// ID is a stable identifier of the job across slots: any int,
+	// unique within one observation (the simulator uses the job's index).
+	// Policies keep per-job state (lambda_j, previous placement) by ID for
+	// the jobs of the last observation only: a job left out of an
+	// observation is forgotten and starts afresh if it comes back. IDs
+	// also break ties between equal priorities.
 	ID int
 	Job
 	// Remaining is the remaining work d_j p_j(t) in core-slots (>= 1).
@@ -80,11 +84,16 @@ func (c *Checker) Check(obs Obs, d Decision) error {
 			return fmt.Errorf("%w: placement %d: cores %d", ErrInfeasible, k, p.Cores)
 		}
 		j := &obs.Jobs[p.Job]
-		c.cores[p.Machine] += p.Cores
+		var ok1, ok3 bool
+		ok2 := true
+		c.cores[p.Machine], ok1 = checked.Add(c.cores[p.Machine], p.Cores)
 		if p.Admit {
-			c.mem[p.Machine] += j.Memory
+			c.mem[p.Machine], ok2 = checked.Add(c.mem[p.Machine], j.Memory)
 		}
-		c.per[p.Job] += p.Cores
+		c.per[p.Job], ok3 = checked.Add(c.per[p.Job], p.Cores)
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Errorf("%w: placement %d: cores or memory on machine %d or job %d overflow int", ErrInfeasible, k, p.Machine, p.Job)
+		}
 		if c.per[p.Job] > j.Cores {
 			return fmt.Errorf("%w: (4d) job %d (id %d) gets %d cores > d_j = %d", ErrInfeasible, p.Job, j.ID, c.per[p.Job], j.Cores)
 		}

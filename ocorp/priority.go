@@ -20,13 +20,14 @@ type Key func(t int, j ActiveJob) float64
 // smallest-volume-first scheduler (NewTransient) and the engine of the
 // package baselines' SRPT, SRVF, SVF and SRF. Not safe for concurrent use.
 type Priority struct {
-	name  string
-	key   Key
-	pk    *Packer
-	keys  []keyed
-	order []int
-	want  []int
-	out   Decision
+	name   string
+	key    Key
+	pk     *Packer
+	maxMem int
+	keys   []keyed
+	order  []int
+	want   []int
+	out    Decision
 }
 
 // NewPriority returns a priority scheduler with the given name and key.
@@ -38,7 +39,11 @@ func NewPriority(name string, ms []Machine, key Key) (*Priority, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Priority{name: name, key: key, pk: pk}, nil
+	mm := 0
+	for _, m := range ms {
+		mm = max(mm, m.Memory)
+	}
+	return &Priority{name: name, key: key, pk: pk, maxMem: mm}, nil
 }
 
 // Name returns the name given to NewPriority.
@@ -46,7 +51,7 @@ func (p *Priority) Name() string { return p.name }
 
 // Decide returns the placements of slot t (owned by the policy).
 func (p *Priority) Decide(t int, obs Obs) (Decision, error) {
-	if err := validateObs(t, obs); err != nil {
+	if err := validateObs(t, obs, p.maxMem); err != nil {
 		return Decision{}, err
 	}
 	n := len(obs.Jobs)

@@ -7,10 +7,9 @@ import (
 	"slices"
 	"sync"
 	"time"
-)
 
-// ErrNotFinished is returned by Run when jobs remain after MaxSlots.
-var ErrNotFinished = errors.New("ocorp: jobs unfinished after the slot limit")
+	"github.com/msched/msched/internal/checked"
+)
 
 // RunSettings configures Run. The zero value uses k = 2, records the
 // per-slot series and derives the slot limit from the jobs.
@@ -18,11 +17,26 @@ type RunSettings struct {
 	// K is the order of the l_k norms reported; 0 means 2.
 	K float64
 	// MaxSlots stops the run with ErrNotFinished; 0 means
-	// max_j a_j + 4 sum_j ceil(v_j / min(d_j, sum_i C_i)) + 100.
+	// max_j a_j + 4 sum_j ceil(v_j / min(d_j, sum_i C_i)) + 100
+	// (saturated at math.MaxInt - 1).
 	MaxSlots int
+	// MaxBusySlots bounds the slots in which the policy is called (slots
+	// with unfinished arrived jobs; idle slots are skipped); beyond it the
+	// run stops with an error wrapping ErrNotFinished and ErrTooLarge.
+	// 0 means DefaultMaxBusySlots.
+	MaxBusySlots int
 	// NoSeries skips the per-slot series (saves memory on long runs).
+	// With series, a run whose last slot exceeds MaxSeriesSlots is an
+	// error wrapping ErrTooLarge.
 	NoSeries bool
 }
+
+// Limits of Run. A slot costs O(jobs alive) time, and a series entry 8
+// bytes per series (four series): MaxSeriesSlots is 128 MiB of series.
+const (
+	DefaultMaxBusySlots = 1 << 24
+	MaxSeriesSlots      = 1 << 22
+)
 
 // Result is the record of one policy on one job list. Times are in slots.
 type Result struct {
@@ -56,17 +70,22 @@ type Result struct {
 // checked against (4b)-(4f) (a violation is an error wrapping
 // ErrInfeasible), and every admitted placement does Cores units of work,
 // capped by what the job has left. Jobs whose memory exceeds every machine
-// are rejected up front.
+// are rejected up front (ErrUnfit and ErrValue). The simulation is
+// event-driven over idle time: when no job is waiting it jumps to the slot
+// after the next arrival (the series repeat their values over the gap),
+// so the run time depends on the busy slots only; those are bounded by
+// RunSettings.MaxBusySlots and the series by MaxSeriesSlots.
 func Run(jobs []Job, ms []Machine, pol Policy, s RunSettings) (*Result, error) {
 	return run(jobs, nil, ms, pol, s)
 }
 
-// RunAll runs every policy on the same jobs, workers at a time (0 means
-// 1). Results do not depend on workers.
+// RunAll runs every policy on the same jobs, workers at a time (values
+// below 1 mean 1, above len(pols) mean len(pols)). Results do not depend
+// on workers.
 func RunAll(jobs []Job, ms []Machine, pols []Policy, s RunSettings, workers int) ([]*Result, error) {
 	out := make([]*Result, len(pols))
 	errs := make([]error, len(pols))
-	sem := make(chan struct{}, max(1, workers))
+	sem := make(chan struct{}, min(max(1, workers), max(1, len(pols)))) // any workers value
 	var wg sync.WaitGroup
 	for i, p := range pols {
 		wg.Add(1)
@@ -83,6 +102,9 @@ func RunAll(jobs []Job, ms []Machine, pols []Policy, s RunSettings, workers int)
 // run is Run with dependencies: job j becomes visible only after job
 // dep[j] completes (dep[j] < 0: none); its weights still use a_j.
 func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Result, error) {
+	if pol == nil {
+		return nil, fmt.Errorf("%w: nil policy", ErrSettings)
+	}
 	if err := ValidateJobs(jobs); err != nil {
 		return nil, err
 	}
@@ -104,21 +126,46 @@ func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Resul
 	for _, m := range ms {
 		maxMem = max(maxMem, m.Memory)
 	}
+	maxBusy := s.MaxBusySlots
+	if maxBusy <= 0 {
+		maxBusy = DefaultMaxBusySlots
+	}
 	n := len(jobs)
 	limit, lastArr := s.MaxSlots, 0
+	total := 0 // sum of volumes: offered and unfinished work stay exact
 	for j, jb := range jobs {
+		var ok bool
+		if total, ok = checked.Add(total, int(jb.Volume())); !ok {
+			return nil, fmt.Errorf("%w: job %d: total volume of jobs 0..%d exceeds %d core-slots", ErrTooLarge, j, j, math.MaxInt)
+		}
 		if jb.Memory > maxMem {
-			return nil, fmt.Errorf("%w: job %d: memory %d exceeds every machine (max %d)", ErrValue, j, jb.Memory, maxMem)
+			return nil, fmt.Errorf("%w (%w)", &UnfitError{Index: j, ID: j, Memory: jb.Memory, MaxMemory: maxMem}, ErrValue)
 		}
 		lastArr = max(lastArr, jb.Arrival)
 	}
 	if limit == 0 {
-		sum := int64(0)
+		// lastArr + 4 sum_j ceil(v_j / min(d_j, C)) + 100, saturated.
+		sum := int64(100)
 		for _, jb := range jobs {
 			r := int64(min(jb.Cores, C))
-			sum += (jb.Volume() + r - 1) / r
+			v := jb.Volume()
+			q := v / r
+			if v%r != 0 {
+				q++
+			}
+			sum = min(sum+min(4*q, math.MaxInt64/8), math.MaxInt64/8)
 		}
-		limit = lastArr + int(min(4*sum, math.MaxInt32)) + 100
+		limit = math.MaxInt - 1
+		if int64(lastArr) < int64(limit)-sum {
+			limit = lastArr + int(sum)
+		}
+	}
+	limit = min(limit, math.MaxInt-1)
+	if lastArr >= limit {
+		return nil, fmt.Errorf("%w: a job arrives at slot %d, at or after the slot limit %d", ErrNotFinished, lastArr, limit)
+	}
+	if !s.NoSeries && lastArr+1 > MaxSeriesSlots {
+		return nil, fmt.Errorf("%w: a job arrives at slot %d: per-slot series beyond %d slots (set RunSettings.NoSeries)", ErrTooLarge, lastArr, MaxSeriesSlots)
 	}
 	r := &Result{Policy: pol.Name(), K: k,
 		Completion: make([]int, n), Flowtime: make([]int, n), Waiting: make([]int, n),
@@ -150,10 +197,37 @@ func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Resul
 	fp := make([]uint64, n)
 	var released []int
 	start := time.Now()
+	busy := 0
 	for t := 1; done < n; t++ {
+		if len(active) == 0 && len(released) == 0 && next < n {
+			// Idle: jump to the slot after the next arrival (< limit + 1).
+			if a := jobs[byArr[next]].Arrival + 1; a > t {
+				if !s.NoSeries {
+					if a-1 > MaxSeriesSlots {
+						r.Wall = time.Since(start)
+						return r, fmt.Errorf("%w: per-slot series beyond %d slots at slot %d (set RunSettings.NoSeries)", ErrTooLarge, MaxSeriesSlots, a)
+					}
+					for u := t; u < a; u++ {
+						r.ExactSeries = append(r.ExactSeries, math.Pow(powExact, 1/k))
+						r.FractionalSeries = append(r.FractionalSeries, math.Pow(powFrac, 1/k))
+						r.Unfinished = append(r.Unfinished, unfinished)
+						r.Offered = append(r.Offered, offered)
+					}
+				}
+				t = a
+			}
+		}
 		if t > limit {
 			r.Wall = time.Since(start)
 			return r, fmt.Errorf("%w: %d of %d jobs left at slot %d", ErrNotFinished, n-done, n, t)
+		}
+		if busy++; busy > maxBusy {
+			r.Wall = time.Since(start)
+			return r, fmt.Errorf("%w (%w): %d of %d jobs left after %d busy slots (RunSettings.MaxBusySlots)", ErrNotFinished, ErrTooLarge, n-done, n, maxBusy)
+		}
+		if !s.NoSeries && t > MaxSeriesSlots {
+			r.Wall = time.Since(start)
+			return r, fmt.Errorf("%w: per-slot series beyond %d slots (set RunSettings.NoSeries)", ErrTooLarge, MaxSeriesSlots)
 		}
 		for ; next < n && jobs[byArr[next]].Arrival < t; next++ {
 			j := byArr[next]

@@ -369,7 +369,6 @@ func TestSettingsValidated(t *testing.T) {
 	}
 	// Observation errors name the job.
 	for _, obs := range []Obs{
-		{Jobs: []ActiveJob{{ID: -1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}}},
 		{Jobs: []ActiveJob{{ID: 0, Job: Job{Cores: 1, Processing: 1}, Remaining: 2}}},
 		{Jobs: []ActiveJob{{ID: 0, Job: Job{Arrival: 9, Cores: 1, Processing: 1}, Remaining: 1}}},
 		{Jobs: []ActiveJob{{ID: 1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}, {ID: 1, Job: Job{Cores: 1, Processing: 1}, Remaining: 1}}},
@@ -377,6 +376,50 @@ func TestSettingsValidated(t *testing.T) {
 		p, _ := New(ms, Settings{})
 		if _, err := p.Decide(5, obs); !errors.Is(err, ErrValue) {
 			t.Errorf("obs %+v: %v", obs, err)
+		}
+	}
+}
+
+// TestLiteralRuleTakesTwiceProcessing asserts the finding of issue 11.8:
+// under the printed rule (Fill = false, mu = t^(k+0.5), lambda starting at
+// 0) a job is idle in its first slot (c_j = w_j > 0), and a slot at full
+// rate drives lambda_j back to 0 (g_j < 0 times a huge mu), so every unit
+// of a job's processing is preceded by an idle slot: f_j >= 2 p_j for
+// every job, against the paper's "30 % above the lower bound".
+func TestLiteralRuleTakesTwiceProcessing(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 8))
+	for it := 0; it < 30; it++ {
+		jobs, ms := randomInstance(rng, 6+rng.IntN(20), 1+rng.IntN(3), it%2 == 1)
+		g, err := Gamma(jobs, ms)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lit, _ := New(ms, Settings{Gamma: g})
+		litM, _ := NewM(ms, Settings{Gamma: g})
+		for _, pol := range []Policy{lit, litM} {
+			r, err := Run(jobs, ms, pol, RunSettings{NoSeries: true})
+			if err != nil {
+				t.Fatalf("it %d %s: %v", it, pol.Name(), err)
+			}
+			for j, jb := range jobs {
+				if r.Flowtime[j] < 2*jb.Processing {
+					t.Fatalf("it %d %s: job %d %+v flowtime %d < 2 p_j = %d", it, pol.Name(), j, jb, r.Flowtime[j], 2*jb.Processing)
+				}
+			}
+		}
+		// The work-conserving variant is not bound by it: on a job alone
+		// on a big enough machine it achieves f_j = p_j.
+	}
+	ms := []Machine{{Cores: 8, Memory: 8}}
+	jobs := []Job{{Arrival: 0, Cores: 2, Memory: 1, Processing: 5}}
+	for _, fill := range []bool{false, true} {
+		o, _ := New(ms, Settings{Fill: fill})
+		r, err := Run(jobs, ms, o, RunSettings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := r.Flowtime[0]; (fill && f != 5) || (!fill && f < 10) {
+			t.Errorf("fill %v: flowtime %d, want 5 with Fill and >= 10 without", fill, f)
 		}
 	}
 }

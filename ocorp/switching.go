@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 )
 
 var _ bipartite.OnlinePolicy[Obs, Decision] = (*OCORPPlus)(nil)
@@ -544,6 +545,11 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	f(hi)
 }
 
+// MaxQPCells bounds the candidate jobs x machines of OCORP+'s QP in one
+// slot (each cell costs about 40 bytes across the QP's arrays); beyond it
+// Decide returns an error wrapping ErrTooLarge.
+const MaxQPCells = 1 << 22
+
 // PlusSettings configures OCORP+.
 type PlusSettings struct {
 	Settings
@@ -581,13 +587,11 @@ type OCORPPlus struct {
 	res    QPResult
 	out    Decision
 	cnt    []int
-	// previous decision by job ID
-	prevM     []int // machines, flat
+	// previous decision: machines and rates, flat; each live job's
+	// jobState holds its start and length in them (valid if its prevDec
+	// is the last decision) and its multiplier tau
+	prevM     []int
 	prevR     []float64
-	prevStart []int // by ID: start in prevM, valid if prevCall == call-1 of last Decide
-	prevLen   []int
-	prevCall  []int
-	tauByID   []float64
 	decisions int
 	cand      []int
 	inCand    []bool
@@ -624,6 +628,9 @@ func NewPlus(ms []Machine, ps PlusSettings) (*OCORPPlus, error) {
 func (o *OCORPPlus) solveCand(obs Obs) error {
 	m := len(o.ms)
 	n := len(o.cand)
+	if !checked.Within(MaxQPCells, n, m) {
+		return fmt.Errorf("%w: OCORP+ QP of %d candidate jobs x %d machines exceeds %d cells", ErrTooLarge, n, m, MaxQPCells)
+	}
 	o.scale = 0
 	for _, k := range o.cand {
 		o.scale = max(o.scale, math.Abs(o.coef[k]))
@@ -652,9 +659,9 @@ func (o *OCORPPlus) solveCand(obs Obs) error {
 			o.q.Block[c*m+i] = a.Memory > mc.Memory
 		}
 		o.res.Tau[c] = 0
-		if o.prevCall[a.ID] == o.decisions && o.decisions > 0 {
-			o.res.Tau[c] = o.tauByID[a.ID]
-			for e := o.prevStart[a.ID]; e < o.prevStart[a.ID]+o.prevLen[a.ID]; e++ {
+		if st := &o.st[o.slot[k]]; st.prevDec == o.decisions && o.decisions > 0 {
+			o.res.Tau[c] = st.tau
+			for e := st.prevStart; e < st.prevStart+st.prevLen; e++ {
 				o.q.Prev[c*m+o.prevM[e]] = o.prevR[e]
 			}
 		}
@@ -682,15 +689,8 @@ func (o *OCORPPlus) Decide(t int, obs Obs) (Decision, error) {
 	o.inCand = grow(o.inCand, len(obs.Jobs))
 	clear(o.inCand)
 	o.cand = o.cand[:0]
-	for k, a := range obs.Jobs {
-		if a.ID >= len(o.prevCall) {
-			nn := max(a.ID+1, 2*len(o.prevCall))
-			o.prevCall = append(o.prevCall, make([]int, nn-len(o.prevCall))...)
-			o.prevStart = append(o.prevStart, make([]int, nn-len(o.prevStart))...)
-			o.prevLen = append(o.prevLen, make([]int, nn-len(o.prevLen))...)
-			o.tauByID = append(o.tauByID, make([]float64, nn-len(o.tauByID))...)
-		}
-		if o.prevCall[a.ID] == o.decisions && o.decisions > 0 && o.prevLen[a.ID] > 0 {
+	for k := range obs.Jobs {
+		if st := &o.st[o.slot[k]]; st.prevDec == o.decisions && o.decisions > 0 && st.prevLen > 0 {
 			o.cand = append(o.cand, k)
 			o.inCand[k] = true
 		}
@@ -785,11 +785,12 @@ func (o *OCORPPlus) Decide(t int, obs Obs) (Decision, error) {
 	o.decisions++
 	o.prevM, o.prevR = o.prevM[:0], o.prevR[:0]
 	for c, k := range o.cand {
-		o.tauByID[obs.Jobs[k].ID] = o.res.Tau[c]
+		o.st[o.slot[k]].tau = o.res.Tau[c]
 	}
-	for _, k := range obs.Jobs { // mark all as decided with no placement
-		o.prevCall[k.ID] = o.decisions
-		o.prevLen[k.ID] = 0
+	for k := range obs.Jobs { // mark all as decided with no placement
+		st := &o.st[o.slot[k]]
+		st.prevDec = o.decisions
+		st.prevLen = 0
 	}
 	// Placements of one job are contiguous: Add appends them job by job
 	// and Knapsack's compaction keeps the order.
@@ -797,13 +798,13 @@ func (o *OCORPPlus) Decide(t int, obs Obs) (Decision, error) {
 		if !p.Admit {
 			continue
 		}
-		id := obs.Jobs[p.Job].ID
-		if o.prevLen[id] == 0 {
-			o.prevStart[id] = len(o.prevM)
+		st := &o.st[o.slot[p.Job]]
+		if st.prevLen == 0 {
+			st.prevStart = len(o.prevM)
 		}
 		o.prevM = append(o.prevM, p.Machine)
 		o.prevR = append(o.prevR, float64(p.Cores)/float64(obs.Jobs[p.Job].Cores))
-		o.prevLen[id]++
+		st.prevLen++
 	}
 	return o.out, nil
 }

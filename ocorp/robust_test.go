@@ -1,0 +1,406 @@
+package ocorp
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestHugeSizesRejectedOrHandled is issue 12 class 1 and the overflow
+// class of issue 16 for the model: sizes whose sums overflow int are
+// rejected by validation with an error naming the value; huge sizes that
+// do not overflow are handled without allocating per core.
+func TestHugeSizesRejectedOrHandled(t *testing.T) {
+	bad := []struct {
+		name string
+		err  error
+	}{
+		{"job volume overflows", ValidateJobs([]Job{{Cores: 1 << 32, Processing: 1 << 32}})},
+		{"job volume MaxInt*2", ValidateJobs([]Job{{Cores: 2, Processing: math.MaxInt}})},
+		{"total cores overflow", ValidateMachines([]Machine{{Cores: math.MaxInt}, {Cores: 1}})},
+		{"total memory overflow", ValidateMachines([]Machine{{Cores: 1, Memory: math.MaxInt}, {Cores: 1, Memory: math.MaxInt}})},
+	}
+	for _, c := range bad {
+		require.Error(t, c.err, c.name)
+		assert.ErrorIs(t, c.err, ErrValue, c.name)
+		assert.Contains(t, c.err.Error(), "9223372036854775807", c.name)
+	}
+	for _, cores := range []int{1e9, 1 << 40, math.MaxInt} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		ms := []Machine{{Cores: cores, Memory: math.MaxInt}}
+		pk, err := NewPacker(ms)
+		require.NoError(t, err)
+		runtime.ReadMemStats(&after)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "NewPacker with %d cores allocated per core", cores)
+		jobs := []Job{{Arrival: 0, Cores: cores - 6, Memory: math.MaxInt, Processing: 1}, {Arrival: 0, Cores: 3, Memory: 5, Processing: 2}} // total volume <= MaxInt
+		for _, pol := range []Policy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})), mustPol(NewTransient(ms))} {
+			r, err := Run(jobs, ms, pol, RunSettings{})
+			require.NoError(t, err, "%s cores %d", pol.Name(), cores)
+			assert.Equal(t, 2, len(r.Flowtime))
+		}
+		_ = pk
+	}
+}
+
+func mustPol[P Policy](p P, err error) Policy {
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// TestCheckerSumsDoNotWrap: placements whose core sums overflow int are
+// infeasible, not wrapped around to a small number.
+func TestCheckerSumsDoNotWrap(t *testing.T) {
+	ms := []Machine{{Cores: 4, Memory: 4}}
+	chk, err := NewChecker(ms)
+	require.NoError(t, err)
+	obs := Obs{Jobs: []ActiveJob{
+		{ID: 0, Job: Job{Cores: math.MaxInt, Processing: 1}, Remaining: math.MaxInt},
+		{ID: 1, Job: Job{Cores: math.MaxInt, Processing: 1}, Remaining: math.MaxInt},
+	}}
+	err = chk.Check(obs, Decision{Placements: []Placement{{Job: 0, Machine: 0, Cores: math.MaxInt, Admit: true}, {Job: 1, Machine: 0, Cores: math.MaxInt, Admit: true}}})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrInfeasible))
+}
+
+// TestArbitraryJobIDs is issue 12 class 2: policies keep per-job state by
+// ID in a map, so huge, negative and sparse IDs cost nothing, decisions do
+// not depend on the IDs' values beyond their order, and duplicates are
+// rejected.
+func TestArbitraryJobIDs(t *testing.T) {
+	ms := []Machine{{Cores: 8, Memory: 16}, {Cores: 4, Memory: 8}}
+	jobs := []Job{{Cores: 3, Memory: 2, Processing: 3}, {Cores: 2, Memory: 9, Processing: 2}, {Cores: 5, Memory: 1, Processing: 4}}
+	idSets := [][]int{{0, 1, 2}, {2e7, 1 << 36, 1 << 62}, {-5, -1 << 62, math.MinInt}, {math.MinInt, 0, math.MaxInt}}
+	decide := func(ids []int) [][]Placement {
+		var out [][]Placement
+		pols := []Policy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})),
+			mustPol(NewPlus(ms, PlusSettings{Alpha: 10})), mustPol(NewTransient(ms))}
+		for _, p := range pols {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			rem := []int64{9, 4, 20}
+			for slot := 1; slot <= 6; slot++ {
+				var obs Obs
+				for k, j := range jobs {
+					if rem[k] > 0 {
+						obs.Jobs = append(obs.Jobs, ActiveJob{ID: ids[k], Job: j, Remaining: rem[k]})
+					}
+				}
+				d, err := p.Decide(slot, obs)
+				require.NoError(t, err, "%s ids %v", p.Name(), ids)
+				out = append(out, append([]Placement(nil), d.Placements...))
+				for _, pl := range d.Placements {
+					k := slices.Index(ids, obs.Jobs[pl.Job].ID)
+					rem[k] = max(0, rem[k]-int64(pl.Cores))
+				}
+			}
+			runtime.ReadMemStats(&after)
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "%s with ids %v", p.Name(), ids)
+		}
+		return out
+	}
+	want := decide(idSets[0])
+	for _, ids := range idSets[1:] {
+		// Same relative order of IDs as {0,1,2} except the sets that
+		// reorder them; compare only the order-preserving ones.
+		if slices.IsSorted(ids) {
+			assert.Equal(t, want, decide(ids), "ids %v", ids)
+		} else {
+			decide(ids)
+		}
+	}
+	o, _ := New(ms, Settings{})
+	_, err := o.Decide(1, Obs{Jobs: []ActiveJob{{ID: math.MaxInt, Job: jobs[0], Remaining: 1}, {ID: math.MaxInt, Job: jobs[0], Remaining: 2}}})
+	assert.ErrorIs(t, err, ErrValue, "duplicate id")
+	// After the error the policy still works and holds no state for them.
+	_, err = o.Decide(2, Obs{Jobs: []ActiveJob{{ID: 7, Job: jobs[0], Remaining: 1}}})
+	require.NoError(t, err)
+	assert.Equal(t, 1, o.Live())
+}
+
+// TestChurnMemoryFlat is the leak half of class 2: a long run of short
+// jobs with ever-growing IDs keeps the policies' state proportional to
+// the jobs alive (Live) and the live heap flat.
+func TestChurnMemoryFlat(t *testing.T) {
+	n := 200000
+	if testing.Short() {
+		n = 20000
+	}
+	ms := []Machine{{Cores: 16, Memory: 64}}
+	for _, p := range []interface {
+		Policy
+		Live() int
+	}{mustOCORP(New(ms, Settings{Fill: true})), mustPlus(NewPlus(ms, PlusSettings{Alpha: 10, Settings: Settings{Fill: true}}))} {
+		heap := func() uint64 {
+			var m runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&m)
+			return m.HeapAlloc
+		}
+		var h []uint64
+		next, slot := 0, 1
+		var obs Obs
+		for next < n {
+			// 8 new one-slot jobs per slot with IDs spread over 2^40.
+			for k := 0; k < 8; k++ {
+				obs.Jobs = append(obs.Jobs, ActiveJob{ID: next << 20, Job: Job{Arrival: slot - 1, Cores: 1, Memory: 1, Processing: 1}, Remaining: 1})
+				next++
+			}
+			d, err := p.Decide(slot, obs)
+			require.NoError(t, err)
+			require.Equal(t, len(obs.Jobs), p.Live(), "%s holds state of jobs not observed", p.Name())
+			done := map[int]bool{}
+			for _, pl := range d.Placements {
+				done[pl.Job] = true
+			}
+			w := 0
+			for k, a := range obs.Jobs {
+				if !done[k] {
+					obs.Jobs[w] = a
+					w++
+				}
+			}
+			obs.Jobs = obs.Jobs[:w]
+			if slot%(n/8/4) == 0 {
+				h = append(h, heap())
+			}
+			slot++
+		}
+		t.Logf("%s: %d jobs, live heap after GC at quarters: %v bytes; live state %d jobs", p.Name(), n, h, p.Live())
+		require.NotEmpty(t, h)
+		assert.Less(t, float64(h[len(h)-1]), 1.5*float64(h[0])+1<<20, "%s: live heap grows", p.Name())
+	}
+}
+
+func mustOCORP(p *OCORP, err error) *OCORP {
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+func mustPlus(p *OCORPPlus, err error) *OCORPPlus {
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// TestNilAndUnfit is issue 12 classes 6 and 7: every constructor returns
+// an error for nil or empty machines (never a panic), and a job whose
+// memory fits no machine is reported by Decide (ErrUnfit, naming it) and
+// rejected by Run up front, so neither a caller's loop nor the simulator
+// waits for it forever.
+func TestNilAndUnfit(t *testing.T) {
+	ctors := map[string]func([]Machine) (any, error){
+		"New":          func(ms []Machine) (any, error) { return New(ms, Settings{}) },
+		"NewM":         func(ms []Machine) (any, error) { return NewM(ms, Settings{}) },
+		"NewPlus":      func(ms []Machine) (any, error) { return NewPlus(ms, PlusSettings{Alpha: 1}) },
+		"NewPlus0":     func(ms []Machine) (any, error) { return NewPlus(ms, PlusSettings{}) },
+		"NewTransient": func(ms []Machine) (any, error) { return NewTransient(ms) },
+		"NewPriority":  func(ms []Machine) (any, error) { return NewPriority("x", ms, VolumeKey) },
+		"NewPacker":    func(ms []Machine) (any, error) { return NewPacker(ms) },
+		"NewChecker":   func(ms []Machine) (any, error) { return NewChecker(ms) },
+	}
+	for name, mk := range ctors {
+		for _, ms := range [][]Machine{nil, {}, {{Cores: -1}}, {{Cores: 1, Memory: -1}}} {
+			p, err := mk(ms)
+			require.Error(t, err, "%s(%v)", name, ms)
+			assert.Nil(t, p, "%s(%v)", name, ms)
+		}
+	}
+	_, err := NewPriority("x", []Machine{{Cores: 1}}, nil)
+	require.ErrorIs(t, err, ErrSettings)
+
+	ms := []Machine{{Cores: 4, Memory: 8}, {Cores: 2, Memory: 4}}
+	unfit := ActiveJob{ID: 42, Job: Job{Cores: 1, Memory: 9, Processing: 1}, Remaining: 1}
+	ok := ActiveJob{ID: 1, Job: Job{Cores: 1, Memory: 8, Processing: 1}, Remaining: 1}
+	for _, p := range allPolicies(t, ms) {
+		_, err := p.Decide(1, Obs{Jobs: []ActiveJob{ok, unfit}})
+		require.ErrorIs(t, err, ErrUnfit, p.Name())
+		var ue *UnfitError
+		require.ErrorAs(t, err, &ue)
+		assert.Equal(t, UnfitError{Index: 1, ID: 42, Memory: 9, MaxMemory: 8}, *ue)
+		_, err = p.Decide(2, Obs{Jobs: []ActiveJob{ok}})
+		require.NoError(t, err, "%s after an error", p.Name())
+	}
+	_, err = Run([]Job{ok.Job, unfit.Job}, ms, mustPol(New(ms, Settings{})), RunSettings{})
+	require.ErrorIs(t, err, ErrUnfit)
+	require.ErrorIs(t, err, ErrValue)
+}
+
+// TestIdleJumpAndLimits is issue 12 class 4: a job list with one arrival
+// at 1e13 slots (the 63-byte CSV of the issue) finishes at once because
+// the simulator jumps over idle time; with series it is refused
+// (ErrTooLarge) before allocating; busy slots are bounded.
+func TestIdleJumpAndLimits(t *testing.T) {
+	in := "arrival,cores,memory,processing\n0,1,0,1\n10000000000000,1,0,1\n"
+	jobs, err := ReadJobsCSV(strings.NewReader(in))
+	require.NoError(t, err)
+	ms := []Machine{{Cores: 2, Memory: 1}}
+	start := time.Now()
+	// OCORP+ with its literal costs (~1e19 at t = 1e13) does not serve the
+	// late job within the slot limit (an error, not a hang); normalised
+	// costs do.
+	for _, p := range []Policy{mustPol(New(ms, Settings{})), mustPol(NewTransient(ms)), mustPol(NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true}))} {
+		r, err := Run(jobs, ms, p, RunSettings{NoSeries: true})
+		require.NoError(t, err, p.Name())
+		assert.Equal(t, int(1e13), r.Completion[1]-r.Flowtime[1], p.Name())
+		_, err = Run(jobs, ms, p, RunSettings{})
+		require.ErrorIs(t, err, ErrTooLarge, p.Name())
+	}
+	assert.Less(t, time.Since(start), 2*time.Second)
+	// Gaps shorter than the series limit are filled, flat.
+	r, err := Run([]Job{{Arrival: 0, Cores: 1, Processing: 1}, {Arrival: 1000, Cores: 1, Processing: 2}}, ms, mustPol(NewTransient(ms)), RunSettings{})
+	require.NoError(t, err)
+	require.Len(t, r.ExactSeries, 1002)
+	assert.Equal(t, r.ExactSeries[1], r.ExactSeries[999])
+	assert.Equal(t, int64(0), r.Unfinished[500])
+	// Busy slots are bounded: a job of 1e12 slots stops with an error.
+	_, err = Run([]Job{{Cores: 1, Processing: 1e12}}, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true, MaxBusySlots: 1000})
+	require.ErrorIs(t, err, ErrNotFinished)
+	require.ErrorIs(t, err, ErrTooLarge)
+	// Extreme arrivals: at MaxInt nothing can be simulated, and that is an
+	// error, not an overflow.
+	for _, a := range []int{math.MaxInt, math.MaxInt - 1, 1 << 62} {
+		_, err = Run([]Job{{Arrival: a, Cores: 1, Processing: 1}}, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
+		if a == 1<<62 {
+			require.NoError(t, err)
+		} else {
+			require.ErrorIs(t, err, ErrNotFinished, "arrival %d", a)
+		}
+	}
+}
+
+// TestRunSumsExact: Run refuses job lists whose total work overflows, and
+// Discretize rounds huge processing times up without overflow.
+func TestRunSumsExact(t *testing.T) {
+	ms := []Machine{{Cores: 1}}
+	jobs := []Job{{Cores: 1, Processing: math.MaxInt}, {Cores: 1, Processing: math.MaxInt}}
+	_, err := Run(jobs, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
+	require.ErrorIs(t, err, ErrTooLarge)
+	d, err := Discretize(nil, []Job{{Cores: 1, Processing: math.MaxInt, Arrival: math.MaxInt}}, 10)
+	require.NoError(t, err)
+	assert.Equal(t, math.MaxInt/10+1, d[0].Processing)
+	assert.Equal(t, math.MaxInt/10, d[0].Arrival)
+	pk, err := NewPacker([]Machine{{Cores: math.MaxInt / 2}, {Cores: math.MaxInt / 2}})
+	require.NoError(t, err)
+	pk.Reset([]ActiveJob{{Job: Job{Cores: math.MaxInt, Processing: 1}, Remaining: math.MaxInt}})
+	require.NoError(t, pk.Add(0, 0, math.MaxInt/2))
+	require.NoError(t, pk.Add(0, 1, math.MaxInt/2))
+	assert.Equal(t, math.MaxInt-1, pk.Got()[0])
+}
+
+// TestPackMatchesPerCoreReference checks the per-distinct-target buckets
+// of Pack against the rule written out as the original per-core loop
+// (u = min(F, maxC) down to 1, jobs of target u in priority order), on
+// random instances: the placements must be identical.
+func TestPackMatchesPerCoreReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	for it := 0; it < 2000; it++ {
+		m := 1 + rng.IntN(4)
+		ms := make([]Machine, m)
+		maxC := 0
+		for i := range ms {
+			ms[i] = Machine{Cores: 1 + rng.IntN(12), Memory: rng.IntN(10)}
+			maxC = max(maxC, ms[i].Cores)
+		}
+		n := 1 + rng.IntN(12)
+		jobs := make([]ActiveJob, n)
+		want := make([]int, n)
+		for j := range jobs {
+			jb := Job{Cores: 1 + rng.IntN(15), Memory: rng.IntN(6), Processing: 1 + rng.IntN(3)}
+			jobs[j] = ActiveJob{ID: j, Job: jb, Remaining: 1 + rng.Int64N(jb.Volume())}
+			want[j] = int(min(int64(jb.Cores), jobs[j].Remaining))
+		}
+		prio := rng.Perm(n)
+		ignore := rng.IntN(2) == 0
+		pk, err := NewPacker(ms)
+		require.NoError(t, err)
+		pk.Reset(jobs)
+		pk.Pack(prio, want, ignore)
+		got := append([]Placement(nil), pk.Placements()...)
+
+		ref, _ := NewPacker(ms)
+		ref.Reset(jobs)
+		total := TotalCores(ms)
+		target := make([]int, n)
+		used, cut := 0, 0
+		for k, j := range prio {
+			if used >= total {
+				break
+			}
+			target[j] = max(0, min(want[j], total-used))
+			used += target[j]
+			cut = k + 1
+		}
+		placed := make([]bool, n)
+		for _, i := range ref.byCap {
+			F, _ := ref.Free(i)
+			for u := min(F, maxC); u >= 1; u = min(u-1, F) {
+				for _, j := range prio[:cut] {
+					if F < u {
+						break
+					}
+					_, G := ref.Free(i)
+					if placed[j] || target[j] != u || (!ignore && jobs[j].Memory > G) {
+						continue
+					}
+					require.NoError(t, ref.Add(j, i, u))
+					placed[j] = true
+					F -= u
+				}
+			}
+		}
+		ref.Fill(prio, want, ignore)
+		require.Equal(t, ref.Placements(), got, "it %d: ms %v jobs %v prio %v ignore %v", it, ms, jobs, prio, ignore)
+	}
+}
+
+// TestRunAllHostileArguments: any workers value and nil policies are
+// handled (errors, no panic).
+func TestRunAllHostileArguments(t *testing.T) {
+	ms := []Machine{{Cores: 2}}
+	jobs := []Job{{Cores: 1, Processing: 1}}
+	for _, w := range []int{math.MinInt, -1, 0, 1, 3, math.MaxInt} {
+		rs, err := RunAll(jobs, ms, []Policy{mustPol(NewTransient(ms))}, RunSettings{}, w)
+		require.NoError(t, err, "workers %d", w)
+		assert.Len(t, rs, 1)
+	}
+	_, err := RunAll(jobs, ms, []Policy{nil}, RunSettings{}, 1)
+	require.ErrorIs(t, err, ErrSettings)
+	_, err = Run(jobs, ms, nil, RunSettings{})
+	require.ErrorIs(t, err, ErrSettings)
+	_, err = RunMapReduce([]MapReduceJob{{MapTasks: 1, MapCores: 1, MapTime: 1, ReduceTasks: 1, ReduceCores: 1, ReduceTime: 1}}, ms, nil, RunSettings{})
+	require.ErrorIs(t, err, ErrSettings)
+	_, _, err = MapReduceJob{MapTasks: math.MaxInt, MapCores: 2, MapTime: 1, ReduceTasks: 1, ReduceCores: 1, ReduceTime: 1}.Dummies()
+	require.ErrorIs(t, err, ErrValue)
+}
+
+// TestPlusQPBounded: OCORP+'s per-slot QP (candidates x machines) is
+// bounded before allocation.
+func TestPlusQPBounded(t *testing.T) {
+	ms := make([]Machine, 3000)
+	for i := range ms {
+		ms[i] = Machine{Cores: 1, Memory: 1}
+	}
+	var obs Obs
+	for j := 0; j < 2000; j++ {
+		obs.Jobs = append(obs.Jobs, ActiveJob{ID: j, Job: Job{Cores: 1, Processing: 1}, Remaining: 1})
+	}
+	p, err := NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true, Settings: Settings{InitLambda: 1e9}})
+	require.NoError(t, err)
+	_, err = p.Decide(1, obs)
+	require.ErrorIs(t, err, ErrTooLarge)
+}
