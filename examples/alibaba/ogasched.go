@@ -11,7 +11,7 @@ import (
 
 // runOGASched maps the trace with trace.OGASched (10 most frequent pod
 // shapes as ports, 128 sampled nodes, 2000 slots, Table II utilities) and
-// runs OGASched with the paper's steps against the four baselines.
+// runs OGASched with the theory step (53) against the four baselines.
 func runOGASched(tr *trace.Trace, o options) (*familyReport, error) {
 	opt := trace.OGASchedOptions{Seed: o.Seed}
 	inst, err := trace.OGASched(tr, opt)
@@ -19,7 +19,9 @@ func runOGASched(tr *trace.Trace, o options) (*familyReport, error) {
 		return nil, err
 	}
 	p := inst.Problem
-	oga, err := ogasched.New(p, ogasched.Settings{Workers: max(1, o.Workers)})
+	T := len(inst.Arrivals.Arrivals)
+	// Default step: the theory step (53) for this instance and horizon.
+	oga, err := ogasched.New(p, ogasched.Settings{Workers: max(1, o.Workers), Horizon: T})
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +32,6 @@ func runOGASched(tr *trace.Trace, o options) (*familyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	T := len(inst.Arrivals.Arrivals)
 	r := &familyReport{Experiment: "ogasched", Params: map[string]any{"ports": p.NumPorts(), "nodes": p.NumNodes(), "K": p.K,
 		"T": T, "edges": p.Graph.NumEdges(), "slot_seconds": inst.SlotSeconds, "pods_covered": inst.Covered, "seed": o.Seed},
 		head:   []string{"policy", "cumulative reward", "average reward", "OGASched/policy"},
