@@ -85,6 +85,16 @@
 // all far below H_G (about 1.4e4 on these instances). Here y* came from
 // 6000 iterations of projected gradient ascent on the summed arrivals.
 //
+// # Best fixed allocation in hindsight
+//
+// BestFixed computes y* of (10), the comparator of the regret, for given
+// arrivals, with a certificate: a feasible Y whose value sum_t q(x(t), Y) is
+// within a stated relative duality gap (default 1e-6) of a proven upper
+// bound on the optimum. It is tested against gonum's simplex on linear
+// utilities (where the problem is a linear program) and against an
+// independent slow projected ascent on concave ones. On the Table II
+// instance (T = 2000) it converges to a gap of about 2e-7 in 1-2 s.
+//
 // # Multiple arrivals
 //
 // Section III-D gives each of up to J_l simultaneous jobs of port l its own

@@ -233,5 +233,17 @@ func (o *Policy) project() {
 	}
 }
 
+// projectFlat sets dst = Pi_Y(z) with the exact projection, both in the flat
+// layout, using the policy's buffers (its decision is overwritten).
+func (o *Policy) projectFlat(dst, z []float64) {
+	for i, j := range o.perm {
+		o.zb[i] = z[j]
+	}
+	o.proj.Project(o.yb, o.zb, o.u, o.bs, o.tau)
+	for i, j := range o.perm {
+		dst[j] = o.yb[i]
+	}
+}
+
 // Y returns the current decision y(t) in the flat layout (owned by the policy).
 func (o *Policy) Y() []float64 { return o.y }
