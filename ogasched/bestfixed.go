@@ -71,8 +71,11 @@ func (r *BestFixedResult) Gap() float64 {
 // Cost: O(MaxIter * |E| K log) time, O(|E| K) memory. It returns an error
 // wrapping ErrDimension or ErrValue for a trace that does not fit p.
 func BestFixed(p *Problem, tr *Trace, s BestFixedSettings) (*BestFixedResult, error) {
-	if p == nil || p.Graph == nil || tr == nil {
+	if p == nil || tr == nil {
 		return nil, fmt.Errorf("%w: nil problem or trace", ErrDimension)
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
 	}
 	if tr.Ports != p.NumPorts() {
 		return nil, fmt.Errorf("%w: trace has %d ports, problem %d", ErrDimension, tr.Ports, p.NumPorts())

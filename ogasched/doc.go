@@ -101,6 +101,37 @@
 // variables; Expand and ExpandArrivals build that problem. Passing a count
 // x_l > 1 directly instead scales port l's reward by x_l.
 //
+// # Limits and bad input
+//
+// Nothing that reaches an exported function panics, exhausts memory or
+// hangs: data errors are returned, wrapping ErrDimension, ErrValue,
+// ErrSettings or ErrVersion and naming the field, index, value and limit.
+// Sizes are checked with overflow-safe arithmetic before any allocation:
+//
+//	limit               value     bounds
+//	MaxK                1024      K (len(beta), Config.K, "k" in JSON)
+//	MaxDim              2^25      |E| K (a Policy holds ~7 vectors of it: 2 GiB)
+//	MaxVertices         2^24      ports and nodes a JSON graph declares; Trace.Ports
+//	MaxGenerateCells    2^26      Config.Ports x Config.Nodes in Generate
+//	MaxTraceCells       2^28      ports x T of BernoulliTrace and of a Trace
+//	MaxWorkers          1024      Settings.Workers, RunSettings.Workers
+//	MaxValue            1e15      demands, capacities, arrival counts, f'(0)
+//	MaxBestFixedIter    1e7       BestFixedSettings.MaxIter
+//
+// Rules: NewProblem (and New, Run, BestFixed, Expand, which re-validate a
+// Problem built as a struct literal) rejects a utility with an infinite or
+// huge derivative at 0, f'(0) > MaxValue: utility.Sqrt, linear a = 1e308,
+// reciprocal a = 1e-200. Their gradient (30) at y = 0 is infinite or
+// overflows the step; the paper's finite-slope variant of sqrt is poly,
+// a sqrt(y+1) - a. New(nil, ...) and every nil input return an error.
+// Decide and Observe reject a wrong length, NaN, infinite, negative or
+// above-MaxValue arrivals, a negative slot and a slot at or before the last
+// observed one; Observe also refuses a step that is not finite and a
+// gradient step that overflows. A call that returns an error leaves the
+// policy unchanged. The JSON decoders reject unknown fields, trailing data,
+// a trace with fewer than one port, and declared sizes above the limits
+// before the graph is built.
+//
 // # Simulation
 //
 // Generate draws instances in the style of Table II (DefaultConfig,

@@ -17,6 +17,9 @@ const (
 	// MaxTraceCells bounds Ports * T of a trace drawn by BernoulliTrace or
 	// decoded from JSON, and the expanded ports of Expand.
 	MaxTraceCells = 1 << 28
+	// MaxVertices bounds the ports and nodes a decoded graph may declare
+	// (checked before the graph allocates anything) and Trace.Ports.
+	MaxVertices = 1 << 24
 	// MaxWorkers bounds Settings.Workers and RunSettings.Workers.
 	MaxWorkers = 1 << 10
 	// MaxValue bounds every demand, capacity, arrival count and utility

@@ -75,8 +75,11 @@ var (
 
 // New returns OGASched for p.
 func New(p *Problem, s Settings) (*Policy, error) {
-	if p == nil || p.Graph == nil {
+	if p == nil {
 		return nil, fmt.Errorf("%w: nil problem", ErrDimension)
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
 	}
 	if s.Workers < 0 || s.Workers > MaxWorkers {
 		return nil, fmt.Errorf("%w: Workers = %d outside [0, %d]", ErrSettings, s.Workers, MaxWorkers)

@@ -77,7 +77,8 @@ func TestFlags(t *testing.T) {
 	assert.True(t, strings.HasPrefix(out.String(), "{"))
 	for _, bad := range [][]string{
 		{"-utility", "sqrt"}, {"-utility", "nope"}, {"-step", "nope"}, {"-baselines", "nope"},
-		{"-literal", "-step", "theory"}, {"-workers", "0"}, {"-T", "-5"}, {"-L", "-1"},
+		{"-literal", "-step", "theory"}, {"-workers", "0"}, {"-T", "-5"}, {"-L", "-1"}, {"-R", "1000000000"},
+		{"-L", "9223372036854775807"}, {"-K", "100000"}, {"-T", "100000000"},
 		{"-rho", "NaN"}, {"-contention", "Inf"}, {"-preset", "huge"}, {"extra"},
 	} {
 		out.Reset()
