@@ -437,20 +437,32 @@ func writeOutputs(dir string, res *outcome) error {
 	if err := report.Series(filepath.Join(dir, "series.csv"), T, names, cols); err != nil {
 		return err
 	}
+	// The average and the ratio start at t0 = T/20: OGASched starts from
+	// y = 0, and its first slots would stretch the y axis over the range
+	// where the policies differ.
+	t0 := max(1, T/20)
+	from := func(f func(t int) float64) plotter.XYs {
+		pts := make(plotter.XYs, 0, T-t0+1)
+		for t := t0 - 1; t < T; t++ {
+			pts = append(pts, plotter.XY{X: float64(t + 1), Y: f(t)})
+		}
+		return pts
+	}
 	inst := fmt.Sprintf("(T = %d)", T)
-	avg := report.NewPlot("OGASched vs baselines: average reward until t "+inst, "time slot t", "average reward (1/t) sum q (utility units per slot)")
+	avg := report.NewPlot(fmt.Sprintf("OGASched vs baselines: average reward until t, t >= %d %s", t0, inst), "time slot t", "average reward (1/t) sum q (utility units per slot)")
 	tot := report.NewPlot("OGASched vs baselines: cumulative reward "+inst, "time slot t", "cumulative reward sum q (utility units)")
-	ratio := report.NewPlot("OGASched over each baseline: ratio of cumulative rewards "+inst, "time slot t", "OGASched / baseline (dimensionless)")
+	ratio := report.NewPlot(fmt.Sprintf("OGASched over each baseline: ratio of cumulative rewards, t >= %d %s", t0, inst), "time slot t", "OGASched / baseline (dimensionless)")
 	for i, s := range series {
-		avg.Func(s.Name, T, func(t int) float64 { return cum[i][t] / float64(t+1) })
+		avg.Line(s.Name, from(func(t int) float64 { return cum[i][t] / float64(t+1) }))
 		tot.Func(s.Name, T, func(t int) float64 { return cum[i][t] })
 		if i > 0 && !strings.HasSuffix(s.Name, "-pod") {
-			ratio.Func("OGASched/"+s.Name, T, func(t int) float64 { return cum[0][t] / cum[i][t] })
+			ratio.Line("OGASched/"+s.Name, from(func(t int) float64 { return cum[0][t] / cum[i][t] }))
 		}
 	}
+	ratio.Reference("parity (1)", plotter.XYs{{X: float64(t0), Y: 1}, {X: float64(T), Y: 1}})
 	if y := res.ystar; y != nil {
 		v := y.Value / float64(T)
-		avg.Reference(fmt.Sprintf("best fixed y* (%.1f)", v), plotter.XYs{{X: 1, Y: v}, {X: float64(T), Y: v}})
+		avg.Reference(fmt.Sprintf("best fixed y* (%.1f)", v), plotter.XYs{{X: float64(t0), Y: v}, {X: float64(T), Y: v}})
 		tot.Reference("best fixed y*", plotter.XYs{{X: 1, Y: v}, {X: float64(T), Y: y.Value}})
 	}
 	for name, pl := range map[string]*report.Plot{"average_reward.svg": avg, "cumulative_reward.svg": tot, "ratio.svg": ratio} {

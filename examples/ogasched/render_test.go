@@ -26,7 +26,7 @@ func TestRender(t *testing.T) {
 	want := map[string][]string{
 		"average_reward":    append(append([]string(nil), policies...), "best fixed y*"),
 		"cumulative_reward": append(append([]string(nil), policies...), "best fixed y*"),
-		"ratio":             {"OGASched/DRF", "OGASched/FAIRNESS", "OGASched/BINPACKING", "OGASched/SPREADING"},
+		"ratio":             {"OGASched/DRF", "OGASched/FAIRNESS", "OGASched/BINPACKING", "OGASched/SPREADING", "parity (1)"},
 	}
 	for fig, series := range want {
 		for _, ext := range []string{".svg", ".png"} {
