@@ -207,3 +207,17 @@ func TestBestFixedEdgeCases(t *testing.T) {
 	require.NoError(t, p.Feasible(res.Y, 1e-12))
 	require.GreaterOrEqual(t, res.Bound, res.Value)
 }
+
+// Same input, same output bit for bit (BestFixed projects with one worker
+// and has no randomness).
+func TestBestFixedDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 1))
+	p := randomProblem(t, 4, 5, 3, allKinds, rng)
+	tr, err := BernoulliTrace(p.NumPorts(), 40, 0.7, rng)
+	require.NoError(t, err)
+	a, err := BestFixed(p, tr, BestFixedSettings{})
+	require.NoError(t, err)
+	b, err := BestFixed(p, tr, BestFixedSettings{})
+	require.NoError(t, err)
+	require.Equal(t, a, b)
+}
