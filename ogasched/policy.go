@@ -1,6 +1,7 @@
 package ogasched
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -36,6 +37,20 @@ type Settings struct {
 	PaperProjection bool
 	// Init is y(1) in the flat layout; nil means zero. It is projected onto Y.
 	Init []float64
+}
+
+// Validate reports every problem of s that does not depend on the problem
+// (Workers outside [0, MaxWorkers], a negative Horizon), joined with
+// errors.Join, each wrapping ErrSettings and naming the field. New calls it.
+func (s Settings) Validate() error {
+	var errs []error
+	if s.Workers < 0 || s.Workers > MaxWorkers {
+		errs = append(errs, fmt.Errorf("%w: Workers = %d outside [0, %d]", ErrSettings, s.Workers, MaxWorkers))
+	}
+	if s.Horizon < 0 {
+		errs = append(errs, fmt.Errorf("%w: Horizon = %d, want >= 0", ErrSettings, s.Horizon))
+	}
+	return errors.Join(errs...)
 }
 
 // Policy is OGASched (Algorithm 1): online projected gradient ascent on
@@ -81,11 +96,8 @@ func New(p *Problem, s Settings) (*Policy, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	if s.Workers < 0 || s.Workers > MaxWorkers {
-		return nil, fmt.Errorf("%w: Workers = %d outside [0, %d]", ErrSettings, s.Workers, MaxWorkers)
-	}
-	if s.Horizon < 0 {
-		return nil, fmt.Errorf("%w: Horizon = %d, want >= 0", ErrSettings, s.Horizon)
+	if err := s.Validate(); err != nil {
+		return nil, err
 	}
 	if s.Step == nil {
 		if s.Horizon > 0 {

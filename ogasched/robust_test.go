@@ -232,3 +232,11 @@ func TestDecodersRejectHostileJSON(t *testing.T) {
 		require.Error(t, err, name)
 	}
 }
+
+func TestSettingsValidateJoinsEveryProblem(t *testing.T) {
+	require.NoError(t, Settings{}.Validate())
+	err := Settings{Workers: -1, Horizon: -2}.Validate()
+	require.ErrorIs(t, err, ErrSettings)
+	require.Contains(t, err.Error(), "Workers = -1")
+	require.Contains(t, err.Error(), "Horizon = -2")
+}
