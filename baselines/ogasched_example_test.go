@@ -35,15 +35,50 @@ func ExampleNewFairness() {
 }
 
 func ExampleNewBinPacking() {
+	// Fractional reading: port 0 (index order) takes min(3, 2) on node 0
+	// and 3 on node 1; port 1 gets what is left, 0 and 1.
 	y, _ := baselines.NewBinPacking(ogaExample()).Decide(0, []float64{1, 1})
+	fmt.Println(y)
+	// Output: [2 3 0 1]
+}
+
+func ExampleNewSpreading() {
+	// Fractional SPREADING visits the least allocated node first; under the
+	// per-edge caps (5) that cannot change what a port gets, so it equals
+	// BINPACKING.
+	y, _ := baselines.NewSpreading(ogaExample()).Decide(0, []float64{1, 1})
+	fmt.Println(y)
+	// Output: [2 3 0 1]
+}
+
+func ExampleNewBinPackingPod() {
+	// Whole pods: port 0's pod (3 units) fits only node 1; port 1's pod
+	// scores 1/2 on both nodes and takes node 0 (tie by index).
+	y, _ := baselines.NewBinPackingPod(ogaExample()).Decide(0, []float64{1, 1})
 	fmt.Println(y)
 	// Output: [0 3 1 0]
 }
 
-func ExampleNewSpreading() {
+func ExampleNewSpreadingPod() {
 	// Only port 1 has a job. Its pod would fill node 0 to 1/2 and node 1
 	// to 1/8: LeastAllocated picks node 1.
-	y, _ := baselines.NewSpreading(ogaExample()).Decide(0, []float64{0, 1})
+	y, _ := baselines.NewSpreadingPod(ogaExample()).Decide(0, []float64{0, 1})
 	fmt.Println(y)
 	// Output: [0 0 0 1]
+}
+
+func ExampleNewOGASchedBaseline() {
+	for _, name := range []string{"DRF", "SPREADING-pod", "LOTTERY"} {
+		pol, err := baselines.NewOGASchedBaseline(name, ogaExample())
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		y, _ := pol.Decide(0, []float64{1, 1})
+		fmt.Println(pol.Name(), y)
+	}
+	// Output:
+	// DRF [1 3 1 1]
+	// SPREADING-pod [0 3 1 0]
+	// ogasched: invalid settings: baselines: unknown OGASched baseline "LOTTERY" (want one of [DRF FAIRNESS BINPACKING SPREADING BINPACKING-pod SPREADING-pod])
 }

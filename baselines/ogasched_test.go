@@ -9,11 +9,13 @@ import (
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/ogasched"
 	"github.com/msched/msched/utility"
+	"github.com/stretchr/testify/require"
 )
 
 func ogaPolicies(p *ogasched.Problem) []bipartite.OnlinePolicy[[]float64, []float64] {
 	return []bipartite.OnlinePolicy[[]float64, []float64]{
 		baselines.NewDRF(p), baselines.NewFairness(p), baselines.NewBinPacking(p), baselines.NewSpreading(p),
+		baselines.NewBinPackingPod(p), baselines.NewSpreadingPod(p),
 	}
 }
 
@@ -104,9 +106,13 @@ func TestOGASchedBaselinesHandInstance(t *testing.T) {
 		{baselines.NewFairness(p), []float64{1.5, 3, 0.5, 1}},
 		// Port 0's pod (demand 3) fits only node 1 (score (0+3)/8);
 		// port 1's pod: node 0 scores 1/2, node 1 (3+1)/8 = 1/2: tie -> node 0.
-		{baselines.NewBinPacking(p), []float64{0, 3, 1, 0}},
+		{baselines.NewBinPackingPod(p), []float64{0, 3, 1, 0}},
 		// Spreading: port 1 on the least allocated: tie again -> node 0.
-		{baselines.NewSpreading(p), []float64{0, 3, 1, 0}},
+		{baselines.NewSpreadingPod(p), []float64{0, 3, 1, 0}},
+		// Fractional: port 0 first (index order) takes min(3, 2) on node 0
+		// and 3 on node 1; port 1 gets min(1, 0) and min(1, 5).
+		{baselines.NewBinPacking(p), []float64{2, 3, 0, 1}},
+		{baselines.NewSpreading(p), []float64{2, 3, 0, 1}},
 	}
 	for _, c := range cases {
 		y, err := c.pol.Decide(0, x)
@@ -135,13 +141,13 @@ func TestBinPackingPrefersMostAllocated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, _ := baselines.NewBinPacking(p).Decide(0, []float64{1, 1})
+	y, _ := baselines.NewBinPackingPod(p).Decide(0, []float64{1, 1})
 	if y[1] != 1 || y[2] != 0 {
-		t.Errorf("BINPACKING y = %v, want port 1 on node 0", y)
+		t.Errorf("BINPACKING-pod y = %v, want port 1 on node 0", y)
 	}
-	y, _ = baselines.NewSpreading(p).Decide(0, []float64{1, 1})
+	y, _ = baselines.NewSpreadingPod(p).Decide(0, []float64{1, 1})
 	if y[1] != 0 || y[2] != 1 {
-		t.Errorf("SPREADING y = %v, want port 1 on node 1", y)
+		t.Errorf("SPREADING-pod y = %v, want port 1 on node 1", y)
 	}
 }
 
@@ -154,5 +160,111 @@ func TestOGASchedBaselinesRejectBadArrivals(t *testing.T) {
 		if _, err := pol.Decide(0, []float64{math.NaN(), 1}); err == nil {
 			t.Errorf("%s: NaN accepted", pol.Name())
 		}
+	}
+}
+
+// The fractional BINPACKING and SPREADING visit a port's nodes in opposite
+// orders, but (5) caps each edge separately, so they must coincide on every
+// instance; and both must equal an independent reading: ports in index
+// order, each edge filled with min(a_l^k, remaining c_r^k).
+func TestFractionalBinPackingSpreadingCoincide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 1))
+	for trial := 0; trial < 5; trial++ {
+		cfg := ogasched.DefaultConfig()
+		cfg.Ports, cfg.Nodes = 5, 12
+		cfg.Contention = float64(5 + 10*trial)
+		p, err := ogasched.Generate(cfg, rng)
+		require.NoError(t, err)
+		tr, err := ogasched.BernoulliTrace(p.NumPorts(), 30, 0.7, rng)
+		require.NoError(t, err)
+		bp, sp := baselines.NewBinPacking(p), baselines.NewSpreading(p)
+		g, K := p.Graph, p.K
+		for s, x := range tr.Arrivals {
+			yb, err := bp.Decide(s, x)
+			require.NoError(t, err)
+			ys, err := sp.Decide(s, x)
+			require.NoError(t, err)
+			require.Equal(t, yb, ys)
+			rem := make([]float64, p.NumNodes()*K)
+			for r := range p.Capacity {
+				copy(rem[r*K:], p.Capacity[r])
+			}
+			want := make([]float64, p.Dim())
+			for l := range x {
+				if x[l] == 0 {
+					continue
+				}
+				for _, e := range g.LeftEdges(l) {
+					r := g.Edge(e).Right
+					for k := 0; k < K; k++ {
+						v := math.Min(p.Demand[l][k], rem[r*K+k])
+						want[e*K+k] = v
+						rem[r*K+k] -= v
+					}
+				}
+			}
+			require.Equal(t, want, yb)
+		}
+	}
+}
+
+// The fractional baselines land next to DRF on the Table II instance while
+// the whole-pod placement gets almost nothing (issue 11.2).
+func TestFractionalBaselinesNearDRF(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	p, err := ogasched.Generate(ogasched.DefaultConfig(), rng)
+	require.NoError(t, err)
+	tr, err := ogasched.BernoulliTrace(p.NumPorts(), 100, 0.7, rng)
+	require.NoError(t, err)
+	res, err := ogasched.Run(p, tr, []bipartite.OnlinePolicy[[]float64, []float64]{
+		baselines.NewDRF(p), baselines.NewBinPacking(p), baselines.NewBinPackingPod(p)}, ogasched.RunSettings{CheckTol: 1e-9})
+	require.NoError(t, err)
+	drf, frac, pod := res[0].Total, res[1].Total, res[2].Total
+	require.InEpsilon(t, drf, frac, 0.1, "fractional BINPACKING %v vs DRF %v", frac, drf)
+	require.Less(t, pod, 0.1*drf, "pod BINPACKING %v vs DRF %v", pod, drf)
+}
+
+func TestOGASchedBaselinesNilAndUnknown(t *testing.T) {
+	for _, name := range baselines.OGASchedBaselineNames {
+		_, err := baselines.NewOGASchedBaseline(name, nil)
+		require.ErrorIs(t, err, ogasched.ErrDimension, name)
+	}
+	_, err := baselines.NewOGASchedBaseline("LOTTERY", ogaTiny(t))
+	require.ErrorIs(t, err, ogasched.ErrSettings)
+	for _, pol := range ogaPolicies(nil) {
+		require.NotPanics(t, func() {
+			_, err := pol.Decide(0, []float64{1})
+			require.ErrorIs(t, err, ogasched.ErrDimension, pol.Name())
+		})
+	}
+}
+
+func TestOGASchedBaselinesHostileArrivals(t *testing.T) {
+	p := ogaTiny(t)
+	cases := []struct {
+		name string
+		t    int
+		x    []float64
+		err  error
+	}{
+		{"short", 0, []float64{1}, ogasched.ErrDimension},
+		{"long", 0, []float64{1, 1, 1}, ogasched.ErrDimension},
+		{"nil", 0, nil, ogasched.ErrDimension},
+		{"NaN", 0, []float64{math.NaN(), 1}, ogasched.ErrValue},
+		{"+Inf", 0, []float64{1, math.Inf(1)}, ogasched.ErrValue},
+		{"negative", 0, []float64{-1, 1}, ogasched.ErrValue},
+		{"huge", 0, []float64{1e300, 1}, ogasched.ErrValue},
+		{"negative slot", -1, []float64{1, 1}, ogasched.ErrValue},
+	}
+	for _, pol := range ogaPolicies(p) {
+		for _, c := range cases {
+			_, err := pol.Decide(c.t, c.x)
+			require.ErrorIs(t, err, c.err, "%s: %s", pol.Name(), c.name)
+		}
+		// Many arrivals of one port: the pod variants place at most one pod
+		// per node and return at once.
+		y, err := pol.Decide(math.MaxInt, []float64{1e15, 1e15})
+		require.NoError(t, err, pol.Name())
+		ogaCheckFeasible(t, pol.Name(), p, []float64{1, 1}, y)
 	}
 }

@@ -1,62 +1,90 @@
 package ogasched
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
 
-// benchmarkSlot measures one OGASched slot (Decide + Observe: gradient and
-// projection) on a generated instance.
-func benchmarkSlot(b *testing.B, cfg Config, workers int) {
-	p, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	tr, err := BernoulliTrace(p.NumPorts(), 64, 0.7, rand.New(rand.NewPCG(2, 2)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	pol, err := New(p, Settings{Workers: workers})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer pol.Close()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		x := tr.Arrivals[i%len(tr.Arrivals)]
-		if _, err := pol.Decide(i, x); err != nil {
+// benchConfigs are the paper's two sizes: Table II and the large scale.
+var benchConfigs = []Config{DefaultConfig(), LargeConfig()}
+
+// BenchmarkSlot measures one OGASched slot (Decide + Observe: gradient and
+// projection) on generated instances; n is the decision dimension |E| K.
+func BenchmarkSlot(b *testing.B) {
+	for _, cfg := range benchConfigs {
+		p, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
 			b.Fatal(err)
 		}
-		if err := pol.Observe(i, x); err != nil {
+		tr, err := BernoulliTrace(p.NumPorts(), 64, 0.7, rand.New(rand.NewPCG(2, 2)))
+		if err != nil {
 			b.Fatal(err)
+		}
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("n=%d/workers=%d", p.Dim(), workers), func(b *testing.B) {
+				pol, err := New(p, Settings{Workers: workers})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer pol.Close()
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					x := tr.Arrivals[i%len(tr.Arrivals)]
+					if _, err := pol.Decide(i, x); err != nil {
+						b.Fatal(err)
+					}
+					if err := pol.Observe(i, x); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
 		}
 	}
 }
 
-func BenchmarkSlotDefault(b *testing.B)         { benchmarkSlot(b, DefaultConfig(), 1) }
-func BenchmarkSlotDefault2Workers(b *testing.B) { benchmarkSlot(b, DefaultConfig(), 2) }
-func BenchmarkSlotLarge(b *testing.B)           { benchmarkSlot(b, LargeConfig(), 1) }
-func BenchmarkSlotLarge2Workers(b *testing.B)   { benchmarkSlot(b, LargeConfig(), 2) }
-
-// benchmarkGradient measures the gradient (30) alone.
-func benchmarkGradient(b *testing.B, cfg Config) {
-	p, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	x := make([]float64, p.NumPorts())
-	for l := range x {
-		x[l] = 1
-	}
-	y := make([]float64, p.Dim())
-	g := make([]float64, p.Dim())
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		p.Gradient(g, x, y)
+// BenchmarkGradient measures the gradient (30) alone.
+func BenchmarkGradient(b *testing.B) {
+	for _, cfg := range benchConfigs {
+		p, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("n=%d", p.Dim()), func(b *testing.B) {
+			x := make([]float64, p.NumPorts())
+			for l := range x {
+				x[l] = 1
+			}
+			y := make([]float64, p.Dim())
+			g := make([]float64, p.Dim())
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Gradient(g, x, y)
+			}
+		})
 	}
 }
 
-func BenchmarkGradientDefault(b *testing.B) { benchmarkGradient(b, DefaultConfig()) }
-func BenchmarkGradientLarge(b *testing.B)   { benchmarkGradient(b, LargeConfig()) }
+// BenchmarkBestFixed measures y* of (10) to the default relative gap 1e-6
+// on the Table II instance with T = 2000 arrivals.
+func BenchmarkBestFixed(b *testing.B) {
+	p, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr, err := BernoulliTrace(p.NumPorts(), 2000, 0.7, rand.New(rand.NewPCG(2, 2)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run(fmt.Sprintf("n=%d", p.Dim()), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := BestFixed(p, tr, BestFixedSettings{})
+			if err != nil || !res.Converged {
+				b.Fatal(err, res.Gap())
+			}
+		}
+	})
+}

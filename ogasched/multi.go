@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 )
 
 // Expand builds the problem of Section III-D (multiple job arrivals): port l
@@ -15,17 +16,34 @@ import (
 // Without expansion, a count x_l(t) > 1 passed to Reward/Policy scales the
 // port's reward (7) by x_l(t): all x_l(t) jobs share one allocation.
 func Expand(p *Problem, J []int) (*Problem, error) {
+	if p == nil {
+		return nil, fmt.Errorf("%w: nil problem", ErrDimension)
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
 	if len(J) != p.NumPorts() {
 		return nil, fmt.Errorf("%w: len(J) = %d, want %d", ErrDimension, len(J), p.NumPorts())
 	}
 	g := p.Graph
-	var edges []bipartite.Edge
-	var demand [][]float64
-	port := 0
+	ports, nedges := 0, 0
 	for l, jl := range J {
 		if jl < 0 {
-			return nil, fmt.Errorf("%w: J[%d] = %d", ErrValue, l, jl)
+			return nil, fmt.Errorf("%w: J[%d] = %d, want >= 0", ErrValue, l, jl)
 		}
+		var ok1, ok2, ok3 bool
+		var de int
+		ports, ok1 = checked.Add(ports, jl)
+		de, ok2 = checked.Mul(jl, g.LeftDegree(l))
+		nedges, ok3 = checked.Add(nedges, de)
+		if !ok1 || !ok2 || !ok3 || ports > MaxDim || !checked.Within(MaxDim, nedges, p.K) {
+			return nil, fmt.Errorf("%w: J[%d] = %d: the expanded problem has more than %d ports or dimension above %d", ErrValue, l, jl, MaxDim, MaxDim)
+		}
+	}
+	edges := make([]bipartite.Edge, 0, nedges)
+	demand := make([][]float64, 0, ports)
+	port := 0
+	for l, jl := range J {
 		for j := 0; j < jl; j++ {
 			for _, r := range g.LeftNeighbors(l) {
 				edges = append(edges, bipartite.Edge{Left: port, Right: r})

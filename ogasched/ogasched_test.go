@@ -223,7 +223,14 @@ func TestConstantStepApproachesOfflineOptimumWithinBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, opt := offlineOptimum(p, tr, 20000)
+	// y* of (10) by BestFixed; its certified bound is the comparator (it
+	// is checked against the independent slow ascent offlineOptimum in
+	// bestfixed_test.go).
+	bf, err := BestFixed(p, tr, BestFixedSettings{Tol: 1e-7})
+	if err != nil || !bf.Converged {
+		t.Fatalf("BestFixed: %v, %+v", err, bf)
+	}
+	opt := bf.Bound
 	// The optimum must dominate random feasible points.
 	y := make([]float64, p.Dim())
 	xs := make([]float64, p.NumPorts())

@@ -1,19 +1,30 @@
 package ogasched
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/projection"
 )
 
-// Settings configures a Policy. The zero value is the paper's experimental
-// setup: geometric step with eta_0 = 25, lambda = 0.9999, one projection
-// worker, exact projection, y(1) = 0.
+// Settings configures a Policy. The zero value is the faithful default: a
+// step tied to (53) for the instance (TheoryAnytime, or Theory when Horizon
+// is set), one projection worker, the exact projection, y(1) = 0. The
+// paper's literal experimental step is Step: PaperGeometric().
 type Settings struct {
-	// Step is the step-size schedule; nil means Geometric{25, 0.9999}.
+	// Step is the step-size schedule. nil means the theory step (53) of the
+	// instance: Theory{Diam: p.Diameter(), T: Horizon} when Horizon > 0,
+	// else TheoryAnytime{Diam: p.Diameter()}. Before this default, nil meant
+	// the experiments' Geometric{25, 0.9999}, which is now PaperGeometric()
+	// (see Step for why it is no longer the default).
 	Step Step
+	// Horizon is the number of slots T the policy will run, used by the
+	// default step; 0 means unknown.
+	Horizon int
 	// Workers is the number of projection workers; 0 means 1.
 	Workers int
 	// PaperProjection selects the paper's inexact Algorithm 1 inner
@@ -26,6 +37,20 @@ type Settings struct {
 	PaperProjection bool
 	// Init is y(1) in the flat layout; nil means zero. It is projected onto Y.
 	Init []float64
+}
+
+// Validate reports every problem of s that does not depend on the problem
+// (Workers outside [0, MaxWorkers], a negative Horizon), joined with
+// errors.Join, each wrapping ErrSettings and naming the field. New calls it.
+func (s Settings) Validate() error {
+	var errs []error
+	if s.Workers < 0 || s.Workers > MaxWorkers {
+		errs = append(errs, fmt.Errorf("%w: Workers = %d outside [0, %d]", ErrSettings, s.Workers, MaxWorkers))
+	}
+	if s.Horizon < 0 {
+		errs = append(errs, fmt.Errorf("%w: Horizon = %d, want >= 0", ErrSettings, s.Horizon))
+	}
+	return errors.Join(errs...)
 }
 
 // Policy is OGASched (Algorithm 1): online projected gradient ascent on
@@ -55,6 +80,7 @@ type Policy struct {
 	zb    []float64
 	y     []float64 // flat y(t)
 	grad  []float64 // flat gradient
+	last  int       // last observed slot, -1 before the first Observe
 }
 
 var (
@@ -64,11 +90,21 @@ var (
 
 // New returns OGASched for p.
 func New(p *Problem, s Settings) (*Policy, error) {
-	if s.Step == nil {
-		s.Step = Geometric{Eta0: 25, Lambda: 0.9999}
+	if p == nil {
+		return nil, fmt.Errorf("%w: nil problem", ErrDimension)
 	}
-	if s.Workers < 0 {
-		return nil, fmt.Errorf("%w: Workers = %d", ErrSettings, s.Workers)
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if s.Step == nil {
+		if s.Horizon > 0 {
+			s.Step = Theory{Diam: p.Diameter(), T: s.Horizon}
+		} else {
+			s.Step = TheoryAnytime{Diam: p.Diameter()}
+		}
 	}
 	if s.Workers == 0 {
 		s.Workers = 1
@@ -83,7 +119,7 @@ func New(p *Problem, s Settings) (*Policy, error) {
 		perm: make([]int, 0, n), u: make([]float64, 0, n),
 		tau: make([]float64, g.NumRight()*K),
 		yb:  make([]float64, n), zb: make([]float64, n),
-		y: make([]float64, n), grad: make([]float64, n),
+		y: make([]float64, n), grad: make([]float64, n), last: -1,
 	}
 	pol.bs.Offsets = make([]int, 0, g.NumRight()*K+1)
 	pol.bs.Caps = make([]float64, 0, g.NumRight()*K)
@@ -134,42 +170,65 @@ func (o *Policy) checkX(x []float64) error {
 		return fmt.Errorf("%w: len(x) = %d, want %d ports", ErrDimension, len(x), o.p.NumPorts())
 	}
 	for l, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return fmt.Errorf("%w: x[%d] = %v", ErrValue, l, v)
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxValue {
+			return fmt.Errorf("%w: x[%d] = %v, want finite in [0, %g]", ErrValue, l, v, MaxValue)
 		}
 	}
 	return nil
 }
 
-// Decide returns y(t) (flat layout y[e*K+k]). The arrivals x are not used:
-// OGASched decides before x(t) is revealed; only len(x) is checked.
-func (o *Policy) Decide(_ int, x []float64) ([]float64, error) {
-	if len(x) != o.p.NumPorts() {
-		return nil, fmt.Errorf("%w: len(x) = %d, want %d ports", ErrDimension, len(x), o.p.NumPorts())
+// checkSlot rejects a negative slot and a slot at or before the last
+// observed one (slots going backwards).
+func (o *Policy) checkSlot(t int) error {
+	if t < 0 {
+		return fmt.Errorf("%w: slot t = %d, want >= 0", ErrValue, t)
+	}
+	if t <= o.last {
+		return fmt.Errorf("%w: slot t = %d, but slot %d was already observed (slots must increase)", ErrValue, t, o.last)
+	}
+	return nil
+}
+
+// Decide returns y(t) (flat layout y[e*K+k]). The arrivals x are not used
+// to decide: OGASched decides before x(t) is revealed. They are validated
+// (length, finite, non-negative) like Observe's, and t must be >= 0 and
+// after the last observed slot. On error nothing changes.
+func (o *Policy) Decide(t int, x []float64) ([]float64, error) {
+	if err := o.checkSlot(t); err != nil {
+		return nil, err
+	}
+	if err := o.checkX(x); err != nil {
+		return nil, err
 	}
 	return o.y, nil
 }
 
 // Observe reveals x(t) and takes the projected gradient step (31)-(32) from
-// y(t) to y(t+1).
+// y(t) to y(t+1). Slots must increase from one Observe to the next. On
+// error (bad slot, bad arrivals, a step or a gradient step that is not
+// finite) the policy is left as it was: y(t) stays the decision.
 func (o *Policy) Observe(t int, x []float64) error {
+	if err := o.checkSlot(t); err != nil {
+		return err
+	}
 	if err := o.checkX(x); err != nil {
 		return err
 	}
 	o.p.Gradient(o.grad, x, o.y)
-	norm := 0.0
-	for _, v := range o.grad {
-		norm += v * v
-	}
-	norm = math.Sqrt(norm)
+	norm := floats.Norm(o.grad, 2)
 	eta := o.step.Eta(t, norm)
 	if math.IsNaN(eta) || math.IsInf(eta, 0) || eta < 0 {
-		return fmt.Errorf("%w: step eta_%d = %v", ErrValue, t, eta)
+		return fmt.Errorf("%w: step eta_%d = %v (gradient norm %v)", ErrValue, t, eta, norm)
 	}
 	for i, j := range o.perm {
-		o.zb[i] = o.yb[i] + eta*o.grad[j]
+		z := o.yb[i] + eta*o.grad[j]
+		if math.IsNaN(z) || math.IsInf(z, 0) {
+			return fmt.Errorf("%w: slot %d: y + eta*grad at index %d = %v (eta %v, gradient %v): the step overflows", ErrValue, t, j, z, eta, o.grad[j])
+		}
+		o.zb[i] = z
 	}
 	o.project()
+	o.last = t
 	return nil
 }
 
@@ -186,6 +245,18 @@ func (o *Policy) project() {
 	}
 	for i, j := range o.perm {
 		o.y[j] = o.yb[i]
+	}
+}
+
+// projectFlat sets dst = Pi_Y(z) with the exact projection, both in the flat
+// layout, using the policy's buffers (its decision is overwritten).
+func (o *Policy) projectFlat(dst, z []float64) {
+	for i, j := range o.perm {
+		o.zb[i] = z[j]
+	}
+	o.proj.Project(o.yb, o.zb, o.u, o.bs, o.tau)
+	for i, j := range o.perm {
+		dst[j] = o.yb[i]
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 	"github.com/msched/msched/utility"
 )
 
@@ -26,59 +27,99 @@ type Problem struct {
 
 // NewProblem validates and returns a Problem. The slices are retained, not
 // copied; do not modify them afterwards.
+//
+// It returns an error wrapping ErrDimension or ErrValue, naming the field,
+// the index, the value and the limit, for: a nil graph; K = len(beta) of 0
+// or above MaxK; a decision dimension |E| K above MaxDim; mismatched slice
+// lengths; a NaN, infinite, negative or above MaxValue demand or capacity; a
+// beta outside [0,1]; an invalid utility; and a utility whose derivative
+// bound f'(0) (13) is infinite or above MaxValue. The last rule rejects
+// utility.Sqrt (f'(0) = +Inf: the gradient (30) at y = 0 is infinite and the
+// regret bound (48) does not exist; poly, a sqrt(y+1) - a, is the paper's
+// finite-slope variant) and huge coefficients such as linear a = 1e308 or
+// reciprocal a = 1e-200 (f'(0) = 1/a^2 = +Inf), whose gradient steps
+// overflow.
 func NewProblem(g *bipartite.Graph, demand, capacity [][]float64, util [][]utility.Utility, beta []float64) (*Problem, error) {
+	p := &Problem{Graph: g, K: len(beta), Demand: demand, Capacity: capacity, Utility: util, Beta: beta}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// validate checks everything NewProblem promises; New and BestFixed call it
+// too, so that a Problem built as a struct literal cannot make them panic.
+func (p *Problem) validate() error {
+	g, beta := p.Graph, p.Beta
 	if g == nil {
-		return nil, fmt.Errorf("%w: nil graph", ErrDimension)
+		return fmt.Errorf("%w: nil graph", ErrDimension)
 	}
 	K := len(beta)
 	if K == 0 {
-		return nil, fmt.Errorf("%w: no resource types (len(beta) = 0)", ErrDimension)
+		return fmt.Errorf("%w: no resource types (len(beta) = 0)", ErrDimension)
+	}
+	if p.K != K {
+		return fmt.Errorf("%w: K = %d but len(beta) = %d", ErrDimension, p.K, K)
+	}
+	if K > MaxK {
+		return fmt.Errorf("%w: K = %d resource types, limit %d", ErrDimension, K, MaxK)
+	}
+	if !checked.Within(MaxDim, g.NumEdges(), K) {
+		return fmt.Errorf("%w: dimension |E| K = %d x %d above the limit %d", ErrDimension, g.NumEdges(), K, MaxDim)
 	}
 	for k, b := range beta {
 		if math.IsNaN(b) || b < 0 || b > 1 {
-			return nil, fmt.Errorf("%w: beta[%d] = %v outside [0,1]", ErrValue, k, b)
+			return fmt.Errorf("%w: beta[%d] = %v outside [0,1]", ErrValue, k, b)
 		}
 	}
+	demand, capacity, util := p.Demand, p.Capacity, p.Utility
 	if len(demand) != g.NumLeft() {
-		return nil, fmt.Errorf("%w: len(demand) = %d, want %d ports", ErrDimension, len(demand), g.NumLeft())
+		return fmt.Errorf("%w: len(demand) = %d, want %d ports", ErrDimension, len(demand), g.NumLeft())
 	}
 	for l, a := range demand {
 		if len(a) != K {
-			return nil, fmt.Errorf("%w: len(demand[%d]) = %d, want K = %d", ErrDimension, l, len(a), K)
+			return fmt.Errorf("%w: len(demand[%d]) = %d, want K = %d", ErrDimension, l, len(a), K)
 		}
 		for k, v := range a {
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return nil, fmt.Errorf("%w: demand[%d][%d] = %v", ErrValue, l, k, v)
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxValue {
+				return fmt.Errorf("%w: demand[%d][%d] = %v, want finite in [0, %g]", ErrValue, l, k, v, MaxValue)
 			}
 		}
 	}
 	if len(capacity) != g.NumRight() {
-		return nil, fmt.Errorf("%w: len(capacity) = %d, want %d nodes", ErrDimension, len(capacity), g.NumRight())
+		return fmt.Errorf("%w: len(capacity) = %d, want %d nodes", ErrDimension, len(capacity), g.NumRight())
 	}
 	for r, c := range capacity {
 		if len(c) != K {
-			return nil, fmt.Errorf("%w: len(capacity[%d]) = %d, want K = %d", ErrDimension, r, len(c), K)
+			return fmt.Errorf("%w: len(capacity[%d]) = %d, want K = %d", ErrDimension, r, len(c), K)
 		}
 		for k, v := range c {
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return nil, fmt.Errorf("%w: capacity[%d][%d] = %v", ErrValue, r, k, v)
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxValue {
+				return fmt.Errorf("%w: capacity[%d][%d] = %v, want finite in [0, %g]", ErrValue, r, k, v, MaxValue)
 			}
 		}
 	}
 	if len(util) != g.NumRight() {
-		return nil, fmt.Errorf("%w: len(utility) = %d, want %d nodes", ErrDimension, len(util), g.NumRight())
+		return fmt.Errorf("%w: len(utility) = %d, want %d nodes", ErrDimension, len(util), g.NumRight())
 	}
 	for r, us := range util {
 		if len(us) != K {
-			return nil, fmt.Errorf("%w: len(utility[%d]) = %d, want K = %d", ErrDimension, r, len(us), K)
+			return fmt.Errorf("%w: len(utility[%d]) = %d, want K = %d", ErrDimension, r, len(us), K)
 		}
 		for k, u := range us {
 			if err := u.Validate(); err != nil {
-				return nil, fmt.Errorf("%w: utility[%d][%d]: %v", ErrValue, r, k, err)
+				return fmt.Errorf("%w: utility[%d][%d]: %w", ErrValue, r, k, err)
+			}
+			if d := u.DerivBound(); !(d <= MaxValue) {
+				why := "the gradient steps would overflow"
+				if u.Kind == utility.Sqrt {
+					why = "sqrt has an infinite derivative at 0, so the gradient (30) at y = 0 and the bound (48) are infinite; use poly (a sqrt(y+1) - a)"
+				}
+				return fmt.Errorf("%w: utility[%d][%d] = %v: f'(0) = %v above the limit %g: %s", ErrValue, r, k, u, d, MaxValue, why)
 			}
 		}
 	}
-	return &Problem{Graph: g, K: K, Demand: demand, Capacity: capacity, Utility: util, Beta: beta}, nil
+	return nil
 }
 
 // NumPorts returns |L|.

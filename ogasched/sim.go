@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 	"github.com/msched/msched/utility"
 )
 
@@ -60,10 +61,25 @@ var nodeClass = [][]float64{
 // Generate draws an instance from cfg using rng.
 func Generate(cfg Config, rng *rand.Rand) (*Problem, error) {
 	if cfg.Ports <= 0 || cfg.Nodes <= 0 || cfg.K <= 0 {
-		return nil, fmt.Errorf("%w: Ports = %d, Nodes = %d, K = %d", ErrSettings, cfg.Ports, cfg.Nodes, cfg.K)
+		return nil, fmt.Errorf("%w: Ports = %d, Nodes = %d, K = %d, want > 0", ErrSettings, cfg.Ports, cfg.Nodes, cfg.K)
 	}
-	if !(cfg.EdgeProb > 0 && cfg.EdgeProb <= 1) || !(cfg.Contention > 0) || !(cfg.ALo > 0 && cfg.AHi >= cfg.ALo) || !(cfg.BetaLo >= 0 && cfg.BetaHi >= cfg.BetaLo && cfg.BetaHi <= 1) {
-		return nil, fmt.Errorf("%w: %+v", ErrSettings, cfg)
+	if cfg.K > MaxK {
+		return nil, fmt.Errorf("%w: K = %d, limit %d", ErrSettings, cfg.K, MaxK)
+	}
+	if !checked.Within(MaxGenerateCells, cfg.Ports, cfg.Nodes) {
+		return nil, fmt.Errorf("%w: Ports x Nodes = %d x %d above the limit %d", ErrSettings, cfg.Ports, cfg.Nodes, MaxGenerateCells)
+	}
+	if !(cfg.EdgeProb > 0 && cfg.EdgeProb <= 1) {
+		return nil, fmt.Errorf("%w: EdgeProb = %v, want in (0, 1]", ErrSettings, cfg.EdgeProb)
+	}
+	if !(cfg.Contention > 0 && cfg.Contention <= MaxValue) {
+		return nil, fmt.Errorf("%w: Contention = %v, want in (0, %g]", ErrSettings, cfg.Contention, MaxValue)
+	}
+	if !(cfg.ALo > 0 && cfg.AHi >= cfg.ALo && cfg.AHi <= MaxValue) {
+		return nil, fmt.Errorf("%w: ALo = %v, AHi = %v, want 0 < ALo <= AHi <= %g", ErrSettings, cfg.ALo, cfg.AHi, MaxValue)
+	}
+	if !(cfg.BetaLo >= 0 && cfg.BetaHi >= cfg.BetaLo && cfg.BetaHi <= 1) {
+		return nil, fmt.Errorf("%w: BetaLo = %v, BetaHi = %v, want 0 <= BetaLo <= BetaHi <= 1", ErrSettings, cfg.BetaLo, cfg.BetaHi)
 	}
 	var kinds []utility.Kind
 	if cfg.Utility == "" || cfg.Utility == "mix" {
@@ -71,7 +87,10 @@ func Generate(cfg Config, rng *rand.Rand) (*Problem, error) {
 	} else {
 		k, err := utility.ParseKind(cfg.Utility)
 		if err != nil {
-			return nil, fmt.Errorf("%w: utility %q: %v", ErrSettings, cfg.Utility, err)
+			return nil, fmt.Errorf("%w: utility %q: %w", ErrSettings, cfg.Utility, err)
+		}
+		if k == utility.Sqrt || k == utility.AlphaFair {
+			return nil, fmt.Errorf("%w: utility %q: Generate draws linear, log, reciprocal or poly (sqrt has an infinite derivative at 0, which OGASched rejects; alphafair needs an alpha)", ErrSettings, cfg.Utility)
 		}
 		kinds = []utility.Kind{k}
 	}
@@ -148,6 +167,9 @@ func BernoulliTrace(ports, T int, rho float64, rng *rand.Rand) (*Trace, error) {
 	if ports <= 0 || T < 0 || !(rho >= 0 && rho <= 1) {
 		return nil, fmt.Errorf("%w: ports = %d, T = %d, rho = %v", ErrSettings, ports, T, rho)
 	}
+	if !checked.Within(MaxTraceCells, ports, T) {
+		return nil, fmt.Errorf("%w: ports x T = %d x %d above the limit %d", ErrSettings, ports, T, MaxTraceCells)
+	}
 	tr := &Trace{Ports: ports, Arrivals: make([][]float64, T)}
 	flat := make([]float64, ports*T)
 	for t := range tr.Arrivals {
@@ -162,15 +184,23 @@ func BernoulliTrace(ports, T int, rho float64, rng *rand.Rand) (*Trace, error) {
 	return tr, nil
 }
 
-// Validate checks shapes and values of the trace.
+// Validate checks shapes and values of the trace: 1 <= Ports <= MaxVertices,
+// Ports x T <= MaxTraceCells, every row of length Ports, every count finite,
+// non-negative and at most MaxValue.
 func (tr *Trace) Validate() error {
+	if tr.Ports < 1 || tr.Ports > MaxVertices {
+		return fmt.Errorf("%w: ports = %d, want 1..%d", ErrDimension, tr.Ports, MaxVertices)
+	}
+	if !checked.Within(MaxTraceCells, tr.Ports, len(tr.Arrivals)) {
+		return fmt.Errorf("%w: ports x T = %d x %d above the limit %d", ErrDimension, tr.Ports, len(tr.Arrivals), MaxTraceCells)
+	}
 	for t, x := range tr.Arrivals {
 		if len(x) != tr.Ports {
 			return fmt.Errorf("%w: len(arrivals[%d]) = %d, want %d", ErrDimension, t, len(x), tr.Ports)
 		}
 		for l, v := range x {
-			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-				return fmt.Errorf("%w: arrivals[%d][%d] = %v", ErrValue, t, l, v)
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxValue {
+				return fmt.Errorf("%w: arrivals[%d][%d] = %v, want finite in [0, %g]", ErrValue, t, l, v, MaxValue)
 			}
 		}
 	}
@@ -206,6 +236,23 @@ type RunSettings struct {
 // calls Observe(t, x(t)). Policies are independent and see the same
 // arrivals.
 func Run(p *Problem, tr *Trace, pols []bipartite.OnlinePolicy[[]float64, []float64], s RunSettings) ([]Series, error) {
+	if p == nil || tr == nil {
+		return nil, fmt.Errorf("%w: nil problem or trace", ErrDimension)
+	}
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	for i, pol := range pols {
+		if pol == nil {
+			return nil, fmt.Errorf("%w: policy %d is nil", ErrSettings, i)
+		}
+	}
+	if s.Workers < 0 || s.Workers > MaxWorkers {
+		return nil, fmt.Errorf("%w: Workers = %d outside [0, %d]", ErrSettings, s.Workers, MaxWorkers)
+	}
+	if math.IsNaN(s.CheckTol) || s.CheckTol < 0 {
+		return nil, fmt.Errorf("%w: CheckTol = %v, want >= 0", ErrSettings, s.CheckTol)
+	}
 	if tr.Ports != p.NumPorts() {
 		return nil, fmt.Errorf("%w: trace has %d ports, problem %d", ErrDimension, tr.Ports, p.NumPorts())
 	}

@@ -1,0 +1,242 @@
+package ogasched
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/utility"
+)
+
+// Issue 12, class 3: utilities the gradient cannot handle are rejected by
+// NewProblem with an error that says why, instead of panicking in Observe.
+func TestNewProblemRejectsUnboundedDerivatives(t *testing.T) {
+	g := bipartite.Complete(1, 1)
+	for _, c := range []struct {
+		name string
+		u    utility.Utility
+		want string
+	}{
+		{"sqrt", utility.Utility{Kind: utility.Sqrt, A: 1}, "infinite derivative at 0"},
+		{"linear a=1e308", utility.Utility{Kind: utility.Linear, A: 1e308}, "overflow"},
+		{"reciprocal a=1e-200", utility.Utility{Kind: utility.Reciprocal, A: 1e-200}, "overflow"},
+		{"log a=1e16", utility.Utility{Kind: utility.Log, A: 1e16}, "overflow"},
+	} {
+		_, err := NewProblem(g, [][]float64{{1}}, [][]float64{{1}}, [][]utility.Utility{{c.u}}, []float64{0.5})
+		require.ErrorIs(t, err, ErrValue, c.name)
+		require.Contains(t, err.Error(), c.want, c.name)
+		require.Contains(t, err.Error(), "utility[0][0]", c.name)
+	}
+	// A bad utility keeps its cause matchable (%w on both).
+	_, err := NewProblem(g, [][]float64{{1}}, [][]float64{{1}}, [][]utility.Utility{{{Kind: utility.Log, A: -1}}}, []float64{0.5})
+	require.ErrorIs(t, err, ErrValue)
+	require.ErrorIs(t, err, utility.ErrParameter)
+	// Huge finite demands and capacities are bounded too.
+	for _, v := range []float64{1e300, math.MaxFloat64} {
+		u := mustU(t, utility.Linear, 1)
+		_, err = NewProblem(g, [][]float64{{v}}, [][]float64{{1}}, [][]utility.Utility{{u}}, []float64{0.5})
+		require.ErrorIs(t, err, ErrValue)
+		_, err = NewProblem(g, [][]float64{{1}}, [][]float64{{v}}, [][]utility.Utility{{u}}, []float64{0.5})
+		require.ErrorIs(t, err, ErrValue)
+	}
+	_, err = Generate(Config{Ports: 2, Nodes: 2, K: 1, EdgeProb: 1, Contention: 1, Utility: "sqrt", ALo: 1, AHi: 1, BetaHi: 0.5}, rand.New(rand.NewPCG(1, 1)))
+	require.ErrorIs(t, err, ErrSettings)
+}
+
+// Issue 12, class 7: constructors and entry points return errors on nil.
+func TestNilInputsReturnErrors(t *testing.T) {
+	require.NotPanics(t, func() {
+		_, err := New(nil, Settings{})
+		require.ErrorIs(t, err, ErrDimension)
+		_, err = New(&Problem{}, Settings{})
+		require.ErrorIs(t, err, ErrDimension)
+		_, err = New(&Problem{Graph: bipartite.Complete(1, 1), K: 1, Beta: []float64{0.5}}, Settings{})
+		require.ErrorIs(t, err, ErrDimension)
+		_, err = Run(nil, &Trace{Ports: 1}, nil, RunSettings{})
+		require.ErrorIs(t, err, ErrDimension)
+		_, err = Run(handProblem(t), nil, nil, RunSettings{})
+		require.ErrorIs(t, err, ErrDimension)
+		_, err = Run(handProblem(t), &Trace{Ports: 2}, []bipartite.OnlinePolicy[[]float64, []float64]{nil}, RunSettings{})
+		require.ErrorIs(t, err, ErrSettings)
+		_, err = Expand(nil, nil)
+		require.ErrorIs(t, err, ErrDimension)
+		_, err = BestFixed(&Problem{}, &Trace{Ports: 1}, BestFixedSettings{})
+		require.ErrorIs(t, err, ErrDimension)
+	})
+}
+
+// Issue 12, classes 1 and 6: declared sizes are bounded before allocating,
+// and settings out of range are errors.
+func TestHostileSizesAndSettings(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	cfg := DefaultConfig()
+	for _, c := range []struct {
+		name string
+		mod  func(*Config)
+	}{
+		{"ports MaxInt", func(c *Config) { c.Ports = math.MaxInt }},
+		{"ports x nodes", func(c *Config) { c.Ports, c.Nodes = 1<<20, 1<<20 }},
+		{"K huge", func(c *Config) { c.K = 1 << 30 }},
+		{"negative nodes", func(c *Config) { c.Nodes = -1 }},
+		{"contention Inf", func(c *Config) { c.Contention = math.Inf(1) }},
+		{"contention NaN", func(c *Config) { c.Contention = math.NaN() }},
+		{"AHi Inf", func(c *Config) { c.AHi = math.Inf(1) }},
+		{"edge prob NaN", func(c *Config) { c.EdgeProb = math.NaN() }},
+		{"beta > 1", func(c *Config) { c.BetaHi = 2 }},
+		{"unknown utility", func(c *Config) { c.Utility = "cubic" }},
+	} {
+		c2 := cfg
+		c.mod(&c2)
+		_, err := Generate(c2, rng)
+		require.ErrorIs(t, err, ErrSettings, c.name)
+	}
+	for _, c := range []struct {
+		ports, T int
+		rho      float64
+	}{{math.MaxInt, 2, 0.5}, {1 << 20, 1 << 20, 0.5}, {0, 1, 0.5}, {1, -1, 0.5}, {1, 1, math.NaN()}} {
+		_, err := BernoulliTrace(c.ports, c.T, c.rho, rng)
+		require.ErrorIs(t, err, ErrSettings, "%+v", c)
+	}
+	p := handProblem(t)
+	for _, s := range []Settings{{Workers: -1}, {Workers: math.MaxInt}, {Horizon: -1}, {Init: []float64{1}}, {Init: nanInit(p)}} {
+		_, err := New(p, s)
+		require.Error(t, err, "%+v", s)
+	}
+	_, err := Run(p, &Trace{Ports: 2}, nil, RunSettings{Workers: -1})
+	require.ErrorIs(t, err, ErrSettings)
+	_, err = Run(p, &Trace{Ports: 2}, nil, RunSettings{CheckTol: math.NaN()})
+	require.ErrorIs(t, err, ErrSettings)
+	_, err = Expand(p, []int{math.MaxInt, math.MaxInt})
+	require.ErrorIs(t, err, ErrValue)
+	_, err = Expand(p, []int{MaxDim, 1})
+	require.ErrorIs(t, err, ErrValue)
+	_, err = Expand(p, []int{-1, 1})
+	require.ErrorIs(t, err, ErrValue)
+}
+
+func nanInit(p *Problem) []float64 {
+	y := make([]float64, p.Dim())
+	y[0] = math.NaN()
+	return y
+}
+
+// Issue 12, classes 6 and 8: Decide and Observe validate the slot and the
+// arrivals and leave the policy unchanged on error.
+func TestDecideObserveHostileInputsLeavePolicyUnchanged(t *testing.T) {
+	p := handProblem(t)
+	pol, err := New(p, Settings{Step: Constant(0.5)})
+	require.NoError(t, err)
+	defer pol.Close()
+	good := []float64{1, 1}
+	_, err = pol.Decide(0, good)
+	require.NoError(t, err)
+	require.NoError(t, pol.Observe(0, good))
+	require.NoError(t, pol.Observe(3, good)) // slots may skip
+	before := append([]float64(nil), pol.Y()...)
+	cases := []struct {
+		name string
+		t    int
+		x    []float64
+		err  error
+	}{
+		{"short", 4, []float64{1}, ErrDimension},
+		{"long", 4, []float64{1, 1, 1}, ErrDimension},
+		{"nil", 4, nil, ErrDimension},
+		{"NaN", 4, []float64{math.NaN(), 1}, ErrValue},
+		{"+Inf", 4, []float64{1, math.Inf(1)}, ErrValue},
+		{"-Inf", 4, []float64{math.Inf(-1), 1}, ErrValue},
+		{"negative", 4, []float64{-1, 1}, ErrValue},
+		{"huge", 4, []float64{1e300, 1}, ErrValue},
+		{"negative slot", -1, good, ErrValue},
+		{"MinInt slot", math.MinInt, good, ErrValue},
+		{"same slot again", 3, good, ErrValue},
+		{"backwards", 1, good, ErrValue},
+	}
+	for _, c := range cases {
+		_, err := pol.Decide(c.t, c.x)
+		require.ErrorIs(t, err, c.err, "Decide %s", c.name)
+		err = pol.Observe(c.t, c.x)
+		require.ErrorIs(t, err, c.err, "Observe %s", c.name)
+		require.Equal(t, before, pol.Y(), "%s changed the policy", c.name)
+	}
+	// A step that overflows is refused without moving y.
+	big, err := New(p, Settings{Step: Constant(math.MaxFloat64)})
+	require.NoError(t, err)
+	defer big.Close()
+	y0 := append([]float64(nil), big.Y()...)
+	require.ErrorIs(t, big.Observe(0, []float64{1e15, 1e15}), ErrValue)
+	require.Equal(t, y0, big.Y())
+	// A step that returns NaN is refused too.
+	nan, err := New(p, Settings{Step: Constant(math.NaN())})
+	require.NoError(t, err)
+	defer nan.Close()
+	require.ErrorIs(t, nan.Observe(0, good), ErrValue)
+	// MaxInt is a valid slot.
+	require.NoError(t, pol.Observe(math.MaxInt, good))
+	_, err = pol.Decide(math.MaxInt, good)
+	require.ErrorIs(t, err, ErrValue, "nothing comes after MaxInt")
+}
+
+// Issue 12, classes 1 and 6 for the decoders.
+func TestDecodersRejectHostileJSON(t *testing.T) {
+	p := handProblem(t)
+	valid, err := json.Marshal(p)
+	require.NoError(t, err)
+	var q Problem
+	require.NoError(t, json.Unmarshal(valid, &q))
+	graph := func(left, right string) string {
+		return strings.Replace(strings.Replace(string(valid), `"left":2`, `"left":`+left, 1), `"right":2`, `"right":`+right, 1)
+	}
+	require.Contains(t, string(valid), `"left":2`)
+	for name, in := range map[string]string{
+		"left 1e9":        graph("1000000000", "2"),
+		"left MaxInt64":   graph("9223372036854775807", "2"),
+		"right 1e18":      graph("2", "1000000000000000000"),
+		"left -1":         graph("-1", "2"),
+		"left float":      graph("1e9", "2"),
+		"k huge":          strings.Replace(string(valid), `"k":2`, `"k":100000000`, 1),
+		"k mismatch":      strings.Replace(string(valid), `"k":2`, `"k":3`, 1),
+		"trailing":        string(valid) + " {}",
+		"trailing junk":   string(valid) + "x",
+		"unknown field":   strings.Replace(string(valid), `"version":1`, `"version":1,"extra":1`, 1),
+		"no graph":        `{"version":1,"k":1,"beta":[0.5]}`,
+		"null graph":      `{"version":1,"graph":null,"k":1,"beta":[0.5]}`,
+		"version 2":       strings.Replace(string(valid), `"version":1,"graph"`, `"version":2,"graph"`, 1),
+		"sqrt utility":    strings.Replace(string(valid), `"kind":"log"`, `"kind":"sqrt"`, 1),
+		"overflow number": strings.Replace(string(valid), `"beta":[`, `"beta":[1e999,`, 1),
+		"empty":           ``,
+		"array":           `[]`,
+	} {
+		var q Problem
+		require.NotPanics(t, func() { err = q.UnmarshalJSON([]byte(in)) }, name)
+		require.Error(t, err, name)
+	}
+	for name, in := range map[string]string{
+		"negative ports": `{"version":1,"ports":-3,"arrivals":[]}`,
+		"zero ports":     `{"version":1,"ports":0,"arrivals":[]}`,
+		"huge ports":     `{"version":1,"ports":9223372036854775807,"arrivals":[]}`,
+		"ragged":         `{"version":1,"ports":2,"arrivals":[[1,0],[1]]}`,
+		"negative count": `{"version":1,"ports":1,"arrivals":[[-1]]}`,
+		"huge count":     `{"version":1,"ports":1,"arrivals":[[1e300]]}`,
+		"trailing":       `{"version":1,"ports":1,"arrivals":[[1]]} x`,
+		"unknown field":  `{"version":1,"ports":1,"arrivals":[[1]],"T":5}`,
+		"version 0":      `{"ports":1,"arrivals":[[1]]}`,
+	} {
+		var tr Trace
+		require.NotPanics(t, func() { err = tr.UnmarshalJSON([]byte(in)) }, name)
+		require.Error(t, err, name)
+	}
+}
+
+func TestSettingsValidateJoinsEveryProblem(t *testing.T) {
+	require.NoError(t, Settings{}.Validate())
+	err := Settings{Workers: -1, Horizon: -2}.Validate()
+	require.ErrorIs(t, err, ErrSettings)
+	require.Contains(t, err.Error(), "Workers = -1")
+	require.Contains(t, err.Error(), "Horizon = -2")
+}
