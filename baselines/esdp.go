@@ -68,7 +68,7 @@ func (b *esdpBase) tryAdd(e int) {
 	K := b.cl.K
 	a := b.cl.Demand[e*K : (e+1)*K]
 	for k, v := range a {
-		if b.use[k]+v > b.cl.Capacity[k] {
+		if v > b.cl.Capacity[k]-b.use[k] { // use <= capacity: no overflow
 			return
 		}
 	}

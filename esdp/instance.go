@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
 )
 
 // Cluster is what a scheduler knows about the system: the bipartite graph
@@ -60,8 +61,12 @@ func (c *Cluster) Feasible(x, arrived []bool) error {
 	for k := 0; k < K; k++ {
 		use := 0
 		for e, on := range x {
-			if on {
-				use += c.Demand[e*K+k]
+			if !on {
+				continue
+			}
+			var ok bool
+			if use, ok = checked.Add(use, c.Demand[e*K+k]); !ok {
+				return fmt.Errorf("%w: type %d: the demand of the chosen edges exceeds math.MaxInt > capacity %d", ErrValue, k, c.Capacity[k])
 			}
 		}
 		if use > c.Capacity[k] {
