@@ -269,10 +269,12 @@ func (w *LWTF) Decide(t int, arrived []bool) ([]bool, error) {
 // maximise the number of unplayed edges first, then v^.x.
 type CUCB struct {
 	esdpBase
-	oracle *esdp.Oracle
-	kp     esdp.Knapsack
-	val    []float64
-	en     []bool
+	oracle   *esdp.Oracle
+	kp       esdp.Knapsack
+	val      []float64
+	en       []bool
+	playable []bool
+	explore  bool
 }
 
 // NewCUCB returns CUCB for cl with oracle settings s.
@@ -282,7 +284,10 @@ func NewCUCB(cl *esdp.Cluster, s esdp.Settings) (*CUCB, error) {
 		return nil, err
 	}
 	E := cl.NumEdges()
-	c := &CUCB{esdpBase: b, oracle: esdp.NewOracle(s), val: make([]float64, E), en: make([]bool, E)}
+	c := &CUCB{esdpBase: b, oracle: esdp.NewOracle(s), val: make([]float64, E), en: make([]bool, E), playable: make([]bool, E)}
+	for e := range c.playable {
+		c.playable[e] = cl.Playable(e)
+	}
 	c.kp = esdp.Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: c.val, Enabled: c.en}
 	return c, nil
 }
@@ -298,15 +303,20 @@ func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
 	nEn := enableArrived(c.cl.Graph, arrived, c.en)
 	big := float64(nEn + 1)
 	lnT := math.Log(float64(t + 1))
+	// Exploration ends when every playable edge of the arrived ports has
+	// been played: an edge that does not fit alone (esdp.Cluster.Playable)
+	// can never be played and must not keep CUCB exploring forever.
 	unplayed := false
 	for e := range c.val {
-		if c.en[e] && c.stats.Count[e] == 0 {
+		if c.en[e] && c.stats.Count[e] == 0 && c.playable[e] {
 			unplayed = true
 		}
 	}
 	for e := range c.val {
 		n := c.stats.Count[e]
 		switch {
+		case n == 0 && !c.playable[e]:
+			c.val[e] = 0 // never fits: cannot be chosen
 		case n == 0:
 			// Unplayed: explore first. Disabled edges are never chosen, and
 			// without this case a slot with no arrivals and no unplayed
@@ -322,9 +332,14 @@ func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.explore = unplayed
 	copy(c.x, r.X)
 	return c.x, nil
 }
+
+// Exploring reports whether the last Decide was spent on unplayed edges
+// (u_e = +Inf).
+func (c *CUCB) Exploring() bool { return c.explore }
 
 // Thompson is Thompson sampling with independent Gaussian posteriors and
 // the exact knapsack oracle: prior N(1/2, 1/4) per edge and Gaussian

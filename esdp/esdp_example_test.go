@@ -85,8 +85,9 @@ func ExampleNew() {
 	// 3 [true true false] false
 }
 
-// Run simulates the paper's default instance for every policy and reports
-// the exact regret against the omniscient oracle.
+// Run simulates the paper's default instance (Table 2: capacities in
+// [1, 2] like the demands) for every policy and reports the exact regret
+// against the omniscient oracle.
 func ExampleRun() {
 	in, _ := esdp.Generate(esdp.DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
 	p, _ := esdp.New(&in.Cluster, esdp.Options{})
@@ -99,6 +100,6 @@ func ExampleRun() {
 	fmt.Printf("%s: welfare %.4f, expected %.4f, oracle %.4f, regret %.4f\n",
 		s.Name, s.Total, s.TotalExpected, res.TotalOptimal, s.TotalRegret)
 	// Output:
-	// |E|=35 capacity=[26 26 27]
-	// ESDP: welfare 476.6815, expected 476.4896, oracle 513.5740, regret 37.0844
+	// |E|=35 capacity=[1 1 2]
+	// ESDP: welfare 23.8420, expected 24.6957, oracle 34.8918, regret 10.1961
 }

@@ -64,15 +64,16 @@ type Policy struct {
 	m   int
 	Stats
 
-	enabled []bool
-	ups     []int
-	sig     []float64
-	val     []float64
-	x       []bool
-	oracle  *Oracle
-	bp      Budgeted
-	kp      Knapsack
-	last    SlotInfo
+	enabled  []bool
+	playable []bool // Cluster.Playable per edge
+	ups      []int
+	sig      []float64
+	val      []float64
+	x        []bool
+	oracle   *Oracle
+	bp       Budgeted
+	kp       Knapsack
+	last     SlotInfo
 }
 
 var (
@@ -105,7 +106,10 @@ func New(cl *Cluster, opt Options) (*Policy, error) {
 	p := &Policy{cl: cl, opt: opt, m: m,
 		Stats:   Stats{Count: make([]int, E), Sum: make([]float64, E)},
 		enabled: make([]bool, E), ups: make([]int, E), sig: make([]float64, E), val: make([]float64, E),
-		x: make([]bool, E), oracle: NewOracle(opt.Oracle)}
+		x: make([]bool, E), oracle: NewOracle(opt.Oracle), playable: make([]bool, E)}
+	for e := range p.playable {
+		p.playable[e] = cl.Playable(e)
+	}
 	p.bp = Budgeted{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Upsilon: p.ups, Sigma2: p.sig, Enabled: p.enabled}
 	p.kp = Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: p.val, Enabled: p.enabled}
 	return p, nil
@@ -169,9 +173,12 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			p.enabled[e] = on
 			if on {
 				nEn++
-				if p.Count[e] == 0 {
-					unplayed = true
-				}
+			}
+			// Only a playable edge of a port with a job can be explored in
+			// this slot; an edge that does not fit alone would stay
+			// unplayed, and the policy in the exploration branch, forever.
+			if arrived[l] && p.playable[e] && p.Count[e] == 0 {
+				unplayed = true
 			}
 		}
 	}
@@ -181,7 +188,7 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 		big := float64(nEn + 1)
 		for e := range p.val {
 			p.val[e] = p.Mean(e)
-			if p.Count[e] == 0 {
+			if p.Count[e] == 0 && p.playable[e] && arrived[g.Edge(e).Left] {
 				p.val[e] += big
 			}
 		}
