@@ -1,6 +1,7 @@
 package esdp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -15,9 +16,14 @@ const (
 	NotSolved Status = iota
 	// Optimal means every reported value is the exact optimum.
 	Optimal
+	// NodeLimit means branch and bound ran out of Settings.MaxNodes and
+	// the dynamic program did not fit in Settings.MaxBytes: the solution is
+	// feasible, the best found, and KnapsackResult.Bound is a certified
+	// upper bound of the optimum; optimality is not proven.
+	NodeLimit
 )
 
-var statusNames = [...]string{NotSolved: "NotSolved", Optimal: "Optimal"}
+var statusNames = [...]string{NotSolved: "NotSolved", Optimal: "Optimal", NodeLimit: "NodeLimit"}
 
 func (s Status) String() string {
 	if s >= 0 && int(s) < len(statusNames) {
@@ -37,6 +43,20 @@ type Settings struct {
 	// more fails with an error wrapping ErrTooLarge that names the size.
 	// If MaxBytes is 0 it is defaulted to DefaultMaxBytes.
 	MaxBytes int64
+	// Knapsack selects the method of SolveKnapsack; the zero value is
+	// KnapsackAuto.
+	Knapsack KnapsackMethod
+	// MaxNodes bounds the nodes of branch and bound per SolveKnapsack call
+	// (each costs O(K + log n)). If MaxNodes is 0 it is defaulted to
+	// DefaultMaxNodes.
+	MaxNodes int64
+}
+
+func (s Settings) maxNodes() int64 {
+	if s.MaxNodes <= 0 {
+		return DefaultMaxNodes
+	}
+	return s.MaxNodes
 }
 
 // maxMaxBytes caps Settings.MaxBytes (2^56 bytes, 64 PiB) so that the size
@@ -125,9 +145,16 @@ type Knapsack struct {
 type KnapsackResult struct {
 	Status    Status
 	Objective float64 // Value . X
-	X         []bool  // optimal solution; owned by the Oracle
-	Bytes     int64
-	Cells     int64
+	X         []bool  // optimal solution (Status Optimal); owned by the Oracle
+	// Bound is an upper bound of the optimum: Objective when Status is
+	// Optimal, the Lagrangian bound of the open problem after NodeLimit.
+	Bound float64
+	// Method is the method that produced X (KnapsackDP or
+	// KnapsackBranchBound).
+	Method KnapsackMethod
+	Nodes  int64 // branch-and-bound nodes visited (0 for the DP)
+	Bytes  int64 // dynamic-programming table memory (0 for branch and bound)
+	Cells  int64 // dynamic-programming cells evaluated
 }
 
 // Oracle is a reusable exact solver for Budgeted and Knapsack problems. It
@@ -178,6 +205,7 @@ type Oracle struct {
 
 	res  BudgetedResult
 	kres KnapsackResult
+	bb   bbState
 }
 
 // NewOracle returns an Oracle with settings s.
@@ -242,14 +270,44 @@ func (o *Oracle) SolveKnapsack(p *Knapsack) (*KnapsackResult, error) {
 			return nil, fmt.Errorf("%w: Value[%d] = %v", ErrValue, e, v)
 		}
 	}
+	if m := o.set.Knapsack; m < KnapsackAuto || m > KnapsackBranchBound {
+		return nil, fmt.Errorf("%w: Settings.Knapsack = %d", ErrSettings, int(m))
+	}
 	o.load(p.K, p.Demand, p.Capacity, p.Enabled, nil, p.Value, 0)
+	r := &o.kres
+	*r = KnapsackResult{X: r.X}
+	method := o.set.Knapsack
+	if method == KnapsackAuto && o.dpCells(AutoDPCells+1) <= AutoDPCells {
+		method = KnapsackDP
+	}
+	if method != KnapsackDP {
+		r.Method = KnapsackBranchBound
+		if o.solveBranchBound(r) {
+			r.Status = Optimal
+			r.Bound = r.Objective
+			return r, nil
+		}
+		if method == KnapsackBranchBound {
+			r.Status = NodeLimit
+			return r, nil
+		}
+	}
+	// The dynamic program: directly, or after branch and bound ran out of
+	// nodes (then, if the tables do not fit, the incumbent is returned).
+	nodes := r.Nodes
 	if err := o.run(); err != nil {
+		if errors.Is(err, ErrTooLarge) && nodes > 0 {
+			r.Status = NodeLimit
+			return r, nil
+		}
 		return nil, err
 	}
-	r := &o.kres
 	r.X = o.reconstruct(r.X, 0)
 	r.Objective = o.nxt[0]
+	r.Bound = r.Objective
 	r.Status = Optimal
+	r.Method = KnapsackDP
+	r.Nodes = nodes
 	r.Bytes, r.Cells = o.res.Bytes, o.res.Cells
 	return r, nil
 }

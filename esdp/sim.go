@@ -106,6 +106,9 @@ func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions
 		if err != nil {
 			return nil, err
 		}
+		if r.Status != Optimal {
+			return nil, fmt.Errorf("%w: slot %d: omniscient oracle %v (gap %v): regret would not be exact", ErrTooLarge, t, r.Status, r.Bound-r.Objective)
+		}
 		res.Optimal[t] = r.Objective
 		res.TotalOptimal += r.Objective
 		if L < 64 {
