@@ -31,12 +31,25 @@ func (c *Cluster) NumEdges() int { return c.Graph.NumEdges() }
 // NumPorts returns |L|.
 func (c *Cluster) NumPorts() int { return c.Graph.NumLeft() }
 
-// Validate checks the dimensions and values of c.
+// MaxEdges bounds the channels of a Cluster (and Options.M): policies keep
+// a few slices of this length.
+const MaxEdges = 1 << 22
+
+// Validate checks the dimensions and values of c. A nil c is an error.
 func (c *Cluster) Validate() error {
+	if c == nil {
+		return fmt.Errorf("%w: nil cluster", ErrDimension)
+	}
 	if c.Graph == nil {
 		return fmt.Errorf("%w: nil graph", ErrDimension)
 	}
 	E := c.Graph.NumEdges()
+	if E > MaxEdges {
+		return fmt.Errorf("%w: |E| = %d, limit MaxEdges = %d", ErrTooLarge, E, MaxEdges)
+	}
+	if c.K > 64 {
+		return fmt.Errorf("%w: K = %d, limit 64", ErrDimension, c.K)
+	}
 	if err := checkShape(c.K, E, c.Demand, c.Capacity, nil); err != nil {
 		return err
 	}
@@ -114,8 +127,11 @@ type Instance struct {
 	Arrival []float64 // rho_l in [0,1], per port
 }
 
-// Validate checks the dimensions and values of in.
+// Validate checks the dimensions and values of in. A nil in is an error.
 func (in *Instance) Validate() error {
+	if in == nil {
+		return fmt.Errorf("%w: nil instance", ErrDimension)
+	}
 	if err := in.Cluster.Validate(); err != nil {
 		return err
 	}

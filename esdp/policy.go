@@ -74,6 +74,8 @@ type Policy struct {
 	bp       Budgeted
 	kp       Knapsack
 	last     SlotInfo
+	decided  bool // a Decide awaits its Observe
+	lastT    int  // slot of the last Decide
 }
 
 var (
@@ -82,6 +84,7 @@ var (
 )
 
 // New returns ESDP for cl. cl must stay unchanged while the policy is used.
+// A nil or invalid cl is an error.
 func New(cl *Cluster, opt Options) (*Policy, error) {
 	if err := cl.Validate(); err != nil {
 		return nil, err
@@ -91,6 +94,9 @@ func New(cl *Cluster, opt Options) (*Policy, error) {
 	}
 	if !(opt.Alpha > 0 && opt.Alpha <= 1) || opt.M < 0 {
 		return nil, fmt.Errorf("%w: Alpha = %v, M = %d", ErrSettings, opt.Alpha, opt.M)
+	}
+	if opt.M > MaxEdges {
+		return nil, fmt.Errorf("%w: M = %d, limit MaxEdges = %d", ErrSettings, opt.M, MaxEdges)
 	}
 	if opt.Delta == nil {
 		opt.Delta = DeltaLogLog
@@ -236,12 +242,48 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			}
 		}
 	}
+	p.decided, p.lastT = true, t
 	return p.x, nil
 }
 
 // Observe updates n_e and v^_e of (7)-(8) with the realised rewards of the
-// chosen edges (see Stats.Observe).
-func (p *Policy) Observe(t int, fb Feedback) error { return p.Stats.Observe(fb) }
+// chosen edges (see Stats.Observe). The feedback must be that of the last
+// Decide (same slot t, once): an edge reported as chosen that the decision
+// did not choose, a slot other than the last decision's, or a second
+// Observe for one decision is an error, and the policy is left unchanged.
+// (To warm-start the statistics, call Stats.Observe.)
+func (p *Policy) Observe(t int, fb Feedback) error {
+	if err := CheckFeedback(p.x, p.decided, p.lastT, t, fb); err != nil {
+		return err
+	}
+	if err := p.Stats.Observe(fb); err != nil {
+		return err
+	}
+	p.decided = false
+	return nil
+}
+
+// CheckFeedback returns an error if fb reports an edge that the decision x
+// of slot lastT did not choose, if t != lastT, or if decided is false (no
+// decision awaits its feedback). Policies of this family call it at the
+// start of Observe so that bad feedback leaves them unchanged.
+func CheckFeedback(x []bool, decided bool, lastT, t int, fb Feedback) error {
+	if !decided {
+		return fmt.Errorf("%w: feedback for slot %d without a pending decision (Observe follows each Decide once)", ErrValue, t)
+	}
+	if t != lastT {
+		return fmt.Errorf("%w: feedback for slot %d, last decision at slot %d", ErrValue, t, lastT)
+	}
+	if len(fb.Chosen) != len(x) {
+		return fmt.Errorf("%w: len(Chosen) = %d, want |E| = %d", ErrDimension, len(fb.Chosen), len(x))
+	}
+	for e, on := range fb.Chosen {
+		if on && !x[e] {
+			return fmt.Errorf("%w: feedback for edge %d, which slot %d's decision did not choose", ErrValue, e, t)
+		}
+	}
+	return nil
+}
 
 // Stats holds the statistics (7)-(8) of the semi-bandit feedback: the
 // number of plays n_e and the sum of the observed rewards of every edge.
