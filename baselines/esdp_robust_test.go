@@ -55,3 +55,60 @@ func TestESDPBaselinesHugeDemands(t *testing.T) {
 		require.NoError(t, cl.Feasible(x, []bool{true, true}), p.Name())
 	}
 }
+
+// TestESDPBaselinesNilAndBadFeedback is issue 12 classes 6-7 for the ESDP
+// baselines: nil clusters are errors, and feedback for an edge the decision
+// did not choose (or for another slot) is an error that changes nothing.
+func TestESDPBaselinesNilAndBadFeedback(t *testing.T) {
+	_, err := baselines.NewHSWF(nil)
+	require.ErrorIs(t, err, esdp.ErrDimension)
+	_, err = baselines.NewLCF(nil)
+	require.ErrorIs(t, err, esdp.ErrDimension)
+	_, err = baselines.NewLWTF(nil)
+	require.ErrorIs(t, err, esdp.ErrDimension)
+	_, err = baselines.NewCUCB(nil, esdp.Settings{})
+	require.ErrorIs(t, err, esdp.ErrDimension)
+	_, err = baselines.NewThompson(nil, rand.New(rand.NewPCG(1, 1)), esdp.Settings{})
+	require.ErrorIs(t, err, esdp.ErrDimension)
+	_, err = baselines.NewHSWF(&esdp.Cluster{})
+	require.ErrorIs(t, err, esdp.ErrDimension)
+
+	in, err := esdp.Generate(esdp.DefaultConfig(), rand.New(rand.NewPCG(2, 1)))
+	require.NoError(t, err)
+	arrived := make([]bool, in.NumPorts())
+	for l := range arrived {
+		arrived[l] = true
+	}
+	type meaner interface{ Mean(e int) float64 }
+	for _, p := range esdpPolicies(t, &in.Cluster, 1) {
+		l := p.(bipartite.Learner[esdp.Feedback])
+		x, err := p.Decide(0, arrived)
+		require.NoError(t, err)
+		un := -1
+		for e, on := range x {
+			if !on {
+				un = e
+				break
+			}
+		}
+		require.GreaterOrEqual(t, un, 0)
+		fb := esdp.Feedback{Chosen: append([]bool(nil), x...), Reward: make([]float64, len(x))}
+		for e := range fb.Reward {
+			fb.Reward[e] = 0.75
+		}
+		fb.Chosen[un] = true
+		before := make([]float64, len(x))
+		for e := range before {
+			before[e] = p.(meaner).Mean(e)
+		}
+		err = l.Observe(0, fb)
+		require.ErrorIs(t, err, esdp.ErrValue, p.Name())
+		require.Contains(t, err.Error(), "edge", p.Name())
+		fb.Chosen[un] = false
+		require.ErrorIs(t, l.Observe(3, fb), esdp.ErrValue, p.Name())
+		for e := range before {
+			require.Equal(t, before[e], p.(meaner).Mean(e), "%s changed by rejected feedback", p.Name())
+		}
+		require.NoError(t, l.Observe(0, fb), p.Name())
+	}
+}

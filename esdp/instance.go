@@ -232,14 +232,42 @@ func (in *Instance) MarshalJSON() ([]byte, error) {
 	return json.Marshal(j)
 }
 
+// MaxVertices bounds the ports and servers an encoded instance may declare.
+const MaxVertices = 1 << 22
+
 // UnmarshalJSON decodes and validates an instance written by MarshalJSON.
+// The graph's declared sizes are checked against MaxVertices and MaxEdges
+// before the graph is built; anything after the JSON object is an error.
 func (in *Instance) UnmarshalJSON(b []byte) error {
+	var head struct {
+		Version int             `json:"version"`
+		Graph   json.RawMessage `json:"graph"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return fmt.Errorf("%w: %w", ErrValue, err)
+	}
+	if head.Version != 1 {
+		return fmt.Errorf("%w: version %d", ErrVersion, head.Version)
+	}
+	if len(head.Graph) == 0 || string(head.Graph) == "null" {
+		return fmt.Errorf("%w: missing graph", ErrDimension)
+	}
+	var gsize struct {
+		Left, Right float64
+		Edges       []json.RawMessage
+	}
+	if err := json.Unmarshal(head.Graph, &gsize); err != nil {
+		return fmt.Errorf("%w: graph: %w", ErrValue, err)
+	}
+	if !(gsize.Left >= 0 && gsize.Left <= MaxVertices) || !(gsize.Right >= 0 && gsize.Right <= MaxVertices) {
+		return fmt.Errorf("%w: graph left = %v, right = %v, limit MaxVertices = %d", ErrTooLarge, gsize.Left, gsize.Right, MaxVertices)
+	}
+	if len(gsize.Edges) > MaxEdges {
+		return fmt.Errorf("%w: graph has %d edges, limit MaxEdges = %d", ErrTooLarge, len(gsize.Edges), MaxEdges)
+	}
 	var j instanceJSON
 	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	if j.Version != 1 {
-		return fmt.Errorf("%w: version %d", ErrVersion, j.Version)
+		return fmt.Errorf("%w: %w", ErrValue, err)
 	}
 	if j.Graph == nil {
 		return fmt.Errorf("%w: missing graph", ErrDimension)
