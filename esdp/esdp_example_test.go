@@ -103,3 +103,19 @@ func ExampleRun() {
 	// |E|=35 capacity=[1 1 2]
 	// ESDP: welfare 23.8420, expected 24.6957, oracle 34.8918, regret 10.1961
 }
+
+// Branch and bound solves the plain knapsack without a table, so demands
+// and capacities may be any size; Status says whether optimality is proven.
+func ExampleOracle_SolveKnapsack_branchBound() {
+	p := &esdp.Knapsack{K: 2,
+		Demand:   []int{3, 1 << 40, 2, 1 << 40, 2, 1 << 41, 1, 3},
+		Capacity: []int{5, 1 << 41},
+		Value:    []float64{0.9, 0.8, 0.7, 0.4}}
+	o := esdp.NewOracle(esdp.Settings{Knapsack: esdp.KnapsackBranchBound})
+	r, err := o.SolveKnapsack(p)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Status, r.Method, r.X, r.Objective)
+	// Output: Optimal branch-and-bound [true true false false] 1.7000000000000002
+}
