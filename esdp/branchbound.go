@@ -331,15 +331,15 @@ func (o *Oracle) dpCells(limit int64) int64 {
 	clear(suf)
 	var total int64
 	for i := n - 1; i >= 0; i-- {
-		box := int64(1)
+		box := 1
 		for k := 0; k < K; k++ {
 			suf[k] = min(o.c[k], satAdd(suf[k], o.a[i*K+k]))
-			box *= int64(suf[k]) + 1
-			if box > limit || box <= 0 {
+			var ok bool
+			if box, ok = checked.Mul(box, satAdd(suf[k], 1)); !ok || int64(box) > limit {
 				return limit
 			}
 		}
-		total += box
+		total += int64(box)
 		if total > limit {
 			return limit
 		}

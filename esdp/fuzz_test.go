@@ -153,8 +153,9 @@ func knapsackFromBytes(b []byte) *Knapsack {
 }
 
 // FuzzKnapsackHuge checks the plain knapsack with demands and capacities
-// at the overflow boundaries against overflow-safe brute force: the result
-// is exact or the call fails with ErrTooLarge; it never panics.
+// at the overflow boundaries against overflow-safe brute force, for every
+// method: the result is exact (the DP alone may fail with ErrTooLarge); it
+// never panics.
 func FuzzKnapsackHuge(f *testing.F) {
 	f.Add([]byte{2, 0, 13, 13, 13, 80, 80}) // issue 16.3: K=1, [MaxInt, MaxInt], [MaxInt]
 	f.Add([]byte{3, 1, 13, 12, 13, 12, 1, 2, 3, 4, 90, 70, 100, 1})
@@ -163,17 +164,21 @@ func FuzzKnapsackHuge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p := knapsackFromBytes(b)
 		want := bruteKnapsack(p)
-		r, err := SolveKnapsack(p, Settings{MaxBytes: 1 << 24})
-		if err != nil {
-			if !errors.Is(err, ErrTooLarge) {
-				t.Fatalf("unexpected error %v", err)
+		for _, m := range []KnapsackMethod{KnapsackAuto, KnapsackBranchBound, KnapsackDP} {
+			r, err := SolveKnapsack(p, Settings{MaxBytes: 1 << 24, Knapsack: m})
+			if err != nil {
+				// Only the DP may refuse (its tables); Auto and branch and
+				// bound are exact at any integer size.
+				if m != KnapsackDP || !errors.Is(err, ErrTooLarge) {
+					t.Fatalf("%v: unexpected error %v", m, err)
+				}
+				continue
 			}
-			return
+			if r.Status != Optimal || math.Abs(r.Objective-want) > 1e-9*(1+math.Abs(want)) {
+				t.Fatalf("%v: %v objective %v, brute force %v", m, r.Status, r.Objective, want)
+			}
+			checkKnapsackX(t, p, r.X, r.Objective)
 		}
-		if math.Abs(r.Objective-want) > 1e-9*(1+math.Abs(want)) {
-			t.Fatalf("objective %v, brute force %v", r.Objective, want)
-		}
-		checkKnapsackX(t, p, r.X, r.Objective)
 	})
 }
 
