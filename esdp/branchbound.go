@@ -60,7 +60,6 @@ type bbState struct {
 	bestX []int32   // candidates of the incumbent
 	brk   []float64 // line-search breakpoints
 	brkA  []int     // their demands
-	ord   []int32   // sort scratch
 	pmu   []float64 // Polyak iterate and subgradient
 	fixed []int32   // items always taken (zero demand, positive value)
 
@@ -282,7 +281,7 @@ func (o *Oracle) lagrangeMultipliers() {
 		changed := false
 		for k := 0; k < K; k++ {
 			// b_i = w_i - sum_{j != k} mu_j a_ij; breakpoints b_i / a_ik.
-			bb.brk, bb.brkA, bb.ord = bb.brk[:0], bb.brkA[:0], bb.ord[:0]
+			bb.brk, bb.brkA = bb.brk[:0], bb.brkA[:0]
 			for _, i := range bb.cand {
 				ak := o.a[int(i)*K+k]
 				if ak == 0 {
@@ -297,19 +296,12 @@ func (o *Oracle) lagrangeMultipliers() {
 				if b <= 0 {
 					continue
 				}
-				bb.ord = append(bb.ord, int32(len(bb.brk)))
 				bb.brk = append(bb.brk, b/float64(ak))
 				bb.brkA = append(bb.brkA, ak)
 			}
-			slices.SortFunc(bb.ord, func(x, y int32) int { return cmp.Compare(bb.brk[y], bb.brk[x]) })
-			mu, acc := 0.0, 0
-			for _, q := range bb.ord {
-				var ok bool
-				if acc, ok = checked.Add(acc, bb.brkA[q]); !ok || acc > o.c[k] {
-					mu = bb.brk[q]
-					break
-				}
-			}
+			// mu_k is the breakpoint where the demand of the items with a
+			// larger breakpoint first exceeds c_k (0 if it never does).
+			mu, _ := weightedSelect(bb.brk, bb.brkA, o.c[k])
 			if mu != bb.mu[k] {
 				changed = true
 				bb.mu[k] = mu
@@ -451,4 +443,52 @@ func (o *Oracle) polyak(z float64) {
 			mu[k] = max(0, mu[k]-step*g[k])
 		}
 	}
+}
+
+// weightedSelect returns the largest t[q] such that the weights a of the
+// entries with t > t[q], plus those equal to it, exceed c, and true; or 0
+// and false if the total weight is at most c. It is the weighted quantile
+// of the sorted scan (descending t, first prefix weight above c) in O(n)
+// expected time; t and a are permuted together.
+func weightedSelect(t []float64, a []int, c int) (float64, bool) {
+	lo, hi, acc := 0, len(t), 0
+	for lo < hi {
+		// Median-of-three pivot, deterministic.
+		x, y, z := t[lo], t[lo+(hi-lo)/2], t[hi-1]
+		p := max(min(x, y), min(max(x, y), z))
+		// Three-way partition: [lo,gt) > p, [gt,lt) == p, [lt,hi) < p.
+		gt, i, lt := lo, lo, hi
+		for i < lt {
+			switch {
+			case t[i] > p:
+				t[i], t[gt] = t[gt], t[i]
+				a[i], a[gt] = a[gt], a[i]
+				gt++
+				i++
+			case t[i] < p:
+				lt--
+				t[i], t[lt] = t[lt], t[i]
+				a[i], a[lt] = a[lt], a[i]
+			default:
+				i++
+			}
+		}
+		wg, ok := acc, true
+		for q := lo; q < gt && ok; q++ {
+			wg, ok = checked.Add(wg, a[q])
+		}
+		if !ok || wg > c {
+			hi = gt // the answer is among the larger breakpoints
+			continue
+		}
+		we := wg
+		for q := gt; q < lt && ok; q++ {
+			we, ok = checked.Add(we, a[q])
+		}
+		if !ok || we > c {
+			return p, true
+		}
+		acc, lo = we, lt
+	}
+	return 0, false
 }

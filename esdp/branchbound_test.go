@@ -1,12 +1,16 @@
 package esdp
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/msched/msched/internal/checked"
 )
 
 // randKnapsack draws n items, K types, demands in [1, dhi] (sometimes 0),
@@ -201,5 +205,68 @@ func BenchmarkKnapsack(b *testing.B) {
 				b.ReportMetric(float64(nodes)/float64(i), "nodes/op")
 			})
 		}
+	}
+}
+
+// BenchmarkKnapsackTable2 is the omniscient oracle's knapsack under Table 2
+// capacities (c_k in {1, 2}), where KnapsackAuto picks the DP: it checks
+// that choice against branch and bound.
+func BenchmarkKnapsackTable2(b *testing.B) {
+	for _, n := range []int{35, 128} {
+		for _, m := range []KnapsackMethod{KnapsackDP, KnapsackBranchBound, KnapsackAuto} {
+			b.Run(fmt.Sprintf("n=%d/method=%v", n, m), func(b *testing.B) {
+				ps := make([]*Knapsack, 8)
+				for i := range ps {
+					ps[i] = benchKnapsack(uint64(i+1), n)
+					rng := rand.New(rand.NewPCG(uint64(i), 2))
+					for k := range ps[i].Capacity {
+						ps[i].Capacity[k] = 1 + rng.IntN(2)
+					}
+				}
+				o := NewOracle(Settings{Knapsack: m})
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					if _, err := o.SolveKnapsack(ps[i%len(ps)]); err != nil {
+						b.Fatal(err)
+					}
+					i++
+				}
+			})
+		}
+	}
+}
+
+// TestWeightedSelect checks the linear-time weighted quantile against the
+// sorted scan it replaces (descending t, first prefix weight above c).
+func TestWeightedSelect(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for it := 0; it < 5000; it++ {
+		n := rng.IntN(30)
+		ts, as := make([]float64, n), make([]int, n)
+		for i := range ts {
+			ts[i] = float64(rng.IntN(8)) / 4 // many ties
+			as[i] = 1 + rng.IntN(3)
+		}
+		c := rng.IntN(2*n + 2)
+		if rng.IntN(10) == 0 && n > 0 {
+			as[0] = math.MaxInt
+		}
+		idx := make([]int, n)
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(x, y int) int { return cmp.Compare(ts[y], ts[x]) })
+		want, wantOK, acc := 0.0, false, 0
+		for _, i := range idx {
+			var ok bool
+			if acc, ok = checked.Add(acc, as[i]); !ok || acc > c {
+				want, wantOK = ts[i], true
+				break
+			}
+		}
+		got, ok := weightedSelect(slices.Clone(ts), slices.Clone(as), c)
+		require.Equal(t, wantOK, ok, "it %d", it)
+		require.Equal(t, want, got, "it %d: t=%v a=%v c=%d", it, ts, as, c)
 	}
 }
