@@ -42,9 +42,11 @@ const DefaultMaxNodes = 1 << 20
 
 // AutoDPCells is the size of the dynamic program's capacity boxes,
 // sum_i prod_k (min(c_k, remaining demand) + 1) over the items, up to which
-// KnapsackAuto runs the dynamic program directly (measured: below it the
-// program takes a few microseconds and beats the bound computations of
-// branch and bound).
+// KnapsackAuto runs the dynamic program directly. Below it both methods
+// take a few microseconds (BenchmarkKnapsackTable2: 10 us DP vs 7 us
+// branch and bound at |E| = 35 under Table 2 capacities); the DP keeps
+// Algorithm 2's tie rule there, so small problems give the same solution as
+// before branch and bound existed.
 const AutoDPCells = 4096
 
 // bbState holds the buffers of branch and bound, reused between calls.

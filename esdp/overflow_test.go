@@ -198,3 +198,28 @@ func TestErrTooLargeIsMatchable(t *testing.T) {
 	require.True(t, errors.Is(err, ErrTooLarge))
 	require.Contains(t, err.Error(), "MaxBudget = 9223372036854775807")
 }
+
+// TestHugeK: a declared K that does not match the slices, or whose product
+// with n overflows, is ErrDimension, never a panic or an allocation.
+func TestHugeK(t *testing.T) {
+	for _, K := range []int{math.MaxInt, math.MaxInt / 2, 1 << 62, 1 << 40, -1} {
+		_, err := SolveKnapsack(&Knapsack{K: K, Demand: []int{1, 2}, Capacity: []int{1}, Value: []float64{1, 1}}, Settings{})
+		require.ErrorIs(t, err, ErrDimension, "K=%d", K)
+		_, err = SolveBudgeted(&Budgeted{K: K, Demand: []int{1}, Capacity: []int{1}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: 1}, Settings{})
+		require.ErrorIs(t, err, ErrDimension, "K=%d", K)
+		_, err = Algorithm2(&Budgeted{K: K, Demand: []int{1}, Capacity: []int{1}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: 1}, Settings{})
+		require.ErrorIs(t, err, ErrDimension, "K=%d", K)
+	}
+	// K = 64 types at math.MaxInt: exact by branch and bound.
+	p := &Knapsack{K: 64, Demand: make([]int, 3*64), Capacity: make([]int, 64), Value: []float64{1, 2, 3}}
+	for i := range p.Demand {
+		p.Demand[i] = math.MaxInt / 2
+	}
+	for k := range p.Capacity {
+		p.Capacity[k] = math.MaxInt
+	}
+	r, err := SolveKnapsack(p, Settings{})
+	require.NoError(t, err)
+	require.Equal(t, 5.0, r.Objective)
+	checkKnapsackX(t, p, r.X, r.Objective)
+}

@@ -37,7 +37,10 @@ import (
 )
 
 // maxT bounds -T (a run stores a few float64 per slot and policy).
-const maxT = 1 << 24
+const maxT = esdp.MaxRunSlots
+
+// maxInstanceBytes bounds the -instance file.
+const maxInstanceBytes = 256 << 20
 
 type params struct {
 	T        int     `json:"T"`
@@ -178,9 +181,17 @@ func run(args []string, stdout io.Writer) error {
 func instance(pr *params) (*esdp.Instance, error) {
 	var in *esdp.Instance
 	if pr.Instance != "" {
-		b, err := os.ReadFile(pr.Instance)
+		f, err := os.Open(pr.Instance)
 		if err != nil {
 			return nil, err
+		}
+		b, err := io.ReadAll(io.LimitReader(f, maxInstanceBytes+1))
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		if len(b) > maxInstanceBytes {
+			return nil, fmt.Errorf("%s: larger than %d bytes", pr.Instance, maxInstanceBytes)
 		}
 		in = new(esdp.Instance)
 		if err := json.Unmarshal(b, in); err != nil {

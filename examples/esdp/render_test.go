@@ -57,6 +57,8 @@ func TestRenderFigures(t *testing.T) {
 
 // TestBadFlags: hostile flag values are errors, not panics.
 func TestBadFlags(t *testing.T) {
+	hostile := filepath.Join(t.TempDir(), "hostile.json")
+	require.NoError(t, os.WriteFile(hostile, []byte(`{"version":1,"graph":{"version":1,"left":1e9,"right":1,"edges":[]},"k":1}`), 0o644))
 	for _, args := range [][]string{
 		{"-T", "-1"},
 		{"-T", "9223372036854775807"},
@@ -65,6 +67,8 @@ func TestBadFlags(t *testing.T) {
 		{"-K", "0"},
 		{"-caphi", "0"},
 		{"-rho", "NaN"},
+		{"-instance", hostile},
+		{"-instance", filepath.Join(t.TempDir(), "missing.json")},
 	} {
 		var out bytes.Buffer
 		require.Error(t, run(args, &out), "%v", args)
