@@ -7,8 +7,14 @@
 // Usage:
 //
 //	go run ./examples/esdp [-T 2000] [-seed 1] [-L 8] [-R 40] [-K 3]
-//	    [-edgeprob 0.1] [-rho 0.9] [-alpha 0.5] [-paper] [-workers 2]
+//	    [-edgeprob 0.1] [-rho 0.9] [-alpha 0.5] [-caprule table2|alpha]
+//	    [-caplo 1] [-caphi 2] [-paper] [-workers 2]
 //	    [-instance FILE] [-save FILE] [-json] [-out DIR] [-sweep] [-regret]
+//
+// Capacities follow Table 2 by default (-caprule table2: c_k uniform in
+// [-caplo, -caphi] = [1, 2], the scale of the papers' figures); -caprule
+// alpha sets c_k = round(alpha sum_e a_k^e) (about alpha |E| channels fit,
+// ~10x the papers' welfare).
 //
 // The table prints the accumulated social welfare (realised rewards), its
 // expectation, ESDP's welfare over each policy's (the papers report up to
