@@ -336,7 +336,10 @@ func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
 	}
 	nEn := enableArrived(c.cl.Graph, arrived, c.en)
 	big := float64(nEn + 1)
-	lnT := math.Log(float64(t + 1))
+	if t < 0 {
+		return nil, fmt.Errorf("%w: baselines: CUCB slot %d", esdp.ErrValue, t)
+	}
+	lnT := math.Log(float64(t) + 1) // float: t+1 would overflow at math.MaxInt
 	// Exploration ends when every playable edge of the arrived ports has
 	// been played: an edge that does not fit alone (esdp.Cluster.Playable)
 	// can never be played and must not keep CUCB exploring forever.

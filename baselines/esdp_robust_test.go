@@ -112,3 +112,22 @@ func TestESDPBaselinesNilAndBadFeedback(t *testing.T) {
 		require.NoError(t, l.Observe(0, fb), p.Name())
 	}
 }
+
+// TestESDPBaselinesExtremeSlots: slot math.MaxInt decides or errors, never
+// panics; bad arrival lengths are errors.
+func TestESDPBaselinesExtremeSlots(t *testing.T) {
+	in, err := esdp.Generate(esdp.DefaultConfig(), rand.New(rand.NewPCG(4, 1)))
+	require.NoError(t, err)
+	arrived := make([]bool, in.NumPorts())
+	for l := range arrived {
+		arrived[l] = true
+	}
+	for _, p := range esdpPolicies(t, &in.Cluster, 1) {
+		x, err := p.Decide(int(^uint(0)>>1), arrived)
+		if err == nil {
+			require.NoError(t, in.Feasible(x, arrived), p.Name())
+		}
+		_, err = p.Decide(0, arrived[:1])
+		require.ErrorIs(t, err, esdp.ErrDimension, p.Name())
+	}
+}

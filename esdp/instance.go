@@ -102,6 +102,9 @@ func (c *Cluster) Feasible(x, arrived []bool) error {
 		}
 	}
 	if arrived != nil {
+		if len(arrived) != c.NumPorts() {
+			return fmt.Errorf("%w: len(arrived) = %d, want |L| = %d", ErrDimension, len(arrived), c.NumPorts())
+		}
 		for e, on := range x {
 			if on && !arrived[c.Graph.Edge(e).Left] {
 				return fmt.Errorf("%w: edge %d chosen but port %d has no job", ErrValue, e, c.Graph.Edge(e).Left)

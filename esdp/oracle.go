@@ -525,7 +525,9 @@ func (o *Oracle) run() error {
 				o.kidTake = append(o.kidTake, -1)
 			}
 		}
-		if int64(o.numStates()) > (limit-mapCells*4)/perState {
+		// State ids are int32, and the next layer at most doubles the
+		// states of this one: stop while the total stays representable.
+		if int64(o.numStates()) > (limit-mapCells*4)/perState || o.numStates() > math.MaxInt32/3 {
 			return tooLarge(int64(o.numStates())*perState+mapCells*4, limit, "reachable capacity states")
 		}
 	}

@@ -131,7 +131,8 @@ func (p *Policy) M() int { return p.m }
 func (p *Policy) Last() SlotInfo { return p.last }
 
 // Variance returns sigma^2_e(t) = g(t)/(2 n_e) of (9) for slot index t
-// (0-based, as in Decide); +Inf for an unplayed edge.
+// (0-based, as in Decide); +Inf for an unplayed edge. It panics if e is
+// not an edge id (a programmer error).
 func (p *Policy) Variance(t, e int) float64 {
 	if p.Count[e] == 0 {
 		return math.Inf(1)
@@ -140,7 +141,8 @@ func (p *Policy) Variance(t, e int) float64 {
 }
 
 // Index returns the objective of P3(t), delta(t) + v^.x + sqrt(sigma^2.x),
-// for slot index t (0-based) with the current statistics.
+// for slot index t (0-based) with the current statistics. It panics if x
+// is longer than |E| (a programmer error).
 func (p *Policy) Index(t int, x []bool) float64 {
 	v, s2 := 0.0, 0.0
 	for e, on := range x {
@@ -167,8 +169,8 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 	if len(arrived) != g.NumLeft() {
 		return nil, fmt.Errorf("%w: len(arrived) = %d, want |L| = %d", ErrDimension, len(arrived), g.NumLeft())
 	}
-	if t < 0 {
-		return nil, fmt.Errorf("%w: slot %d", ErrValue, t)
+	if t < 0 || t == math.MaxInt {
+		return nil, fmt.Errorf("%w: slot %d, want 0..%d", ErrValue, t, math.MaxInt-1)
 	}
 	tau := t + 1
 	nEn, unplayed := 0, false

@@ -132,3 +132,20 @@ func TestHugeValuedInstanceRuns(t *testing.T) {
 	require.NoError(t, err)
 	require.LessOrEqual(t, res.Series[0].TotalRegret, res.TotalOptimal+1e-9)
 }
+
+// TestHostileSlotsAndShapes: extreme slot numbers and wrong arrival lengths
+// are errors, not panics.
+func TestHostileSlotsAndShapes(t *testing.T) {
+	in, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(9, 1)))
+	require.NoError(t, err)
+	p, err := New(&in.Cluster, Options{})
+	require.NoError(t, err)
+	arrived := slices.Repeat([]bool{true}, in.NumPorts())
+	_, err = p.Decide(math.MaxInt, arrived)
+	require.ErrorIs(t, err, ErrValue)
+	_, err = p.Decide(math.MaxInt-1, arrived) // far future: a decision or an error, no panic
+	_ = err
+	x := make([]bool, in.NumEdges())
+	require.ErrorIs(t, in.Feasible(x, []bool{true}), ErrDimension)
+	require.ErrorIs(t, in.Feasible(x[:1], nil), ErrDimension)
+}
