@@ -33,7 +33,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -152,7 +151,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 	wall := time.Since(start)
 	if *out != "" {
-		if err := writeOutputs(*out, res); err != nil {
+		if err := writeOutputs(*out, res, instanceLabel(in, pr)); err != nil {
 			return err
 		}
 	}
@@ -366,7 +365,7 @@ func runSweep(stdout io.Writer, in *esdp.Instance, pr params, out string) error 
 	tw.Flush()
 	fmt.Fprintf(stdout, "wall time %v\n", time.Since(start).Round(time.Millisecond))
 	if out != "" {
-		return writeOutputs(out, res)
+		return writeOutputs(out, res, instanceLabel(in, pr))
 	}
 	return nil
 }
@@ -387,7 +386,16 @@ func (n *named) Decide(t int, arrived []bool) ([]bool, error) {
 	return x, err
 }
 
-func writeOutputs(dir string, res *esdp.Result) error {
+// instanceLabel names the instance in figure titles.
+func instanceLabel(in *esdp.Instance, pr params) string {
+	src := fmt.Sprintf("%s capacities, seed %d", pr.CapRule, pr.Seed)
+	if pr.Instance != "" {
+		src = filepath.Base(pr.Instance)
+	}
+	return fmt.Sprintf("|E| = %d, c = %v, %s", in.NumEdges(), in.Capacity, src)
+}
+
+func writeOutputs(dir string, res *esdp.Result, label string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -414,7 +422,7 @@ func writeOutputs(dir string, res *esdp.Result) error {
 		return err
 	}
 	line := func(name, title, ylabel string, ys func(i, t int) float64, from int) error {
-		pl := report.NewPlot(title, "t", ylabel).Legend(true, true)
+		pl := report.NewPlot(title, "slot t", ylabel).Legend(true, true)
 		for i := from; i < len(series); i++ {
 			label := series[i].Name
 			if from > 0 {
@@ -424,16 +432,14 @@ func writeOutputs(dir string, res *esdp.Result) error {
 		}
 		return pl.Save(filepath.Join(dir, name))
 	}
-	if err := line("welfare.svg", "Accumulated social welfare (Fig. 2)", "sum Sw(x(t))", func(i, t int) float64 { return cum[i][t] }, 0); err != nil {
+	if err := line("welfare.svg", "ESDP vs baselines: accumulated social welfare (Fig. 2), "+label, "accumulated welfare (normalised reward units)", func(i, t int) float64 { return cum[i][t] }, 0); err != nil {
 		return err
 	}
-	if err := line("ratio.svg", "Ratio of accumulated welfare (Fig. 3)", "ratio", func(i, t int) float64 { return cum[0][t] / cum[i][t] }, 1); err != nil {
+	if err := line("ratio.svg", "ESDP / baseline accumulated welfare (Fig. 3), "+label, "ratio (dimensionless)", func(i, t int) float64 { return cum[0][t] / cum[i][t] }, 1); err != nil {
 		return err
 	}
-	if err := line("average_welfare.svg", "Average welfare until t (Fig. 4)", "(1/t) sum Sw", func(i, t int) float64 { return cum[i][t] / float64(t+1) }, 0); err != nil {
+	if err := line("average_welfare.svg", "Average welfare per slot until t (Fig. 4), "+label, "welfare per slot (normalised reward units)", func(i, t int) float64 { return cum[i][t] / float64(t+1) }, 0); err != nil {
 		return err
 	}
-	return line("regret.svg", "Cumulative regret against the omniscient oracle", "RE(t)", func(i, t int) float64 { return reg[i][t] }, 0)
+	return line("regret.svg", "Cumulative regret vs the omniscient oracle, "+label, "RE(t) (normalised reward units)", func(i, t int) float64 { return reg[i][t] }, 0)
 }
-
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
