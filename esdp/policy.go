@@ -190,7 +190,6 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			}
 		}
 	}
-	p.last = SlotInfo{}
 	var x []bool
 	if unplayed {
 		big := float64(nEn + 1)
