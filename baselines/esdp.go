@@ -37,12 +37,14 @@ var (
 
 // esdpBase holds what every ESDP-family baseline needs.
 type esdpBase struct {
-	cl    *esdp.Cluster
-	stats esdp.Stats
-	x     []bool
-	use   []int     // resources used so far in the slot, per type
-	order []int     // ports or edges being ranked
-	key   []float64 // ranking key per port or edge
+	cl      *esdp.Cluster
+	decided bool // a Decide awaits its Observe
+	lastT   int
+	stats   esdp.Stats
+	x       []bool
+	use     []int     // resources used so far in the slot, per type
+	order   []int     // ports or edges being ranked
+	key     []float64 // ranking key per port or edge
 }
 
 func newEsdpBase(cl *esdp.Cluster) (esdpBase, error) {
@@ -56,7 +58,7 @@ func newEsdpBase(cl *esdp.Cluster) (esdpBase, error) {
 
 func (b *esdpBase) reset(arrived []bool) error {
 	if len(arrived) != b.cl.NumPorts() {
-		return fmt.Errorf("baselines: len(arrived) = %d, want |L| = %d", len(arrived), b.cl.NumPorts())
+		return fmt.Errorf("%w: baselines: len(arrived) = %d, want |L| = %d", esdp.ErrDimension, len(arrived), b.cl.NumPorts())
 	}
 	clear(b.x)
 	clear(b.use)
@@ -68,7 +70,7 @@ func (b *esdpBase) tryAdd(e int) {
 	K := b.cl.K
 	a := b.cl.Demand[e*K : (e+1)*K]
 	for k, v := range a {
-		if b.use[k]+v > b.cl.Capacity[k] {
+		if v > b.cl.Capacity[k]-b.use[k] { // use <= capacity: no overflow
 			return
 		}
 	}
@@ -115,8 +117,31 @@ func (b *esdpBase) addPortEdges(l int) {
 	}
 }
 
-// Observe adds the realised rewards of the chosen edges to v^ (8).
-func (b *esdpBase) Observe(t int, fb esdp.Feedback) error { return b.stats.Observe(fb) }
+// Observe adds the realised rewards of the chosen edges to v^ (8). The
+// feedback must be that of the last Decide (slot t, once, only edges it
+// chose; see esdp.CheckFeedback); otherwise it returns an error and changes
+// nothing.
+func (b *esdpBase) Observe(t int, fb esdp.Feedback) error {
+	if err := esdp.CheckFeedback(b.x, b.decided, b.lastT, t, fb); err != nil {
+		return err
+	}
+	if err := b.stats.Observe(fb); err != nil {
+		return err
+	}
+	b.decided = false
+	return nil
+}
+
+// Warm adds observations that belong to no decision of this policy (a
+// warm start from history): the rewards of the edges marked in fb.Chosen.
+// It checks lengths and rewards like esdp.Stats.Observe.
+func (b *esdpBase) Warm(fb esdp.Feedback) error { return b.stats.Observe(fb) }
+
+// decide records a successful decision of slot t and returns x.
+func (b *esdpBase) decide(t int) ([]bool, error) {
+	b.decided, b.lastT = true, t
+	return b.x, nil
+}
 
 // Mean returns the empirical mean v^_e.
 func (b *esdpBase) Mean(e int) float64 { return b.stats.Mean(e) }
@@ -138,10 +163,13 @@ func (b *esdpBase) portOrder(arrived []bool, asc bool) {
 // turn gets its edges in descending v^_e, every edge that fits.
 type HSWF struct{ esdpBase }
 
-// NewHSWF returns HSWF for cl.
+// NewHSWF returns HSWF for cl; a nil or invalid cl is an error.
 func NewHSWF(cl *esdp.Cluster) (*HSWF, error) {
 	b, err := newEsdpBase(cl)
-	return &HSWF{b}, err
+	if err != nil {
+		return nil, err
+	}
+	return &HSWF{b}, nil
 }
 
 // Name returns "HSWF".
@@ -166,7 +194,7 @@ func (h *HSWF) Decide(t int, arrived []bool) ([]bool, error) {
 	for _, l := range h.order {
 		h.addPortEdges(l)
 	}
-	return h.x, nil
+	return h.decide(t)
 }
 
 // LCF is Lowest Cost First: the edges of ports with a job are ranked by
@@ -174,10 +202,13 @@ func (h *HSWF) Decide(t int, arrived []bool) ([]bool, error) {
 // ties by descending v^_e and then edge id, and every edge that fits is set.
 type LCF struct{ esdpBase }
 
-// NewLCF returns LCF for cl.
+// NewLCF returns LCF for cl; a nil or invalid cl is an error.
 func NewLCF(cl *esdp.Cluster) (*LCF, error) {
 	b, err := newEsdpBase(cl)
-	return &LCF{b}, err
+	if err != nil {
+		return nil, err
+	}
+	return &LCF{b}, nil
 }
 
 // Name returns "LCF".
@@ -211,7 +242,7 @@ func (c *LCF) Decide(t int, arrived []bool) ([]bool, error) {
 	for _, e := range c.order {
 		c.tryAdd(e)
 	}
-	return c.x, nil
+	return c.decide(t)
 }
 
 // LWTF is Longest Waiting Time First: the ports with a job are ranked by
@@ -225,10 +256,13 @@ type LWTF struct {
 	wait []int
 }
 
-// NewLWTF returns LWTF for cl.
+// NewLWTF returns LWTF for cl; a nil or invalid cl is an error.
 func NewLWTF(cl *esdp.Cluster) (*LWTF, error) {
 	b, err := newEsdpBase(cl)
-	return &LWTF{esdpBase: b, wait: make([]int, cl.NumPorts())}, err
+	if err != nil {
+		return nil, err
+	}
+	return &LWTF{esdpBase: b, wait: make([]int, cl.NumPorts())}, nil
 }
 
 // Name returns "LWTF".
@@ -259,7 +293,7 @@ func (w *LWTF) Decide(t int, arrived []bool) ([]bool, error) {
 			w.wait[l]++
 		}
 	}
-	return w.x, nil
+	return w.decide(t)
 }
 
 // CUCB is combinatorial UCB (Chen, Wang and Yuan, ICML 2013) with the exact
@@ -269,10 +303,12 @@ func (w *LWTF) Decide(t int, arrived []bool) ([]bool, error) {
 // maximise the number of unplayed edges first, then v^.x.
 type CUCB struct {
 	esdpBase
-	oracle *esdp.Oracle
-	kp     esdp.Knapsack
-	val    []float64
-	en     []bool
+	oracle   *esdp.Oracle
+	kp       esdp.Knapsack
+	val      []float64
+	en       []bool
+	playable []bool
+	explore  bool
 }
 
 // NewCUCB returns CUCB for cl with oracle settings s.
@@ -282,7 +318,10 @@ func NewCUCB(cl *esdp.Cluster, s esdp.Settings) (*CUCB, error) {
 		return nil, err
 	}
 	E := cl.NumEdges()
-	c := &CUCB{esdpBase: b, oracle: esdp.NewOracle(s), val: make([]float64, E), en: make([]bool, E)}
+	c := &CUCB{esdpBase: b, oracle: esdp.NewOracle(s), val: make([]float64, E), en: make([]bool, E), playable: make([]bool, E)}
+	for e := range c.playable {
+		c.playable[e] = cl.Playable(e)
+	}
 	c.kp = esdp.Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: c.val, Enabled: c.en}
 	return c, nil
 }
@@ -297,16 +336,24 @@ func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
 	}
 	nEn := enableArrived(c.cl.Graph, arrived, c.en)
 	big := float64(nEn + 1)
-	lnT := math.Log(float64(t + 1))
+	if t < 0 {
+		return nil, fmt.Errorf("%w: baselines: CUCB slot %d", esdp.ErrValue, t)
+	}
+	lnT := math.Log(float64(t) + 1) // float: t+1 would overflow at math.MaxInt
+	// Exploration ends when every playable edge of the arrived ports has
+	// been played: an edge that does not fit alone (esdp.Cluster.Playable)
+	// can never be played and must not keep CUCB exploring forever.
 	unplayed := false
 	for e := range c.val {
-		if c.en[e] && c.stats.Count[e] == 0 {
+		if c.en[e] && c.stats.Count[e] == 0 && c.playable[e] {
 			unplayed = true
 		}
 	}
 	for e := range c.val {
 		n := c.stats.Count[e]
 		switch {
+		case n == 0 && !c.playable[e]:
+			c.val[e] = 0 // never fits: cannot be chosen
 		case n == 0:
 			// Unplayed: explore first. Disabled edges are never chosen, and
 			// without this case a slot with no arrivals and no unplayed
@@ -322,9 +369,14 @@ func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.explore = unplayed
 	copy(c.x, r.X)
-	return c.x, nil
+	return c.decide(t)
 }
+
+// Exploring reports whether the last Decide was spent on unplayed edges
+// (u_e = +Inf).
+func (c *CUCB) Exploring() bool { return c.explore }
 
 // Thompson is Thompson sampling with independent Gaussian posteriors and
 // the exact knapsack oracle: prior N(1/2, 1/4) per edge and Gaussian
@@ -344,7 +396,7 @@ type Thompson struct {
 // NewThompson returns Thompson sampling for cl drawing from rng.
 func NewThompson(cl *esdp.Cluster, rng *rand.Rand, s esdp.Settings) (*Thompson, error) {
 	if rng == nil {
-		return nil, fmt.Errorf("baselines: Thompson needs a *rand.Rand")
+		return nil, fmt.Errorf("%w: baselines: Thompson needs a *rand.Rand, got nil", esdp.ErrSettings)
 	}
 	b, err := newEsdpBase(cl)
 	if err != nil {
@@ -376,7 +428,7 @@ func (th *Thompson) Decide(t int, arrived []bool) ([]bool, error) {
 		return nil, err
 	}
 	copy(th.x, r.X)
-	return th.x, nil
+	return th.decide(t)
 }
 
 // enableArrived marks the edges of ports with a job and returns their count.

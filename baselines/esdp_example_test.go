@@ -17,12 +17,12 @@ func esdpExample() *esdp.Cluster {
 	return &esdp.Cluster{Graph: g, K: 1, Demand: []int{1, 1, 1}, Capacity: []int{2}, Cost: []float64{0.3, 0.1, 0.2}}
 }
 
-// learned feeds one slot of rewards 0.2, 0.3, 0.9 on every edge.
+// learned warm-starts a policy (Warm) with one slot of rewards 0.2, 0.3, 0.9 on every edge.
 var learned = esdp.Feedback{Chosen: []bool{true, true, true}, Reward: []float64{0.2, 0.3, 0.9}}
 
 func ExampleNewHSWF() {
 	h, _ := baselines.NewHSWF(esdpExample())
-	h.Observe(0, learned)
+	h.Warm(learned)
 	// Port 1's estimated welfare 0.9 beats port 0's 0.2 + 0.3, so port 1
 	// goes first, then port 0's better edge (0,1).
 	x, _ := h.Decide(1, []bool{true, true})
@@ -39,7 +39,7 @@ func ExampleNewLCF() {
 
 func ExampleNewLWTF() {
 	w, _ := baselines.NewLWTF(esdpExample())
-	w.Observe(0, learned)
+	w.Warm(learned)
 	x, _ := w.Decide(1, []bool{true, false}) // only port 0 has a job
 	fmt.Println(x, w.Wait(0), w.Wait(1))
 	// Output: [true true false] 0 0

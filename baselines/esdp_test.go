@@ -110,7 +110,7 @@ func TestCUCBMaximisesIndex(t *testing.T) {
 				sum[e] += fb.Reward[e]
 			}
 		}
-		if err := c.Observe(rep, fb); err != nil {
+		if err := c.Warm(fb); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -3,6 +3,8 @@ package esdp
 import (
 	"fmt"
 	"math"
+
+	"github.com/msched/msched/internal/checked"
 )
 
 // Algorithm2 solves every P4(s), s in S, with Algorithm 2 of paper 002
@@ -48,24 +50,40 @@ func Algorithm2(p *Budgeted, s Settings) (*BudgetedResult, error) {
 	K := p.K
 	limit := s.maxBytes()
 	// Size first: cells = |S| * prod(c_k+1) * (n+1), each 8 bytes of value
-	// and n bytes of solution.
+	// and n bytes of solution. Every product is overflow-checked.
 	C := int64(1)
-	for _, c := range p.Capacity {
-		C *= int64(c) + 1
-		if C > limit {
-			return nil, tooLarge(C*8, limit, "Algorithm 2 capacity range prod_k (c_k+1)")
+	for k, c := range p.Capacity {
+		c1, ok := checked.Add(c, 1)
+		var b int
+		if ok {
+			b, ok = checked.Mul(int(C), c1)
+		}
+		if !ok || int64(b) > limit/8 {
+			need := int64(-1)
+			if ok {
+				need = mulBytes(int64(b), 8)
+			}
+			return nil, tooLarge(need, limit, fmt.Sprintf("Algorithm 2 capacity range prod_k (c_k+1) (Capacity[%d] = %d)", k, c))
+		}
+		C = int64(b)
+	}
+	bytes, ok := checked.Product(int(C), p.MaxBudget, n+1, 8+n)
+	if ok {
+		// MaxBudget+1 rows: add one row of (n+1) cells.
+		var row int
+		if row, ok = checked.Product(int(C), n+1, 8+n); ok {
+			bytes, ok = checked.Add(bytes, row)
 		}
 	}
+	if !ok || int64(bytes) > limit {
+		need := int64(-1)
+		if ok {
+			need = int64(bytes)
+		}
+		return nil, tooLarge(need, limit, fmt.Sprintf("Algorithm 2 table (MaxBudget = %d, %d items)", p.MaxBudget, n))
+	}
 	S := int64(p.MaxBudget) + 1
-	cells := S * C
-	if cells > limit || cells*int64(n+1) > limit {
-		return nil, tooLarge(cells*int64(n+1)*int64(8+n), limit, "Algorithm 2 table")
-	}
-	cells *= int64(n + 1)
-	bytes := cells * int64(8+n)
-	if bytes > limit {
-		return nil, tooLarge(bytes, limit, "Algorithm 2 table")
-	}
+	cells := S * C * int64(n+1)
 	V := make([]float64, cells)
 	X := make([]bool, cells*int64(n)) // line 1: every x* starts at 0
 	at := func(s, ci, i int) int { return (s*int(C)+ci)*(n+1) + i }
@@ -142,7 +160,7 @@ func Algorithm2(p *Budgeted, s Settings) (*BudgetedResult, error) {
 	for k := 0; k < K; k++ {
 		full += p.Capacity[k] * stride[k]
 	}
-	r := &BudgetedResult{Status: Optimal, Value: make([]float64, S), ref: make([][]bool, S), Bytes: bytes, Cells: done}
+	r := &BudgetedResult{Status: Optimal, Value: make([]float64, S), ref: make([][]bool, S), Bytes: int64(bytes), Cells: done}
 	r.Best, r.BestIndex = -1, math.Inf(-1)
 	for sb := range r.Value {
 		cell := at(sb, full, 0)

@@ -85,8 +85,9 @@ func ExampleNew() {
 	// 3 [true true false] false
 }
 
-// Run simulates the paper's default instance for every policy and reports
-// the exact regret against the omniscient oracle.
+// Run simulates the paper's default instance (Table 2: capacities in
+// [1, 2] like the demands) for every policy and reports the exact regret
+// against the omniscient oracle.
 func ExampleRun() {
 	in, _ := esdp.Generate(esdp.DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
 	p, _ := esdp.New(&in.Cluster, esdp.Options{})
@@ -99,6 +100,22 @@ func ExampleRun() {
 	fmt.Printf("%s: welfare %.4f, expected %.4f, oracle %.4f, regret %.4f\n",
 		s.Name, s.Total, s.TotalExpected, res.TotalOptimal, s.TotalRegret)
 	// Output:
-	// |E|=35 capacity=[26 26 27]
-	// ESDP: welfare 476.6815, expected 476.4896, oracle 513.5740, regret 37.0844
+	// |E|=35 capacity=[1 1 2]
+	// ESDP: welfare 23.8420, expected 24.6957, oracle 34.8918, regret 10.1961
+}
+
+// Branch and bound solves the plain knapsack without a table, so demands
+// and capacities may be any size; Status says whether optimality is proven.
+func ExampleOracle_SolveKnapsack_branchBound() {
+	p := &esdp.Knapsack{K: 2,
+		Demand:   []int{3, 1 << 40, 2, 1 << 40, 2, 1 << 41, 1, 3},
+		Capacity: []int{5, 1 << 41},
+		Value:    []float64{0.9, 0.8, 0.7, 0.4}}
+	o := esdp.NewOracle(esdp.Settings{Knapsack: esdp.KnapsackBranchBound})
+	r, err := o.SolveKnapsack(p)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.Status, r.Method, r.X, r.Objective)
+	// Output: Optimal branch-and-bound [true true false false] 1.7000000000000002
 }

@@ -2,6 +2,7 @@ package esdp
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"testing"
 )
@@ -112,6 +113,108 @@ func FuzzInstanceJSON(f *testing.F) {
 		out2, _ := json.Marshal(&in2)
 		if string(out) != string(out2) {
 			t.Fatal("round trip changed the instance")
+		}
+	})
+}
+
+// hugeInts are the integers FuzzKnapsackHuge draws demands, capacities and
+// budgets from: small ones and those next to the overflow boundaries.
+var hugeInts = [...]int{0, 1, 2, 3, 5, 1 << 31, 1<<31 - 1, 1 << 61, 1 << 62, math.MaxInt/2 - 1, math.MaxInt / 2, math.MaxInt/2 + 1, math.MaxInt - 1, math.MaxInt, 7, 1 << 40}
+
+// knapsackFromBytes decodes a knapsack of at most 10 items and K <= 3 with
+// demands and capacities from hugeInts.
+func knapsackFromBytes(b []byte) *Knapsack {
+	next := func() int {
+		if len(b) == 0 {
+			return 0
+		}
+		v := int(b[0])
+		b = b[1:]
+		return v
+	}
+	n, K := next()%11, 1+next()%3
+	p := &Knapsack{K: K, Demand: make([]int, n*K), Capacity: make([]int, K), Value: make([]float64, n)}
+	for k := range p.Capacity {
+		p.Capacity[k] = hugeInts[next()%len(hugeInts)]
+	}
+	for i := range p.Demand {
+		p.Demand[i] = hugeInts[next()%len(hugeInts)]
+	}
+	for e := range p.Value {
+		p.Value[e] = float64(next()-64) / 16
+	}
+	if mask := next(); mask%3 == 0 {
+		p.Enabled = make([]bool, n)
+		for e := range p.Enabled {
+			p.Enabled[e] = (mask>>(e%8))&1 == 0
+		}
+	}
+	return p
+}
+
+// FuzzKnapsackHuge checks the plain knapsack with demands and capacities
+// at the overflow boundaries against overflow-safe brute force, for every
+// method: the result is exact (the DP alone may fail with ErrTooLarge); it
+// never panics.
+func FuzzKnapsackHuge(f *testing.F) {
+	f.Add([]byte{2, 0, 13, 13, 13, 80, 80}) // issue 16.3: K=1, [MaxInt, MaxInt], [MaxInt]
+	f.Add([]byte{3, 1, 13, 12, 13, 12, 1, 2, 3, 4, 90, 70, 100, 1})
+	f.Add([]byte{4, 2, 8, 9, 10, 10, 11, 12, 9, 9, 9, 13, 13, 13, 0, 1, 2, 100, 100, 100, 100, 3})
+	f.Add([]byte{10, 0, 15, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 1})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := knapsackFromBytes(b)
+		want := bruteKnapsack(p)
+		for _, m := range []KnapsackMethod{KnapsackAuto, KnapsackBranchBound, KnapsackDP} {
+			r, err := SolveKnapsack(p, Settings{MaxBytes: 1 << 24, Knapsack: m})
+			if err != nil {
+				// Only the DP may refuse (its tables); Auto and branch and
+				// bound are exact at any integer size.
+				if m != KnapsackDP || !errors.Is(err, ErrTooLarge) {
+					t.Fatalf("%v: unexpected error %v", m, err)
+				}
+				continue
+			}
+			if r.Status != Optimal || math.Abs(r.Objective-want) > 1e-9*(1+math.Abs(want)) {
+				t.Fatalf("%v: %v objective %v, brute force %v", m, r.Status, r.Objective, want)
+			}
+			checkKnapsackX(t, p, r.X, r.Objective)
+		}
+	})
+}
+
+// FuzzBudgetedHuge is FuzzOracle with demands, capacities and Upsilon at
+// the overflow boundaries.
+func FuzzBudgetedHuge(f *testing.F) {
+	f.Add([]byte{2, 0, 13, 13, 13, 13, 13, 80, 80, 5})
+	f.Add([]byte{3, 1, 12, 12, 1, 13, 2, 13, 3, 13, 90, 70, 100, 30})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		kp := knapsackFromBytes(b)
+		n := len(kp.Value)
+		p := &Budgeted{K: kp.K, Demand: kp.Demand, Capacity: kp.Capacity, Enabled: kp.Enabled,
+			Upsilon: make([]int, n), Sigma2: make([]float64, n)}
+		for e := range kp.Value {
+			p.Sigma2[e] = math.Abs(kp.Value[e])
+			p.Upsilon[e] = kp.Demand[e*kp.K] // huge Upsilon too
+			if e%2 == 1 {
+				p.Upsilon[e] = e
+			}
+		}
+		if len(b) > 0 {
+			p.MaxBudget = int(b[len(b)-1]) % 40
+		}
+		want := bruteBudgeted(p)
+		r, err := SolveBudgeted(p, Settings{MaxBytes: 1 << 24})
+		if err != nil {
+			if !errors.Is(err, ErrTooLarge) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		for s := range want {
+			got := r.Value[s]
+			if math.IsInf(want[s], -1) != math.IsInf(got, -1) || (!math.IsInf(got, -1) && math.Abs(got-want[s]) > 1e-9*(1+want[s])) {
+				t.Fatalf("s=%d: V = %v, brute force %v", s, got, want[s])
+			}
 		}
 	})
 }

@@ -1,8 +1,11 @@
 package esdp
 
 import (
+	"errors"
 	"fmt"
 	"math"
+
+	"github.com/msched/msched/internal/checked"
 )
 
 // Status is the termination status of an oracle call.
@@ -13,9 +16,14 @@ const (
 	NotSolved Status = iota
 	// Optimal means every reported value is the exact optimum.
 	Optimal
+	// NodeLimit means branch and bound ran out of Settings.MaxNodes and
+	// the dynamic program did not fit in Settings.MaxBytes: the solution is
+	// feasible, the best found, and KnapsackResult.Bound is a certified
+	// upper bound of the optimum; optimality is not proven.
+	NodeLimit
 )
 
-var statusNames = [...]string{NotSolved: "NotSolved", Optimal: "Optimal"}
+var statusNames = [...]string{NotSolved: "NotSolved", Optimal: "Optimal", NodeLimit: "NodeLimit"}
 
 func (s Status) String() string {
 	if s >= 0 && int(s) < len(statusNames) {
@@ -35,13 +43,31 @@ type Settings struct {
 	// more fails with an error wrapping ErrTooLarge that names the size.
 	// If MaxBytes is 0 it is defaulted to DefaultMaxBytes.
 	MaxBytes int64
+	// Knapsack selects the method of SolveKnapsack; the zero value is
+	// KnapsackAuto.
+	Knapsack KnapsackMethod
+	// MaxNodes bounds the nodes of branch and bound per SolveKnapsack call
+	// (each costs O(K + log n)). If MaxNodes is 0 it is defaulted to
+	// DefaultMaxNodes.
+	MaxNodes int64
 }
+
+func (s Settings) maxNodes() int64 {
+	if s.MaxNodes <= 0 {
+		return DefaultMaxNodes
+	}
+	return s.MaxNodes
+}
+
+// maxMaxBytes caps Settings.MaxBytes (2^56 bytes, 64 PiB) so that the size
+// arithmetic of the tables cannot overflow int64.
+const maxMaxBytes int64 = 1 << 56
 
 func (s Settings) maxBytes() int64 {
 	if s.MaxBytes <= 0 {
 		return DefaultMaxBytes
 	}
-	return s.MaxBytes
+	return min(s.MaxBytes, maxMaxBytes)
 }
 
 // Budgeted is the family of budgeted 0/1 multi-dimensional knapsacks
@@ -119,9 +145,16 @@ type Knapsack struct {
 type KnapsackResult struct {
 	Status    Status
 	Objective float64 // Value . X
-	X         []bool  // optimal solution; owned by the Oracle
-	Bytes     int64
-	Cells     int64
+	X         []bool  // optimal solution (Status Optimal); owned by the Oracle
+	// Bound is an upper bound of the optimum: Objective when Status is
+	// Optimal, the Lagrangian bound of the open problem after NodeLimit.
+	Bound float64
+	// Method is the method that produced X (KnapsackDP or
+	// KnapsackBranchBound).
+	Method KnapsackMethod
+	Nodes  int64 // branch-and-bound nodes visited (0 for the DP)
+	Bytes  int64 // dynamic-programming table memory (0 for branch and bound)
+	Cells  int64 // dynamic-programming cells evaluated
 }
 
 // Oracle is a reusable exact solver for Budgeted and Knapsack problems. It
@@ -149,7 +182,8 @@ type Oracle struct {
 	a          []int     // demand of item i, flat i*K+k
 	u          []int     // Upsilon of item i
 	w          []float64 // weight of item i
-	c          []int     // capacity
+	c          []int     // capacity, divided by the demands' gcd per type
+	c0         []int     // capacity as given (for messages)
 	caps       []int     // (n+1)*K: clip bound of layer i
 	strides    []int     // (n+1)*K
 	mapOff     []int     // n+2: offsets of layer maps in maps
@@ -171,6 +205,7 @@ type Oracle struct {
 
 	res  BudgetedResult
 	kres KnapsackResult
+	bb   bbState
 }
 
 // NewOracle returns an Oracle with settings s.
@@ -200,8 +235,8 @@ func (o *Oracle) SolveBudgeted(p *Budgeted) (*BudgetedResult, error) {
 	if p.MaxBudget < 0 {
 		return nil, fmt.Errorf("%w: MaxBudget = %d", ErrValue, p.MaxBudget)
 	}
-	if int64(p.MaxBudget) >= math.MaxInt32 {
-		return nil, fmt.Errorf("%w: MaxBudget = %d needs a value table of %d bytes", ErrTooLarge, p.MaxBudget, 8*(int64(p.MaxBudget)+1))
+	if p.MaxBudget >= math.MaxInt32 {
+		return nil, fmt.Errorf("%w: MaxBudget = %d, limit %d (budget rows are indexed by int32)", ErrTooLarge, p.MaxBudget, math.MaxInt32-1)
 	}
 	o.load(p.K, p.Demand, p.Capacity, p.Enabled, p.Upsilon, p.Sigma2, p.MaxBudget)
 	if err := o.run(); err != nil {
@@ -235,14 +270,44 @@ func (o *Oracle) SolveKnapsack(p *Knapsack) (*KnapsackResult, error) {
 			return nil, fmt.Errorf("%w: Value[%d] = %v", ErrValue, e, v)
 		}
 	}
+	if m := o.set.Knapsack; m < KnapsackAuto || m > KnapsackBranchBound {
+		return nil, fmt.Errorf("%w: Settings.Knapsack = %d", ErrSettings, int(m))
+	}
 	o.load(p.K, p.Demand, p.Capacity, p.Enabled, nil, p.Value, 0)
+	r := &o.kres
+	*r = KnapsackResult{X: r.X}
+	method := o.set.Knapsack
+	if method == KnapsackAuto && o.dpCells(AutoDPCells+1) <= AutoDPCells {
+		method = KnapsackDP
+	}
+	if method != KnapsackDP {
+		r.Method = KnapsackBranchBound
+		if o.solveBranchBound(r) {
+			r.Status = Optimal
+			r.Bound = r.Objective
+			return r, nil
+		}
+		if method == KnapsackBranchBound {
+			r.Status = NodeLimit
+			return r, nil
+		}
+	}
+	// The dynamic program: directly, or after branch and bound ran out of
+	// nodes (then, if the tables do not fit, the incumbent is returned).
+	nodes := r.Nodes
 	if err := o.run(); err != nil {
+		if errors.Is(err, ErrTooLarge) && nodes > 0 {
+			r.Status = NodeLimit
+			return r, nil
+		}
 		return nil, err
 	}
-	r := &o.kres
 	r.X = o.reconstruct(r.X, 0)
 	r.Objective = o.nxt[0]
+	r.Bound = r.Objective
 	r.Status = Optimal
+	r.Method = KnapsackDP
+	r.Nodes = nodes
 	r.Bytes, r.Cells = o.res.Bytes, o.res.Cells
 	return r, nil
 }
@@ -264,8 +329,8 @@ func checkShape(K, n int, demand, capacity []int, enabled []bool) error {
 	if len(capacity) != K {
 		return fmt.Errorf("%w: len(Capacity) = %d, want K = %d", ErrDimension, len(capacity), K)
 	}
-	if len(demand) != n*K {
-		return fmt.Errorf("%w: len(Demand) = %d, want n*K = %d", ErrDimension, len(demand), n*K)
+	if nK, ok := checked.Mul(n, K); !ok || len(demand) != nK {
+		return fmt.Errorf("%w: len(Demand) = %d, want n*K = %d*%d", ErrDimension, len(demand), n, K)
 	}
 	if enabled != nil && len(enabled) != n {
 		return fmt.Errorf("%w: len(Enabled) = %d, want %d", ErrDimension, len(enabled), n)
@@ -313,10 +378,59 @@ func (o *Oracle) load(K int, demand, capacity []int, enabled []bool, upsilon []i
 	o.n = len(o.items)
 	o.nAll = len(weight)
 	o.c = append(o.c[:0], capacity...)
+	o.c0 = append(o.c0[:0], capacity...)
+	// Exact reduction: when every enabled demand of type k is a multiple of
+	// g_k, sum_e a_k^e x_e <= c_k iff sum_e (a_k^e/g_k) x_e <= floor(c_k/g_k).
+	// The feasible sets, hence values, solutions and ties, are unchanged;
+	// huge demands such as math.MaxInt become 1.
+	for k := 0; k < K; k++ {
+		g := 0
+		for i := 0; i < o.n && g != 1; i++ {
+			g = gcd(g, o.a[i*K+k])
+		}
+		if g > 1 {
+			for i := 0; i < o.n; i++ {
+				o.a[i*K+k] /= g
+			}
+			o.c[k] /= g
+		}
+	}
 }
 
+// gcd returns the greatest common divisor of a, b >= 0 (gcd(0, b) = b).
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// tooLarge is the error of a table that does not fit in limit bytes. need is
+// its size in bytes, or -1 when the size itself overflows int64.
 func tooLarge(need, limit int64, what string) error {
-	return fmt.Errorf("%w: %s needs %d bytes (%.1f MiB), limit %d bytes", ErrTooLarge, what, need, float64(need)/(1<<20), limit)
+	if need < 0 {
+		return fmt.Errorf("%w: %s needs more than %d bytes (the size overflows int64), limit %d bytes (Settings.MaxBytes)", ErrTooLarge, what, int64(math.MaxInt64), limit)
+	}
+	return fmt.Errorf("%w: %s needs %d bytes (%.1f MiB), limit %d bytes (Settings.MaxBytes)", ErrTooLarge, what, need, float64(need)/(1<<20), limit)
+}
+
+// satAdd is a + b for non-negative a and b, saturated at math.MaxInt.
+func satAdd(a, b int) int {
+	if s, ok := checked.Add(a, b); ok {
+		return s
+	}
+	return math.MaxInt
+}
+
+// mulBytes is n*size as int64, or -1 if it overflows (for tooLarge).
+func mulBytes(n, size int64) int64 {
+	if n < 0 || size < 0 {
+		return -1
+	}
+	if p, ok := checked.Mul(int(n), int(size)); ok {
+		return int64(p)
+	}
+	return -1
 }
 
 // run sizes the tables, checks the memory limit and fills them.
@@ -332,7 +446,9 @@ func (o *Oracle) run() error {
 	}
 	for i := n - 1; i >= 0; i-- {
 		for k := 0; k < K; k++ {
-			o.caps[i*K+k] = min(o.c[k], o.caps[(i+1)*K+k]+o.a[i*K+k])
+			// Saturating: demands and capacities may be as large as
+			// math.MaxInt; the clip bound never exceeds c_k.
+			o.caps[i*K+k] = min(o.c[k], satAdd(o.caps[(i+1)*K+k], o.a[i*K+k]))
 		}
 	}
 	var mapCells int64
@@ -341,14 +457,26 @@ func (o *Oracle) run() error {
 		box := int64(1)
 		for k := 0; k < K; k++ {
 			o.strides[i*K+k] = int(box)
-			box *= int64(o.caps[i*K+k]) + 1
-			if box > limit {
-				return tooLarge(box*4, limit, fmt.Sprintf("capacity box prod_k (c_k+1) of layer %d", i))
+			c1, ok := checked.Add(o.caps[i*K+k], 1)
+			var b int
+			if ok {
+				b, ok = checked.Mul(int(box), c1)
 			}
+			// A state coordinate is stored as int32 and the map holds 4
+			// bytes per box cell.
+			if !ok || int64(b) > limit/4 || c1 > math.MaxInt32 {
+				need := int64(-1)
+				if ok {
+					need = mulBytes(int64(b), 4)
+				}
+				return tooLarge(need, limit, fmt.Sprintf("capacity box prod_k (c_k+1) of layer %d (type %d: Capacity[%d] = %d clipped to the remaining demand %d, after dividing by the demands' gcd)",
+					i, k, k, o.c0[k], o.caps[i*K+k]))
+			}
+			box = int64(b)
 		}
 		mapCells += box
-		if mapCells*4 > limit {
-			return tooLarge(mapCells*4, limit, "capacity-state maps")
+		if mapCells > limit/4 {
+			return tooLarge(mulBytes(mapCells, 4), limit, "capacity-state maps")
 		}
 	}
 	o.mapOff[n+1] = int(mapCells)
@@ -397,8 +525,10 @@ func (o *Oracle) run() error {
 				o.kidTake = append(o.kidTake, -1)
 			}
 		}
-		if need := int64(o.numStates())*perState + mapCells*4; need > limit {
-			return tooLarge(need, limit, "reachable capacity states")
+		// State ids are int32, and the next layer at most doubles the
+		// states of this one: stop while the total stays representable.
+		if int64(o.numStates()) > (limit-mapCells*4)/perState || o.numStates() > math.MaxInt32/3 {
+			return tooLarge(int64(o.numStates())*perState+mapCells*4, limit, "reachable capacity states")
 		}
 	}
 	o.layerOff[n+1] = o.numStates()
@@ -414,7 +544,7 @@ func (o *Oracle) run() error {
 		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
 			b := o.best[o.kidSkip[j]]
 			if tj := o.kidTake[j]; tj >= 0 {
-				b = max(b, int32(min(int(o.best[tj])+o.u[i], o.smax)))
+				b = max(b, int32(min(satAdd(int(o.best[tj]), o.u[i]), o.smax)))
 			}
 			o.best[j] = b
 		}
@@ -429,13 +559,16 @@ func (o *Oracle) run() error {
 		var cells int64
 		for j := o.layerOff[i]; j < o.layerOff[i+1]; j++ {
 			o.rowOff[j] = cells
-			cells += int64(o.best[j]) + 1
+			cells += int64(o.best[j]) + 1 // < 2^31 per state, < 2^31 states
 		}
 		o.layerCells[i] = cells
 		maxLayer = max(maxLayer, cells)
 		if i < n { // layer n has no decisions
 			o.bitBase[i] = bitsTotal
 			bitsTotal += cells
+			if bitsTotal > 8*limit {
+				return tooLarge(bitsTotal/8, limit, fmt.Sprintf("decision bits (MaxBudget = %d)", o.smax))
+			}
 		}
 	}
 	words := (bitsTotal + 63) / 64
@@ -489,7 +622,7 @@ func (o *Oracle) run() error {
 			}
 			// s >= ui: take[s-ui]; both rows are finite up to their length
 			// and -Inf beyond.
-			both := min(L, len(skip), ui+len(take))
+			both := min(L, len(skip), satAdd(ui, len(take)))
 			if lim < both {
 				d := dst[lim:both]
 				sk := skip[lim:both]

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/msched/msched/internal/checked"
 )
 
 // randBudgeted draws a small random budgeted problem: n items, K types,
@@ -62,9 +64,12 @@ outer:
 				continue outer
 			}
 			for k := 0; k < K; k++ {
-				use[k] += p.Demand[e*K+k]
+				var ok bool
+				if use[k], ok = checked.Add(use[k], p.Demand[e*K+k]); !ok {
+					continue outer // the sum exceeds every capacity
+				}
 			}
-			u += p.Upsilon[e]
+			u = satAdd(u, p.Upsilon[e])
 			w += p.Sigma2[e]
 		}
 		for k := 0; k < K; k++ {

@@ -64,15 +64,18 @@ type Policy struct {
 	m   int
 	Stats
 
-	enabled []bool
-	ups     []int
-	sig     []float64
-	val     []float64
-	x       []bool
-	oracle  *Oracle
-	bp      Budgeted
-	kp      Knapsack
-	last    SlotInfo
+	enabled  []bool
+	playable []bool // Cluster.Playable per edge
+	ups      []int
+	sig      []float64
+	val      []float64
+	x        []bool
+	oracle   *Oracle
+	bp       Budgeted
+	kp       Knapsack
+	last     SlotInfo
+	decided  bool // a Decide awaits its Observe
+	lastT    int  // slot of the last Decide
 }
 
 var (
@@ -81,6 +84,7 @@ var (
 )
 
 // New returns ESDP for cl. cl must stay unchanged while the policy is used.
+// A nil or invalid cl is an error.
 func New(cl *Cluster, opt Options) (*Policy, error) {
 	if err := cl.Validate(); err != nil {
 		return nil, err
@@ -90,6 +94,9 @@ func New(cl *Cluster, opt Options) (*Policy, error) {
 	}
 	if !(opt.Alpha > 0 && opt.Alpha <= 1) || opt.M < 0 {
 		return nil, fmt.Errorf("%w: Alpha = %v, M = %d", ErrSettings, opt.Alpha, opt.M)
+	}
+	if opt.M > MaxEdges {
+		return nil, fmt.Errorf("%w: M = %d, limit MaxEdges = %d", ErrSettings, opt.M, MaxEdges)
 	}
 	if opt.Delta == nil {
 		opt.Delta = DeltaLogLog
@@ -105,7 +112,10 @@ func New(cl *Cluster, opt Options) (*Policy, error) {
 	p := &Policy{cl: cl, opt: opt, m: m,
 		Stats:   Stats{Count: make([]int, E), Sum: make([]float64, E)},
 		enabled: make([]bool, E), ups: make([]int, E), sig: make([]float64, E), val: make([]float64, E),
-		x: make([]bool, E), oracle: NewOracle(opt.Oracle)}
+		x: make([]bool, E), oracle: NewOracle(opt.Oracle), playable: make([]bool, E)}
+	for e := range p.playable {
+		p.playable[e] = cl.Playable(e)
+	}
 	p.bp = Budgeted{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Upsilon: p.ups, Sigma2: p.sig, Enabled: p.enabled}
 	p.kp = Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: p.val, Enabled: p.enabled}
 	return p, nil
@@ -121,7 +131,8 @@ func (p *Policy) M() int { return p.m }
 func (p *Policy) Last() SlotInfo { return p.last }
 
 // Variance returns sigma^2_e(t) = g(t)/(2 n_e) of (9) for slot index t
-// (0-based, as in Decide); +Inf for an unplayed edge.
+// (0-based, as in Decide); +Inf for an unplayed edge. It panics if e is
+// not an edge id (a programmer error).
 func (p *Policy) Variance(t, e int) float64 {
 	if p.Count[e] == 0 {
 		return math.Inf(1)
@@ -130,7 +141,8 @@ func (p *Policy) Variance(t, e int) float64 {
 }
 
 // Index returns the objective of P3(t), delta(t) + v^.x + sqrt(sigma^2.x),
-// for slot index t (0-based) with the current statistics.
+// for slot index t (0-based) with the current statistics. It panics if x
+// is longer than |E| (a programmer error).
 func (p *Policy) Index(t int, x []bool) float64 {
 	v, s2 := 0.0, 0.0
 	for e, on := range x {
@@ -157,8 +169,8 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 	if len(arrived) != g.NumLeft() {
 		return nil, fmt.Errorf("%w: len(arrived) = %d, want |L| = %d", ErrDimension, len(arrived), g.NumLeft())
 	}
-	if t < 0 {
-		return nil, fmt.Errorf("%w: slot %d", ErrValue, t)
+	if t < 0 || t == math.MaxInt {
+		return nil, fmt.Errorf("%w: slot %d, want 0..%d", ErrValue, t, math.MaxInt-1)
 	}
 	tau := t + 1
 	nEn, unplayed := 0, false
@@ -169,19 +181,21 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			p.enabled[e] = on
 			if on {
 				nEn++
-				if p.Count[e] == 0 {
-					unplayed = true
-				}
+			}
+			// Only a playable edge of a port with a job can be explored in
+			// this slot; an edge that does not fit alone would stay
+			// unplayed, and the policy in the exploration branch, forever.
+			if arrived[l] && p.playable[e] && p.Count[e] == 0 {
+				unplayed = true
 			}
 		}
 	}
-	p.last = SlotInfo{}
 	var x []bool
 	if unplayed {
 		big := float64(nEn + 1)
 		for e := range p.val {
 			p.val[e] = p.Mean(e)
-			if p.Count[e] == 0 {
+			if p.Count[e] == 0 && p.playable[e] && arrived[g.Edge(e).Left] {
 				p.val[e] += big
 			}
 		}
@@ -229,12 +243,48 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			}
 		}
 	}
+	p.decided, p.lastT = true, t
 	return p.x, nil
 }
 
 // Observe updates n_e and v^_e of (7)-(8) with the realised rewards of the
-// chosen edges (see Stats.Observe).
-func (p *Policy) Observe(t int, fb Feedback) error { return p.Stats.Observe(fb) }
+// chosen edges (see Stats.Observe). The feedback must be that of the last
+// Decide (same slot t, once): an edge reported as chosen that the decision
+// did not choose, a slot other than the last decision's, or a second
+// Observe for one decision is an error, and the policy is left unchanged.
+// (To warm-start the statistics, call Stats.Observe.)
+func (p *Policy) Observe(t int, fb Feedback) error {
+	if err := CheckFeedback(p.x, p.decided, p.lastT, t, fb); err != nil {
+		return err
+	}
+	if err := p.Stats.Observe(fb); err != nil {
+		return err
+	}
+	p.decided = false
+	return nil
+}
+
+// CheckFeedback returns an error if fb reports an edge that the decision x
+// of slot lastT did not choose, if t != lastT, or if decided is false (no
+// decision awaits its feedback). Policies of this family call it at the
+// start of Observe so that bad feedback leaves them unchanged.
+func CheckFeedback(x []bool, decided bool, lastT, t int, fb Feedback) error {
+	if !decided {
+		return fmt.Errorf("%w: feedback for slot %d without a pending decision (Observe follows each Decide once)", ErrValue, t)
+	}
+	if t != lastT {
+		return fmt.Errorf("%w: feedback for slot %d, last decision at slot %d", ErrValue, t, lastT)
+	}
+	if len(fb.Chosen) != len(x) {
+		return fmt.Errorf("%w: len(Chosen) = %d, want |E| = %d", ErrDimension, len(fb.Chosen), len(x))
+	}
+	for e, on := range fb.Chosen {
+		if on && !x[e] {
+			return fmt.Errorf("%w: feedback for edge %d, which slot %d's decision did not choose", ErrValue, e, t)
+		}
+	}
+	return nil
+}
 
 // Stats holds the statistics (7)-(8) of the semi-bandit feedback: the
 // number of plays n_e and the sum of the observed rewards of every edge.

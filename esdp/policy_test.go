@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/msched/msched/bipartite"
@@ -245,6 +246,20 @@ func TestPolicyRejectsBadInput(t *testing.T) {
 	fb := Feedback{Chosen: make([]bool, in.NumEdges()), Reward: make([]float64, in.NumEdges())}
 	fb.Chosen[0], fb.Reward[0] = true, 1.5
 	if err := p.Observe(0, fb); !errors.Is(err, ErrValue) || p.Count[0] != 0 {
+		t.Errorf("feedback without a decision: %v", err)
+	}
+	all := make([]bool, in.NumPorts())
+	for l := range all {
+		all[l] = true
+	}
+	x, err := p.Decide(0, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e0 := slices.Index(x, true)
+	clear(fb.Chosen)
+	fb.Chosen[e0], fb.Reward[e0] = true, 1.5
+	if err := p.Observe(0, fb); !errors.Is(err, ErrValue) || p.Count[e0] != 0 {
 		t.Errorf("reward 1.5: %v", err)
 	}
 	if err := p.Observe(0, Feedback{}); !errors.Is(err, ErrDimension) {

@@ -50,6 +50,10 @@ type RunOptions struct {
 	Progress func(policy string, t int)
 }
 
+// MaxRunSlots bounds the horizon T of Run and RunWith: each policy's series
+// keeps three float64 per slot.
+const MaxRunSlots = 1 << 22
+
 // Run simulates T slots of in for every policy with RunOptions{}. See
 // RunWith.
 func Run(in *Instance, pols []OnlinePolicy, T int, seed uint64) (*Result, error) {
@@ -66,8 +70,13 @@ func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	if T < 0 {
-		return nil, fmt.Errorf("%w: T = %d", ErrValue, T)
+	if T < 0 || T > MaxRunSlots {
+		return nil, fmt.Errorf("%w: T = %d, want 0..MaxRunSlots = %d", ErrValue, T, MaxRunSlots)
+	}
+	for i, p := range pols {
+		if p == nil {
+			return nil, fmt.Errorf("%w: policy %d is nil", ErrValue, i)
+		}
 	}
 	res := &Result{T: T, Optimal: make([]float64, T), Series: make([]Series, len(pols))}
 	vbar := in.ExpectedRewards(nil)
@@ -105,6 +114,9 @@ func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions
 		r, err := orc.SolveKnapsack(kp)
 		if err != nil {
 			return nil, err
+		}
+		if r.Status != Optimal {
+			return nil, fmt.Errorf("%w: slot %d: omniscient oracle %v (gap %v): regret would not be exact", ErrTooLarge, t, r.Status, r.Bound-r.Objective)
 		}
 		res.Optimal[t] = r.Objective
 		res.TotalOptimal += r.Objective

@@ -7,8 +7,14 @@
 // Usage:
 //
 //	go run ./examples/esdp [-T 2000] [-seed 1] [-L 8] [-R 40] [-K 3]
-//	    [-edgeprob 0.1] [-rho 0.9] [-alpha 0.5] [-paper] [-workers 2]
+//	    [-edgeprob 0.1] [-rho 0.9] [-alpha 0.5] [-caprule table2|alpha]
+//	    [-caplo 1] [-caphi 2] [-paper] [-workers 2]
 //	    [-instance FILE] [-save FILE] [-json] [-out DIR] [-sweep] [-regret]
+//
+// Capacities follow Table 2 by default (-caprule table2: c_k uniform in
+// [-caplo, -caphi] = [1, 2], the scale of the papers' figures); -caprule
+// alpha sets c_k = round(alpha sum_e a_k^e) (about alpha |E| channels fit,
+// ~10x the papers' welfare).
 //
 // The table prints the accumulated social welfare (realised rewards), its
 // expectation, ESDP's welfare over each policy's (the papers report up to
@@ -22,11 +28,11 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"text/tabwriter"
 	"time"
 
@@ -34,6 +40,12 @@ import (
 	"github.com/msched/msched/esdp"
 	"github.com/msched/msched/examples/internal/report"
 )
+
+// maxT bounds -T (a run stores a few float64 per slot and policy).
+const maxT = esdp.MaxRunSlots
+
+// maxInstanceBytes bounds the -instance file.
+const maxInstanceBytes = 256 << 20
 
 type params struct {
 	T        int     `json:"T"`
@@ -44,6 +56,9 @@ type params struct {
 	EdgeProb float64 `json:"edge_prob"`
 	Rho      float64 `json:"rho"`
 	Alpha    float64 `json:"alpha"`
+	CapRule  string  `json:"capacity_rule"`
+	CapLo    int     `json:"cap_lo"`
+	CapHi    int     `json:"cap_hi"`
 	Paper    bool    `json:"solve_then_zero"`
 	Workers  int     `json:"workers"`
 	Instance string  `json:"instance,omitempty"`
@@ -70,15 +85,16 @@ type summary struct {
 }
 
 func main() {
-	if err := run(); err != nil {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "esdp:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
+func run(args []string, stdout io.Writer) error {
 	var pr params
 	def := esdp.DefaultConfig()
+	flag := flag.NewFlagSet("esdp", flag.ContinueOnError)
 	flag.IntVar(&pr.T, "T", 2000, "time slots")
 	flag.Uint64Var(&pr.Seed, "seed", 1, "random seed (instance, arrivals, rewards, Thompson sampling)")
 	flag.IntVar(&pr.L, "L", def.Ports, "ports |L|")
@@ -86,7 +102,10 @@ func run() error {
 	flag.IntVar(&pr.K, "K", def.K, "resource types")
 	flag.Float64Var(&pr.EdgeProb, "edgeprob", def.EdgeProb, "port-server edge probability")
 	flag.Float64Var(&pr.Rho, "rho", def.ArrivalProb, "arrival probability per port and slot")
-	flag.Float64Var(&pr.Alpha, "alpha", def.Alpha, "capacities fit about alpha |E| channels; m = alpha |E|")
+	flag.Float64Var(&pr.Alpha, "alpha", def.Alpha, "m = alpha |E|; under -caprule alpha the capacities also fit about alpha |E| channels")
+	flag.StringVar(&pr.CapRule, "caprule", def.CapacityRule.String(), "capacity rule: table2 (c_k uniform in [caplo, caphi], Table 2, default) or alpha (c_k = round(alpha sum_e a_k^e))")
+	flag.IntVar(&pr.CapLo, "caplo", def.CapLo, "lowest capacity under -caprule table2")
+	flag.IntVar(&pr.CapHi, "caphi", def.CapHi, "highest capacity under -caprule table2")
 	flag.BoolVar(&pr.Paper, "paper", false, "ESDP solves over all edges, then zeroes idle ports (Algorithm 1 literally)")
 	flag.IntVar(&pr.Workers, "workers", 2, "policies simulated concurrently (results do not depend on it)")
 	flag.StringVar(&pr.Instance, "instance", "", "load the instance from this JSON file instead of generating it")
@@ -95,7 +114,12 @@ func run() error {
 	out := flag.String("out", "", "directory for CSV series and SVG plots")
 	sweep := flag.Bool("sweep", false, "compare the delta(t) and g(t) sequences of Figs. 7-8 (ESDP only)")
 	regret := flag.Bool("regret", false, "regret of ESDP (two g(t)), CUCB and TS at T = 500, 1000, 2000, 4000 and the fitted exponent")
-	flag.Parse()
+	if err := flag.Parse(args); err != nil {
+		return err
+	}
+	if pr.T < 0 || pr.T > maxT {
+		return fmt.Errorf("-T %d: want 0..%d", pr.T, maxT)
+	}
 
 	in, err := instance(&pr)
 	if err != nil {
@@ -112,9 +136,9 @@ func run() error {
 	}
 	switch {
 	case *sweep:
-		return runSweep(in, pr, *out)
+		return runSweep(stdout, in, pr, *out)
 	case *regret:
-		return runRegret(in, pr)
+		return runRegret(stdout, in, pr)
 	}
 	start := time.Now()
 	pols, err := policies(in, pr, esdp.Options{SolveThenZero: pr.Paper})
@@ -127,7 +151,7 @@ func run() error {
 	}
 	wall := time.Since(start)
 	if *out != "" {
-		if err := writeOutputs(*out, res); err != nil {
+		if err := writeOutputs(*out, res, instanceLabel(in, pr)); err != nil {
 			return err
 		}
 	}
@@ -138,12 +162,14 @@ func run() error {
 			s.Results = append(s.Results, result{x.Name, x.Total, x.Total / float64(pr.T), x.TotalExpected,
 				x.TotalRegret, ref / x.Total, x.Wall.Seconds()})
 		}
-		return report.PrintJSON(s)
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(s)
 	}
-	fmt.Printf("ESDP vs baselines: |L|=%d |R|=%d K=%d |E|=%d capacity=%v T=%d rho=%v alpha=%v seed=%d solve-then-zero=%v\n",
+	fmt.Fprintf(stdout, "ESDP vs baselines: |L|=%d |R|=%d K=%d |E|=%d capacity=%v T=%d rho=%v alpha=%v seed=%d solve-then-zero=%v\n",
 		in.NumPorts(), in.Graph.NumRight(), in.K, in.NumEdges(), in.Capacity, pr.T, pr.Rho, pr.Alpha, pr.Seed, pr.Paper)
-	fmt.Printf("omniscient oracle: expected welfare %.2f\n", res.TotalOptimal)
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(stdout, "omniscient oracle: expected welfare %.2f\n", res.TotalOptimal)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	from := max(pr.T/20, 1)
 	fmt.Fprintf(tw, "policy\taccumulated welfare\texpected\tESDP/policy\tESDP gain\tmax gain, t>=%d\tcumulative regret\twall time\t\n", from)
 	for _, s := range res.Series {
@@ -152,17 +178,25 @@ func run() error {
 			s.TotalRegret, s.Wall.Round(time.Millisecond))
 	}
 	tw.Flush()
-	fmt.Println("papers 002/003: ESDP gains up to +73% (HSWF), +36% (LCF), +28% (LWTF)")
-	fmt.Printf("total wall time %v\n", wall.Round(time.Millisecond))
+	fmt.Fprintln(stdout, "papers 002/003: ESDP gains up to +73% (HSWF), +36% (LCF), +28% (LWTF)")
+	fmt.Fprintf(stdout, "total wall time %v\n", wall.Round(time.Millisecond))
 	return nil
 }
 
 func instance(pr *params) (*esdp.Instance, error) {
 	var in *esdp.Instance
 	if pr.Instance != "" {
-		b, err := os.ReadFile(pr.Instance)
+		f, err := os.Open(pr.Instance)
 		if err != nil {
 			return nil, err
+		}
+		b, err := io.ReadAll(io.LimitReader(f, maxInstanceBytes+1))
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		if len(b) > maxInstanceBytes {
+			return nil, fmt.Errorf("%s: larger than %d bytes", pr.Instance, maxInstanceBytes)
 		}
 		in = new(esdp.Instance)
 		if err := json.Unmarshal(b, in); err != nil {
@@ -172,7 +206,11 @@ func instance(pr *params) (*esdp.Instance, error) {
 		cfg := esdp.DefaultConfig()
 		cfg.Ports, cfg.Servers, cfg.K = pr.L, pr.R, pr.K
 		cfg.EdgeProb, cfg.ArrivalProb, cfg.Alpha = pr.EdgeProb, pr.Rho, pr.Alpha
-		var err error
+		rule, err := esdp.ParseCapacityRule(pr.CapRule)
+		if err != nil {
+			return nil, err
+		}
+		cfg.CapacityRule, cfg.CapLo, cfg.CapHi = rule, pr.CapLo, pr.CapHi
 		in, err = esdp.Generate(cfg, rand.New(rand.NewPCG(pr.Seed, 1)))
 		if err != nil {
 			return nil, err
@@ -216,7 +254,7 @@ func progress(T int) func(string, int) {
 // runRegret runs ESDP (default g and g = ln(t+1)), CUCB and TS for 4000 slots (or -T if larger) and
 // reads the cumulative regret at the horizons from the same run (the
 // policies are anytime: nothing depends on T).
-func runRegret(in *esdp.Instance, pr params) error {
+func runRegret(stdout io.Writer, in *esdp.Instance, pr params) error {
 	horizons := []int{500, 1000, 2000, 4000}
 	T := max(pr.T, 4000)
 	all, err := policies(in, pr, esdp.Options{SolveThenZero: pr.Paper})
@@ -233,8 +271,8 @@ func runRegret(in *esdp.Instance, pr params) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("cumulative regret RE(T) on |E|=%d (seed %d); fit RE(T) = a T^b on the horizons\n", in.NumEdges(), pr.Seed)
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(stdout, "cumulative regret RE(T) on |E|=%d (seed %d); fit RE(T) = a T^b on the horizons\n", in.NumEdges(), pr.Seed)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "policy\t")
 	for _, h := range horizons {
 		fmt.Fprintf(tw, "T=%d\t", h)
@@ -255,7 +293,7 @@ func runRegret(in *esdp.Instance, pr params) error {
 		fmt.Fprintf(tw, "%.3f\t%.4f\t\n", slope(xs, ys), math.Exp(ys[len(ys)-1])/4000)
 	}
 	tw.Flush()
-	fmt.Printf("wall time %v\n", time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "wall time %v\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -288,7 +326,7 @@ func slope(x, y []float64) float64 {
 
 // runSweep runs ESDP with the delta(t) sequences of Fig. 7 and the g(t)
 // sequences of Fig. 8 on the same instance and randomness.
-func runSweep(in *esdp.Instance, pr params, out string) error {
+func runSweep(stdout io.Writer, in *esdp.Instance, pr params, out string) error {
 	type variant struct {
 		name string
 		opt  esdp.Options
@@ -315,19 +353,19 @@ func runSweep(in *esdp.Instance, pr params, out string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("ESDP sensitivity to delta(t) (Fig. 7) and g(t) (Fig. 8): |E|=%d T=%d seed=%d; default g = ln(t+1)+4ln(ln(t+1)+1)m\n"+
+	fmt.Fprintf(stdout, "ESDP sensitivity to delta(t) (Fig. 7) and g(t) (Fig. 8): |E|=%d T=%d seed=%d; default g = ln(t+1)+4ln(ln(t+1)+1)m\n"+
 		"(computation time depends on the machine's load; DP cells do not)\n",
 		in.NumEdges(), pr.T, pr.Seed)
-	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "variant\taccumulated welfare\tcumulative regret\tDP cells (total)\tcomputation time\t")
 	for i, s := range res.Series {
 		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.3g\t%v\t\n", s.Name, s.Total, s.TotalRegret, float64(pols[i].(*named).cells),
 			s.Wall.Round(time.Millisecond))
 	}
 	tw.Flush()
-	fmt.Printf("wall time %v\n", time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "wall time %v\n", time.Since(start).Round(time.Millisecond))
 	if out != "" {
-		return writeOutputs(out, res)
+		return writeOutputs(out, res, instanceLabel(in, pr))
 	}
 	return nil
 }
@@ -348,7 +386,16 @@ func (n *named) Decide(t int, arrived []bool) ([]bool, error) {
 	return x, err
 }
 
-func writeOutputs(dir string, res *esdp.Result) error {
+// instanceLabel names the instance in figure titles.
+func instanceLabel(in *esdp.Instance, pr params) string {
+	src := fmt.Sprintf("%s capacities, seed %d", pr.CapRule, pr.Seed)
+	if pr.Instance != "" {
+		src = filepath.Base(pr.Instance)
+	}
+	return fmt.Sprintf("|E| = %d, c = %v, %s", in.NumEdges(), in.Capacity, src)
+}
+
+func writeOutputs(dir string, res *esdp.Result, label string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -375,7 +422,7 @@ func writeOutputs(dir string, res *esdp.Result) error {
 		return err
 	}
 	line := func(name, title, ylabel string, ys func(i, t int) float64, from int) error {
-		pl := report.NewPlot(title, "t", ylabel).Legend(true, true)
+		pl := report.NewPlot(title, "slot t", ylabel).Legend(true, true)
 		for i := from; i < len(series); i++ {
 			label := series[i].Name
 			if from > 0 {
@@ -385,16 +432,14 @@ func writeOutputs(dir string, res *esdp.Result) error {
 		}
 		return pl.Save(filepath.Join(dir, name))
 	}
-	if err := line("welfare.svg", "Accumulated social welfare (Fig. 2)", "sum Sw(x(t))", func(i, t int) float64 { return cum[i][t] }, 0); err != nil {
+	if err := line("welfare.svg", "ESDP vs baselines: accumulated social welfare (Fig. 2), "+label, "accumulated welfare (normalised reward units)", func(i, t int) float64 { return cum[i][t] }, 0); err != nil {
 		return err
 	}
-	if err := line("ratio.svg", "Ratio of accumulated welfare (Fig. 3)", "ratio", func(i, t int) float64 { return cum[0][t] / cum[i][t] }, 1); err != nil {
+	if err := line("ratio.svg", "ESDP / baseline accumulated welfare (Fig. 3), "+label, "ratio (dimensionless)", func(i, t int) float64 { return cum[0][t] / cum[i][t] }, 1); err != nil {
 		return err
 	}
-	if err := line("average_welfare.svg", "Average welfare until t (Fig. 4)", "(1/t) sum Sw", func(i, t int) float64 { return cum[i][t] / float64(t+1) }, 0); err != nil {
+	if err := line("average_welfare.svg", "Average welfare per slot until t (Fig. 4), "+label, "welfare per slot (normalised reward units)", func(i, t int) float64 { return cum[i][t] / float64(t+1) }, 0); err != nil {
 		return err
 	}
-	return line("regret.svg", "Cumulative regret against the omniscient oracle", "RE(t)", func(i, t int) float64 { return reg[i][t] }, 0)
+	return line("regret.svg", "Cumulative regret vs the omniscient oracle, "+label, "RE(t) (normalised reward units)", func(i, t int) float64 { return reg[i][t] }, 0)
 }
-
-func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
