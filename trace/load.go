@@ -28,17 +28,20 @@ type Trace struct {
 
 // Load reads dir/openb_node_list_all_node.csv and dir/podFile
 // (DefaultPodFile when empty). A missing folder or file gives an error
-// wrapping ErrNotFound.
-func Load(dir, podFile string) (*Trace, error) {
+// wrapping ErrNotFound. It uses the default Limits.
+func Load(dir, podFile string) (*Trace, error) { return Limits{}.Load(dir, podFile) }
+
+// Load is the package-level Load with the limits lim.
+func (lim Limits) Load(dir, podFile string) (*Trace, error) {
 	if podFile == "" {
 		podFile = DefaultPodFile
 	}
 	tr := &Trace{Dir: dir, PodFile: podFile}
 	var err error
-	if tr.Nodes, err = readFile(filepath.Join(dir, NodeFile), ReadNodes); err != nil {
+	if tr.Nodes, err = readFile(filepath.Join(dir, NodeFile), lim.ReadNodes); err != nil {
 		return nil, err
 	}
-	if tr.Pods, err = readFile(filepath.Join(dir, podFile), ReadPods); err != nil {
+	if tr.Pods, err = readFile(filepath.Join(dir, podFile), lim.ReadPods); err != nil {
 		return nil, err
 	}
 	if len(tr.Nodes) == 0 {
