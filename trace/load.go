@@ -54,6 +54,11 @@ func (lim Limits) Load(dir, podFile string) (*Trace, error) {
 }
 
 func readFile[T any](path string, read func(r io.Reader, name string) ([]T, error)) ([]T, error) {
+	// A device or a pipe (/dev/zero, a FIFO) would be read forever or
+	// block, even in Open: check before opening, and again after.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file (%v)", ErrValue, path, st.Mode().Type())
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s (get the OpenB files of github.com/alibaba/clusterdata, cluster-trace-gpu-v2023, into that folder)", ErrNotFound, path)
@@ -62,6 +67,11 @@ func readFile[T any](path string, read func(r io.Reader, name string) ([]T, erro
 		return nil, fmt.Errorf("trace: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file (%v)", ErrValue, path, st.Mode().Type())
+	}
 	return read(f, filepath.Base(path))
 }
 
