@@ -84,6 +84,6 @@ func ExampleLimits() {
 	fmt.Println(err)
 	// Output:
 	// bipartite: size above limit: numLeft=1000000000, limit MaxVertices=16777216
-	// bipartite: bad dimension: edges[0] has 3 entries [0 0 7], want a pair [left, right]
+	// bipartite: decoding graph: bipartite: bad dimension: edge [0,0,7] has more than 2 entries, want a pair [left, right]
 	// bipartite: size above limit: numEdges=4, limit MaxEdges=2
 }

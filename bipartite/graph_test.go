@@ -203,6 +203,23 @@ func FuzzGraphUnmarshal(f *testing.F) {
 		if g.NumLeft() > DefaultMaxVertices || g.NumRight() > DefaultMaxVertices || g.NumEdges() > DefaultMaxEdges {
 			t.Fatalf("decoded a graph above the limits: %d×%d, %d edges", g.NumLeft(), g.NumRight(), g.NumEdges())
 		}
+		// Reference: encoding/json into [][]int; every edge must have been
+		// a pair of exactly these integers.
+		var ref struct{ Edges [][]int }
+		if err := json.Unmarshal(b, &ref); err != nil || len(ref.Edges) != g.NumEdges() {
+			t.Fatalf("reference decode: %v, %d edges vs %d", err, len(ref.Edges), g.NumEdges())
+		}
+		want := make([]Edge, 0, len(ref.Edges))
+		for _, e := range ref.Edges {
+			if len(e) != 2 {
+				t.Fatalf("accepted edge %v", e)
+			}
+			want = append(want, Edge{e[0], e[1]})
+		}
+		slices.SortFunc(want, cmpEdge)
+		if !slices.Equal(want, g.Edges()) {
+			t.Fatalf("edges %v, reference %v", g.Edges(), want)
+		}
 		if g.NumLeft() > 64 || g.NumRight() > 64 {
 			return
 		}

@@ -190,3 +190,44 @@ func TestMeshAvailableLongNodeLists(t *testing.T) {
 	assert.Empty(t, got)
 	assert.True(t, strings.HasPrefix(ErrTooLarge.Error(), "bipartite: "))
 }
+
+// The edge decoder against strconv on every integer form.
+func TestEdgePairParse(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want edgePair
+		ok   bool
+	}{
+		{"[0,1]", edgePair{0, 1}, true},
+		{" [ 12 ,\n 345 ] ", edgePair{12, 345}, true},
+		{"[-1,-0]", edgePair{-1, 0}, true},
+		{"[9223372036854775807,-9223372036854775808]", edgePair{math.MaxInt, math.MinInt}, true},
+		{"[9223372036854775808,0]", edgePair{}, false},
+		{"[0,-9223372036854775809]", edgePair{}, false},
+		{"[99999999999999999999999,0]", edgePair{}, false},
+		{"[1.0,2]", edgePair{}, false},
+		{"[1e2,2]", edgePair{}, false},
+		{`["1",2]`, edgePair{}, false},
+		{"[[1,2],3]", edgePair{}, false},
+		{"[]", edgePair{}, false},
+		{"[ ]", edgePair{}, false},
+		{"[0]", edgePair{}, false},
+		{"[0,0,7]", edgePair{}, false},
+		{"{}", edgePair{}, false},
+		{"null", edgePair{}, false},
+	} {
+		var e edgePair
+		err := e.UnmarshalJSON([]byte(tc.in))
+		if tc.ok {
+			require.NoError(t, err, tc.in)
+			assert.Equal(t, tc.want, e, tc.in)
+		} else {
+			require.ErrorIs(t, err, ErrDimension, tc.in)
+		}
+	}
+}
+
+func TestDecodeGraphNullEdge(t *testing.T) {
+	_, err := (Limits{}).DecodeGraph([]byte(`{"version":1,"left":1,"right":1,"edges":[null]}`))
+	require.ErrorIs(t, err, ErrDimension)
+}
