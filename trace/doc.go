@@ -89,9 +89,10 @@
 // pods created at 0 and MaxInt64 give an error naming pod 1, creation_time,
 // the value and MaxTime instead of a negative index, a makeslice panic or
 // a hang; with timestamps bounded by MaxTime every difference of two of
-// them fits an int64. Then each mapping bounds what it derives: OGASched's
-// T and T × ports, ESDP's T, OnSocMax's Slots, SlotSeconds and the
-// resource units of all its jobs (it finds the busiest window by sorting
+// them fits an int64. Then each mapping bounds what it derives: the job
+// types × nodes (or pods × nodes) of its fit test, OGASched's T and
+// T × ports, ESDP's T, OnSocMax's Slots, SlotSeconds, nodes × slots
+// (bipartite.Limits) and the resource units of all its jobs (it finds the busiest window by sorting
 // the pods' window indices, not with a table of all windows, which was
 // 92 GB for a span of 1e15 s), and OCORP's arrival + processing of every
 // job (which bounds the horizon its simulators step through). Options

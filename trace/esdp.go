@@ -81,6 +81,9 @@ func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
 	pods := timed(tr.Pods)
 	types := JobTypes(pods, opt.Ports)
 	nodes := SampleNodes(tr.Nodes, opt.Servers, rng)
+	if err := opt.Limits.checkCells("ESDP job types × nodes (the fit test)", len(types), len(nodes)); err != nil {
+		return nil, err
+	}
 	var edges []bipartite.Edge
 	for l, jt := range types {
 		var fit []int

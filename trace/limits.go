@@ -32,9 +32,10 @@ const (
 	// last arrival + processing): 2^22 = 4,194,304 slots, 48 days of
 	// one-second slots or 80 years of ten-minute slots.
 	DefaultMaxSlots = 1 << 22
-	// DefaultMaxCells bounds the cells of a table a mapping allocates from
-	// option values (OGASched's T × ports arrivals, the total resource
-	// units of OnSocMax's jobs): 2^26 = 67,108,864, 512 MiB of float64.
+	// DefaultMaxCells bounds the cells of a table a mapping allocates or
+	// visits from option values (OGASched's T × ports arrivals, the job
+	// types × nodes of the fit test, the total resource units of
+	// OnSocMax's jobs): 2^26 = 67,108,864, 512 MiB of float64.
 	DefaultMaxCells = 1 << 26
 	// MaxGPUs bounds num_gpu and gpu (GPUs per pod or node).
 	MaxGPUs = 1 << 20

@@ -196,6 +196,12 @@ func TestMappingOptionsHostile(t *testing.T) {
 			return err
 		}(), ErrTooLarge},
 		{"OnSocMax scale", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{CapacityScale: -1}); return err }(), ErrValue},
+		{"OGASched types × nodes", func() error {
+			_, err := OGASched(tr, OGASchedOptions{Nodes: -1, Limits: Limits{MaxCells: 20}})
+			return err
+		}(), ErrTooLarge},
+		{"ESDP types × nodes", func() error { _, err := ESDP(tr, ESDPOptions{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
+		{"OnSocMax pods × nodes", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
 		{"OCORP horizon", func() error {
 			_, err := OCORP(tr, OCORPOptions{SlotSeconds: 1, Limits: Limits{MaxSlots: 100}})
 			return err

@@ -80,6 +80,9 @@ func OGASched(tr *Trace, opt OGASchedOptions) (*OGASchedInstance, error) {
 		return nil, err
 	}
 	nodes := SampleNodes(tr.Nodes, opt.Nodes, rng)
+	if err := opt.Limits.checkCells("OGASched job types × nodes (the fit test)", len(types), len(nodes)); err != nil {
+		return nil, err
+	}
 	const K = 3
 	var edges []bipartite.Edge
 	demand := make([][]float64, len(types))

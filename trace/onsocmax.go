@@ -120,6 +120,12 @@ func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x05c))
 	nodes := SampleNodes(tr.Nodes, opt.Nodes, rng)
+	if err := lim.checkCells("OnSocMax pods × nodes (the fit test)", len(pods), len(nodes)); err != nil {
+		return nil, err
+	}
+	if err := (bipartite.Limits{}).CheckMesh(len(nodes), opt.Slots); err != nil {
+		return nil, fmt.Errorf("trace: OnSocMax: %w", err)
+	}
 	capacity := make([]float64, len(nodes)*opt.Slots)
 	hours := float64(opt.SlotSeconds) / 3600
 	for i, ni := range nodes {
