@@ -150,3 +150,18 @@ func TestCappedSimplexPaperPanicsOnInvalid(t *testing.T) {
 	assert.Equal(t, wantTau, tau)
 	assert.Equal(t, want, got)
 }
+
+// A hostile worker count is capped, not allocated: the queue is sized by
+// the capped count and results are unchanged.
+func TestNewProjectorHugeWorkers(t *testing.T) {
+	for _, w := range []int{-1 << 62, 0, 1, MaxWorkers, MaxWorkers + 1, 1e9, math.MaxInt} {
+		p := NewProjector(w)
+		assert.Equal(t, min(max(1, w), MaxWorkers), p.Workers(), "workers=%d", w)
+		z := []float64{3, 1, 2, 5}
+		dst := make([]float64, 4)
+		tau := make([]float64, 2)
+		p.Project(dst, z, []float64{1, 1, 1, 1}, Blocks{Offsets: []int{0, 2, 4}, Caps: []float64{1, 1}}, tau)
+		assert.Equal(t, []float64{1, 0, 0, 1}, dst, "workers=%d", w)
+		p.Close()
+	}
+}
