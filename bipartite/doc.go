@@ -56,7 +56,7 @@
 //
 //	what                          limit        default               memory at the limit
 //	|L|, |R| of a Graph           MaxVertices  2^24 = 16,777,216     128 MiB per CSR pointer array
-//	|E| of a Graph                MaxEdges     2^25 = 33,554,432     about 2.7 GiB while building
+//	|E| of a Graph                MaxEdges     2^25 = 33,554,432     about 2.5 GiB while decoding and building
 //	|L|×|R| (Complete, Bernoulli) MaxPairs     2^30 ≈ 1.07e9         one draw per pair, ~10 s
 //	Nodes×Slots of a Mesh         MaxUnits     2^26 = 67,108,864     512 MiB of capacities
 //

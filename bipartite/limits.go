@@ -12,7 +12,7 @@ const (
 	// vertices per side (two CSR pointer arrays of 128 MiB each).
 	DefaultMaxVertices = 1 << 24
 	// DefaultMaxEdges bounds |E| of a graph: 2^25 = 33,554,432 edges, about
-	// 2.7 GiB while a graph is built (80 bytes per edge at the peak).
+	// 2.5 GiB while a graph is decoded and built (80 bytes per edge at the peak).
 	DefaultMaxEdges = 1 << 25
 	// DefaultMaxPairs bounds |L| × |R| for the generators that visit every
 	// pair (Complete, Bernoulli): 2^30 ≈ 1.07e9 draws, about ten seconds.
