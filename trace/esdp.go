@@ -50,7 +50,7 @@ type ESDPInstance struct {
 // binds; the simulated horizon is independent of T.
 func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
-		return nil, fmt.Errorf("trace: ESDP: %w", err)
+		return nil, err
 	}
 	if opt.Alpha != 0 && !(opt.Alpha > 0 && opt.Alpha <= 1) {
 		return nil, fmt.Errorf("%w: ESDPOptions.Alpha = %v, want (0, 1] (or 0 for 0.5)", ErrValue, opt.Alpha)

@@ -44,7 +44,7 @@ type OCORPInstance struct {
 // exceeds every sampled machine, are skipped and counted.
 func OCORP(tr *Trace, opt OCORPOptions) (*OCORPInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
-		return nil, fmt.Errorf("trace: OCORP: %w", err)
+		return nil, err
 	}
 	lim := opt.Limits.withDefaults()
 	if opt.SlotSeconds <= 0 {

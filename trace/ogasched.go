@@ -60,7 +60,7 @@ type OGASchedInstance struct {
 // times. See the package documentation for the assumptions.
 func OGASched(tr *Trace, opt OGASchedOptions) (*OGASchedInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
-		return nil, fmt.Errorf("trace: OGASched: %w", err)
+		return nil, err
 	}
 	if err := checkScale("OGASchedOptions.Contention", opt.Contention); err != nil {
 		return nil, err

@@ -56,7 +56,7 @@ type OnSocMaxInstance struct {
 // returned instance's size only).
 func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
-		return nil, fmt.Errorf("trace: OnSocMax: %w", err)
+		return nil, err
 	}
 	if err := checkScale("OnSocMaxOptions.CapacityScale", opt.CapacityScale); err != nil {
 		return nil, err
