@@ -103,3 +103,43 @@ func TestScaleBoundsKeepEvaluationFinite(t *testing.T) {
 		}
 	}
 }
+
+// FuzzValidMeansFinite checks the promise of [MinA, MaxA]: every utility
+// that Validate accepts has a finite value, derivative and bound f'(0)
+// (Sqrt's derivative at 0 excepted) for every y in [0, 1e150], and
+// InvDeriv never returns NaN or a negative amount for a finite p > 0.
+func FuzzValidMeansFinite(f *testing.F) {
+	f.Add(uint8(2), MinA, 0.0, 0.0, 1.0)
+	f.Add(uint8(0), MaxA, 0.0, 1e150, 1e-300)
+	f.Add(uint8(5), 1.0, 1e-300, 1e150, 1e300)
+	f.Add(uint8(5), MaxA, 1e300, 1e-150, 5e-324)
+	f.Add(uint8(4), MinA, 0.0, 5e-324, 1.0)
+	f.Fuzz(func(t *testing.T, kind uint8, a, alpha, y, p float64) {
+		u := Utility{Kind: Kind(kind % uint8(numKinds)), A: a}
+		if u.Kind == AlphaFair {
+			u.Alpha = alpha
+		}
+		if u.Validate() != nil || !(y >= 0 && y <= 1e150) {
+			return
+		}
+		finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+		if v := u.Value(y); !finite(v) || v < 0 {
+			t.Fatalf("%v: Value(%g) = %v", u, y, v)
+		}
+		if u.Kind != Sqrt || y > 0 {
+			if d := u.Deriv(y); !finite(d) || d < 0 {
+				t.Fatalf("%v: Deriv(%g) = %v", u, y, d)
+			}
+		}
+		if u.Kind != Sqrt {
+			if d := u.DerivBound(); !finite(d) || d <= 0 {
+				t.Fatalf("%v: DerivBound = %v", u, d)
+			}
+		}
+		if p > 0 && !math.IsInf(p, 1) {
+			if x := u.InvDeriv(p); math.IsNaN(x) || x < 0 {
+				t.Fatalf("%v: InvDeriv(%g) = %v", u, p, x)
+			}
+		}
+	})
+}
