@@ -29,7 +29,7 @@ const (
 // size above its limit gives an error wrapping ErrTooLarge that names the
 // field, its value and the limit.
 //
-// A zero field takes its default (DefaultMaxVertices, ...), so Limits{} is
+// A zero (or negative) field takes its default (DefaultMaxVertices, ...), so Limits{} is
 // the default policy, which fits a 24 GiB machine comfortably; set a field
 // to raise (or lower) one bound. The functions without a Limits receiver
 // (NewGraph, Bernoulli, RightRegular, NewMesh, Mesh.Validate,

@@ -43,7 +43,7 @@ const (
 
 // Limits bounds what the readers and mappings of this package accept, so
 // that no file, Trace or option can exhaust memory, overflow an int64 or
-// make a mapping (or the simulator it feeds) run for hours. A zero field
+// make a mapping (or the simulator it feeds) run for hours. A zero (or negative) field
 // takes its default (DefaultMaxRecordBytes, ...), so Limits{} is the
 // default policy; the functions without a Limits receiver (ReadPods,
 // NewPodReader, Load, ...) and the mappings (unless their options carry
