@@ -37,5 +37,36 @@
 // # JSON
 //
 // Graphs encode as {"version":1,"left":|L|,"right":|R|,"edges":[[l,r],...]}
-// with edges in id order; decoding validates exactly as NewGraph does.
+// with edges in id order; decoding validates exactly as NewGraph does, and
+// also rejects unknown fields, an edge that is not a pair ([], [0],
+// [0,0,7]) and data after the object.
+//
+// # Limits
+//
+// msched runs inside other people's schedulers, where one hostile size (a
+// JSON field, a flag, a trace) must not abort the process. Every size a
+// constructor or decoder of this package is given is checked against a
+// [Limits] value before anything is allocated, with overflow-safe products
+// (internal/checked), and a size above its limit gives an error wrapping
+// [ErrTooLarge] that names the field, the value and the limit, e.g.
+//
+//	bipartite: size above limit: numLeft=1000000000, limit MaxVertices=16777216
+//
+// The defaults fit a 24 GiB machine comfortably:
+//
+//	what                          limit        default               memory at the limit
+//	|L|, |R| of a Graph           MaxVertices  2^24 = 16,777,216     128 MiB per CSR pointer array
+//	|E| of a Graph                MaxEdges     2^25 = 33,554,432     about 2.5 GiB while decoding and building
+//	|L|×|R| (Complete, Bernoulli) MaxPairs     2^30 ≈ 1.07e9         one draw per pair, ~10 s
+//	Nodes×Slots of a Mesh         MaxUnits     2^26 = 67,108,864     512 MiB of capacities
+//
+// They apply to NewGraph, Complete (which panics, documented, as it has no
+// error result), Bernoulli, RightRegular, Graph.UnmarshalJSON, NewMesh,
+// Mesh.Validate and Mesh.Available. Where a user needs more, the methods
+// of Limits take explicit limits: Limits{MaxEdges: 1 << 28}.NewGraph(...),
+// .Complete, .Bernoulli, .RightRegular, .DecodeGraph, .NewMesh,
+// .ValidateMesh; a zero field keeps its default. Packages that size their
+// own tables from a graph or mesh call [Limits.CheckGraph] or
+// [Limits.CheckMesh] first. The edge list of a decoded graph is bounded by
+// the length of the input. RightRegular works in O(|L| + d·|R|).
 package bipartite

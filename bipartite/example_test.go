@@ -70,3 +70,20 @@ func ExampleMesh_Available() {
 	// unit 9 = (node 2, slot 1)
 	// unit 10 = (node 2, slot 2)
 }
+
+// A declared size is checked before anything is allocated; Limits raises a
+// bound where a user needs more.
+func ExampleLimits() {
+	_, err := bipartite.NewGraph(1_000_000_000, 2, nil)
+	fmt.Println(err)
+	var g bipartite.Graph
+	err = json.Unmarshal([]byte(`{"version":1,"left":1,"right":8,"edges":[[0,0,7]]}`), &g)
+	fmt.Println(err)
+	small := bipartite.Limits{MaxEdges: 2} // other fields keep their defaults
+	_, err = small.Complete(2, 2)
+	fmt.Println(err)
+	// Output:
+	// bipartite: size above limit: numLeft=1000000000, limit MaxVertices=16777216
+	// bipartite: decoding graph: bipartite: bad dimension: edge [0,0,7] has more than 2 entries, want a pair [left, right]
+	// bipartite: size above limit: numEdges=4, limit MaxEdges=2
+}

@@ -27,15 +27,18 @@ type Graph struct {
 // NewGraph returns the graph with numLeft left and numRight right vertices
 // and the given edges. Edge ids are assigned in (Left, Right) order. It
 // returns an error wrapping ErrDimension for negative sizes, ErrEmpty when a
-// side has no vertex, ErrVertexRange for an edge endpoint out of range and
-// ErrDuplicateEdge for a repeated edge. A graph with no edges is allowed.
-// The edges slice is not retained.
+// side has no vertex, ErrTooLarge above the default Limits, ErrVertexRange
+// for an edge endpoint out of range and ErrDuplicateEdge for a repeated
+// edge. A graph with no edges is allowed. The edges slice is not retained.
 func NewGraph(numLeft, numRight int, edges []Edge) (*Graph, error) {
-	if numLeft < 0 || numRight < 0 {
-		return nil, fmt.Errorf("%w: numLeft=%d numRight=%d", ErrDimension, numLeft, numRight)
-	}
-	if numLeft == 0 || numRight == 0 {
-		return nil, fmt.Errorf("%w: numLeft=%d numRight=%d", ErrEmpty, numLeft, numRight)
+	return Limits{}.NewGraph(numLeft, numRight, edges)
+}
+
+// NewGraph is the package-level NewGraph with the limits lim: sizes are
+// checked against lim before anything is allocated.
+func (lim Limits) NewGraph(numLeft, numRight int, edges []Edge) (*Graph, error) {
+	if err := lim.CheckGraph(numLeft, numRight, len(edges)); err != nil {
+		return nil, err
 	}
 	for i, e := range edges {
 		if e.Left < 0 || e.Left >= numLeft {

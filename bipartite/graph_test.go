@@ -3,6 +3,7 @@ package bipartite
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -190,10 +191,34 @@ func FuzzGraphUnmarshal(f *testing.F) {
 	f.Add([]byte(`{"version":1,"left":2,"right":3,"edges":[[0,0],[1,2]]}`))
 	f.Add([]byte(`{"version":1,"left":1,"right":1,"edges":[[0,0],[0,0]]}`))
 	f.Add([]byte(`{"version":1,"left":-1,"right":1,"edges":[]}`))
+	f.Add([]byte(`{"version":1,"left":1000000000,"right":1,"edges":[]}`))
+	f.Add([]byte(`{"version":1,"left":9223372036854775807,"right":2,"edges":[[0,1]]}`))
+	f.Add([]byte(`{"version":1,"left":1,"right":8,"edges":[[0,0,7],[0],[]]}`))
+	f.Add([]byte(`{"version":1,"left":1,"right":1,"edges":[[0,0]]}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var g Graph
 		if err := json.Unmarshal(b, &g); err != nil {
 			return
+		}
+		if g.NumLeft() > DefaultMaxVertices || g.NumRight() > DefaultMaxVertices || g.NumEdges() > DefaultMaxEdges {
+			t.Fatalf("decoded a graph above the limits: %d×%d, %d edges", g.NumLeft(), g.NumRight(), g.NumEdges())
+		}
+		// Reference: encoding/json into [][]int; every edge must have been
+		// a pair of exactly these integers.
+		var ref struct{ Edges [][]int }
+		if err := json.Unmarshal(b, &ref); err != nil || len(ref.Edges) != g.NumEdges() {
+			t.Fatalf("reference decode: %v, %d edges vs %d", err, len(ref.Edges), g.NumEdges())
+		}
+		want := make([]Edge, 0, len(ref.Edges))
+		for _, e := range ref.Edges {
+			if len(e) != 2 {
+				t.Fatalf("accepted edge %v", e)
+			}
+			want = append(want, Edge{e[0], e[1]})
+		}
+		slices.SortFunc(want, cmpEdge)
+		if !slices.Equal(want, g.Edges()) {
+			t.Fatalf("edges %v, reference %v", g.Edges(), want)
 		}
 		if g.NumLeft() > 64 || g.NumRight() > 64 {
 			return
@@ -276,4 +301,39 @@ func BenchmarkBernoulliDefault(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzNewMesh checks that no declared mesh size panics, overflows or
+// allocates more than the limits allow, and that Available stays inside the
+// mesh for any interval.
+func FuzzNewMesh(f *testing.F) {
+	f.Add(2, 3, 0, 5)
+	f.Add(1<<32, 1<<32+1, 0, math.MaxInt)
+	f.Fuzz(func(t *testing.T, nodes, slots, arrival, deadline int) {
+		err := DefaultLimits().CheckMesh(nodes, slots)
+		if err != nil || nodes*slots > 1<<12 {
+			// Never allocate a capacity slice from a hostile size: a wrong
+			// length must be rejected without looking at the entries.
+			if _, err2 := NewMesh(nodes, slots, make([]float64, 7)); err2 == nil && !(nodes*slots == 7) {
+				t.Fatalf("NewMesh(%d, %d) with 7 capacities: no error", nodes, slots)
+			}
+			return
+		}
+		m, err := NewMesh(nodes, slots, make([]float64, nodes*slots))
+		if err != nil {
+			t.Fatal(err)
+		}
+		units, err := m.Available(nil, []int{nodes - 1, 0}, arrival, deadline)
+		if err != nil {
+			return
+		}
+		if len(units) > 2*slots {
+			t.Fatalf("%d units for 2 nodes of %d slots", len(units), slots)
+		}
+		for _, r := range units {
+			if r < 0 || r >= m.NumUnits() {
+				t.Fatalf("unit %d outside [0,%d)", r, m.NumUnits())
+			}
+		}
+	})
 }

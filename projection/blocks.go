@@ -43,11 +43,18 @@ type Projector struct {
 
 type chunk struct{ b0, b1 int }
 
+// MaxWorkers caps the workers of a Projector: NewProjector(1e9) would
+// otherwise allocate a 64 GB queue and start a billion goroutines, and
+// NewProjector(math.MaxInt) overflowed the queue length. Results do not
+// depend on the worker count, so the cap changes nothing but memory.
+const MaxWorkers = 1024
+
 // NewProjector returns a Projector with the given number of workers;
-// workers <= 1 means every call runs in the caller's goroutine. It starts
-// workers-1 goroutines (the caller works too); call Close to stop them.
+// workers <= 1 means every call runs in the caller's goroutine, and
+// workers above MaxWorkers mean MaxWorkers. It starts workers-1 goroutines
+// (the caller works too); call Close to stop them.
 func NewProjector(workers int) *Projector {
-	p := &Projector{workers: max(1, workers)}
+	p := &Projector{workers: min(max(1, workers), MaxWorkers)}
 	if p.workers > 1 {
 		jobs := make(chan chunk, 4*p.workers+1)
 		p.jobs = jobs

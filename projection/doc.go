@@ -174,4 +174,15 @@
 // violation; ProjectCappedSimplex checks all of them first and returns
 // ErrLength, ErrNaN, ErrInf, ErrNegativeCap, ErrNegativeCapacity or
 // ErrRange, wrapped with the offending index and value.
+//
+// CappedSimplexPaper checks the same preconditions up front and panics on a
+// violation (it used to loop forever on a NaN: the threshold of its inner
+// loop became NaN and no coordinate ever left B^3);
+// ProjectCappedSimplexPaper is its validating wrapper. Every loop of the
+// package is bounded whatever the input, NaN and ±Inf included: the paper's
+// inner procedure by n+1 rounds per pass, the Newton iteration of
+// CappedSimplex by its switch to bisection after 64 passes (at most about
+// 2100 halvings of a finite bracket), the breakpoint walks by n steps
+// (TestKernelsBoundedOnHostileInput runs each kernel on NaN, ±Inf,
+// subnormal and near-MaxFloat64 data under a deadline).
 package projection

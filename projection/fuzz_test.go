@@ -39,6 +39,10 @@ func fuzzSeeds(f *testing.F) {
 	f.Add(enc(1e12, 1e12, 1e-12, 1, 1, 1e-12), 1.0)
 	f.Add(enc(-1, 0, 2, 0, 0.5, 3), 0.0)
 	f.Add(enc(math.NaN(), 1, math.Inf(1), -1), -1.0)
+	f.Add(enc(1, 2, 3, 1), math.NaN())
+	f.Add(enc(math.Inf(1), 1, math.Inf(-1), 1), 1.0)
+	f.Add(enc(math.MaxFloat64, math.MaxFloat64, -math.MaxFloat64, 1), math.MaxFloat64)
+	f.Add(enc(1, math.NaN(), 2, 1, 3, 1), 1.0)
 }
 
 // FuzzCappedSimplex checks the KKT conditions on sanitised input: data
@@ -93,6 +97,31 @@ func FuzzProjectCappedSimplex(f *testing.F) {
 		}
 		if msg := checkKKT(instance{z, u, c}, y, tau, 1e-9); msg != "" {
 			t.Fatalf("%s\nz=%v\nu=%v\nc=%v\ny=%v tau=%v", msg, z, u, c, y, tau)
+		}
+	})
+}
+
+// FuzzProjectCappedSimplexPaper feeds arbitrary floats, NaN and ±Inf
+// included, to the validating wrapper of the paper's procedure: an error
+// or finite output, never a panic or a hang (it looped forever on a NaN).
+func FuzzProjectCappedSimplexPaper(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, c float64) {
+		v := decodeFloats(data)
+		n := len(v) / 2
+		z, u := v[:n], v[n:2*n]
+		y := make([]float64, n)
+		tau, err := ProjectCappedSimplexPaper(y, z, u, c)
+		if err != nil {
+			return
+		}
+		if math.IsNaN(tau) {
+			t.Fatalf("tau = NaN for z=%v u=%v c=%v", z, u, c)
+		}
+		for i, yi := range y {
+			if math.IsNaN(yi) || math.IsInf(yi, 0) {
+				t.Fatalf("y[%d] = %v for z=%v u=%v c=%v", i, yi, z, u, c)
+			}
 		}
 	})
 }

@@ -20,14 +20,53 @@ import (
 // leaves them at stale values; that literal reading is measured in the tests).
 // If B^3 becomes empty, (38) divides by zero; then tau is reported as 0.
 //
-// dst may be the same slice as z. It panics if the lengths differ and
-// allocates nothing. Preconditions as for CappedSimplex (not checked).
+// dst may be the same slice as z. It allocates nothing. Preconditions as
+// for CappedSimplex: it panics if the lengths differ, if z or u holds a NaN
+// or an infinity, if u[i] < 0 or if c is NaN or negative (before, a NaN
+// made it loop forever); dst is then untouched. c = +Inf gives +Inf
+// coordinates, since the procedure always fills the capacity. Use
+// ProjectCappedSimplexPaper to get an error instead of a panic. Every loop
+// is bounded: the inner procedure runs at most len(z)+1 rounds per outer
+// pass, as each round removes at least one coordinate from B^3.
 func CappedSimplexPaper(dst, z, u []float64, c float64) (tau float64) {
 	n := len(z)
 	if len(dst) != n || len(u) != n {
 		panic(fmt.Sprintf("projection: CappedSimplexPaper lengths dst %d, z %d, u %d differ", len(dst), n, len(u)))
 	}
+	if !(c >= 0) {
+		panic(fmt.Sprintf("projection: CappedSimplexPaper capacity c = %v", c))
+	}
+	if msg := paperBadInput(z, u); msg != "" {
+		panic(msg)
+	}
 	return paperProject(dst, z, u, c, false)
+}
+
+// ProjectCappedSimplexPaper is CappedSimplexPaper for untrusted input: it
+// checks the data as ProjectCappedSimplex does (lengths, NaN, Inf, negative
+// bounds or capacity, magnitudes whose sums could overflow) and returns an
+// error wrapping the same sentinels, leaving dst untouched.
+func ProjectCappedSimplexPaper(dst, z, u []float64, c float64) (float64, error) {
+	if err := checkProjectInput(dst, z, u, c); err != nil {
+		return 0, err
+	}
+	return CappedSimplexPaper(dst, z, u, c), nil
+}
+
+// paperBadInput describes the first NaN, infinity or negative bound of
+// z and u, or returns "".
+func paperBadInput(z, u []float64) string {
+	for i, v := range z {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Sprintf("projection: CappedSimplexPaper z[%d] = %v", i, v)
+		}
+	}
+	for i, v := range u {
+		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return fmt.Sprintf("projection: CappedSimplexPaper u[%d] = %v", i, v)
+		}
+	}
+	return ""
 }
 
 // paperProject is CappedSimplexPaper; with literal it keeps the stale
@@ -55,7 +94,10 @@ func paperProject(dst, z, u []float64, c float64, literal bool) (tau float64) {
 	var thr, half float64
 	for outer := 0; outer < 2; outer++ {
 		thr = math.Inf(-1) // step 10 (B^2 <- empty), step 12 or 16
-		for {              // steps 19-31
+		// Steps 19-31. Each round moves at least one coordinate of B^3 to
+		// B^2 (thr rises past it), so n+1 rounds suffice; the bound keeps
+		// a NaN that slipped past the checks from looping forever.
+		for round := 0; round <= n; round++ {
 			sum, cnt := 0.0, 0
 			for l, v := range z {
 				if (capped && l == first) || v < thr {

@@ -85,3 +85,17 @@ func ExampleCappedSimplexSort() {
 	// Output:
 	// tau = 1.0000, y = [2.0000 0.0000 0.0000 0.0000]
 }
+
+// ProjectCappedSimplexPaper validates untrusted data for the paper's
+// procedure, which would otherwise panic on a NaN (it used to loop
+// forever).
+func ExampleProjectCappedSimplexPaper() {
+	y := make([]float64, 3)
+	_, err := projection.ProjectCappedSimplexPaper(y, []float64{3, 2, -1}, []float64{10, 0.2, 1}, math.NaN())
+	fmt.Println(err)
+	tau, err := projection.ProjectCappedSimplexPaper(y, []float64{3, 2, -1}, []float64{10, 0.2, 1}, 2)
+	fmt.Printf("y = %.4f, tau = %.4f, err = %v\n", y, tau, err)
+	// Output:
+	// projection: NaN value: c = NaN
+	// y = [1.5000 0.5000 0.0000], tau = 1.5000, err = <nil>
+}

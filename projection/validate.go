@@ -11,39 +11,48 @@ import (
 // value, leaving dst untouched. On success it returns the multiplier tau
 // and dst holds the projection. dst may be z or u.
 func ProjectCappedSimplex(dst, z, u []float64, c float64) (float64, error) {
-	if len(dst) != len(z) || len(u) != len(z) {
-		return 0, fmt.Errorf("%w: dst %d, z %d, u %d", ErrLength, len(dst), len(z), len(u))
-	}
-	if err := checkValue("c", -1, c); err != nil {
+	if err := checkProjectInput(dst, z, u, c); err != nil {
 		return 0, err
 	}
+	return CappedSimplex(dst, z, u, c), nil
+}
+
+// checkProjectInput is the validation of ProjectCappedSimplex and
+// ProjectCappedSimplexPaper.
+func checkProjectInput(dst, z, u []float64, c float64) error {
+	if len(dst) != len(z) || len(u) != len(z) {
+		return fmt.Errorf("%w: dst %d, z %d, u %d", ErrLength, len(dst), len(z), len(u))
+	}
+	if err := checkValue("c", -1, c); err != nil {
+		return err
+	}
 	if c < 0 {
-		return 0, fmt.Errorf("%w: c = %v", ErrNegativeCapacity, c)
+		return fmt.Errorf("%w: c = %v", ErrNegativeCapacity, c)
 	}
 	limit := math.MaxFloat64 / (4 * float64(len(z)+1))
 	if c > limit {
-		return 0, fmt.Errorf("%w: c = %v", ErrRange, c)
+		return fmt.Errorf("%w: c = %v", ErrRange, c)
 	}
 	for i, v := range z {
 		if err := checkValue("z", i, v); err != nil {
-			return 0, err
+			return err
 		}
 		if math.Abs(v) > limit {
-			return 0, fmt.Errorf("%w: z index %d value %v", ErrRange, i, v)
+			return fmt.Errorf("%w: z index %d value %v", ErrRange, i, v)
 		}
 	}
 	for i, v := range u {
 		if err := checkValue("u", i, v); err != nil {
-			return 0, err
+			return err
 		}
 		if v < 0 {
-			return 0, fmt.Errorf("%w: index %d value %v", ErrNegativeCap, i, v)
+			return fmt.Errorf("%w: index %d value %v", ErrNegativeCap, i, v)
 		}
 		if v > limit {
-			return 0, fmt.Errorf("%w: u index %d value %v", ErrRange, i, v)
+			return fmt.Errorf("%w: u index %d value %v", ErrRange, i, v)
 		}
 	}
-	return CappedSimplex(dst, z, u, c), nil
+	return nil
 }
 
 func checkValue(name string, i int, v float64) error {

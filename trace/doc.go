@@ -63,4 +63,41 @@
 //     are skipped and counted, as are pods larger than every machine.
 //
 // Every mapping is deterministic given its options and seed.
+//
+// # Limits
+//
+// No file, [Trace] or option may abort or hang the process that loads it.
+// [Limits] (zero value = the defaults) bounds, before anything is
+// allocated:
+//
+//	what                                      field           default
+//	bytes of one CSV record                   MaxRecordBytes  2^20 (1 MiB)
+//	rows of one file / pods or nodes of a Trace  MaxRows      2^24 = 16,777,216
+//	creation, deletion, scheduled time (s)    MaxTime         2^40 ≈ 1.1e12 (34,800 years)
+//	cpu_milli, memory_mib                     MaxResource     2^40
+//	num_gpu, gpu                              MaxGPUs (const) 2^20
+//	slot counts and horizons of a mapping     MaxSlots        2^22 = 4,194,304
+//	cells of a table a mapping allocates      MaxCells        2^26 = 67,108,864
+//
+// The readers cut a record at MaxRecordBytes while reading (a quoted field
+// may span lines; the count is per record), so a 1 GB field is an error
+// naming the line, not a 1 GB buffer. A header with a column twice is an
+// error (before, the last one won), and a UTF-8 byte-order mark before the
+// first column is ignored (before, it made that column "missing"). Every
+// mapping first checks every pod and node of the Trace with
+// [Limits.CheckTrace] (a Trace built in code skips the readers), so two
+// pods created at 0 and MaxInt64 give an error naming pod 1, creation_time,
+// the value and MaxTime instead of a negative index, a makeslice panic or
+// a hang; with timestamps bounded by MaxTime every difference of two of
+// them fits an int64. Then each mapping bounds what it derives: the job
+// types × nodes (or pods × nodes) of its fit test, OGASched's T and
+// T × ports, ESDP's T, OnSocMax's Slots, SlotSeconds, nodes × slots
+// (bipartite.Limits) and the resource units of all its jobs (it finds the busiest window by sorting
+// the pods' window indices, not with a table of all windows, which was
+// 92 GB for a span of 1e15 s), and OCORP's arrival + processing of every
+// job (which bounds the horizon its simulators step through). Options
+// that were silently replaced by their default when invalid are now
+// errors, except the documented zero values: a NaN or infinite
+// Contention or CapacityScale, an ESDP Alpha outside (0, 1]. Each options
+// struct has a Limits field; the readers and Load have Limits methods.
 package trace

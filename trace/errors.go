@@ -18,6 +18,9 @@ var (
 	ErrDuplicate = errors.New("trace: duplicate name")
 	// ErrNotFound reports a trace folder or file that does not exist.
 	ErrNotFound = errors.New("trace: not found")
+	// ErrTooLarge reports a value, record, row count or derived slot count
+	// above its Limits field; the message names it, the value and the limit.
+	ErrTooLarge = errors.New("trace: above limit")
 	// ErrEmpty reports a trace (or a selection of it) with nothing to map.
 	ErrEmpty = errors.New("trace: empty")
 )

@@ -19,8 +19,10 @@ type ESDPOptions struct {
 	// service locality [4, i.e. edge density 0.1 of 40 servers].
 	Degree int
 	T      int     // slots the creation span is cut into, for arrival rates [200]
-	Alpha  float64 // capacities fit about Alpha |E| channels [0.5]
+	Alpha  float64 // capacities fit about Alpha |E| channels, in (0, 1] [0.5]
 	Seed   uint64
+	// Limits bounds the trace's values and T [Limits{}: the defaults].
+	Limits Limits
 }
 
 // ESDPInstance is the ESDP view of a trace.
@@ -47,6 +49,12 @@ type ESDPInstance struct {
 // slots every type arrives in under 2 % of them and the knapsack never
 // binds; the simulated horizon is independent of T.
 func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
+	if err := opt.Limits.CheckTrace(tr); err != nil {
+		return nil, err
+	}
+	if opt.Alpha != 0 && !(opt.Alpha > 0 && opt.Alpha <= 1) {
+		return nil, fmt.Errorf("%w: ESDPOptions.Alpha = %v, want (0, 1] (or 0 for 0.5)", ErrValue, opt.Alpha)
+	}
 	if opt.Ports <= 0 {
 		opt.Ports = 8
 	}
@@ -59,8 +67,11 @@ func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
 	if opt.T <= 0 {
 		opt.T = 200
 	}
-	if !(opt.Alpha > 0 && opt.Alpha <= 1) {
+	if opt.Alpha == 0 {
 		opt.Alpha = 0.5
+	}
+	if err := opt.Limits.checkSlots("ESDPOptions.T", int64(opt.T)); err != nil {
+		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xe5d9))
 	first, last, ok := CreationSpan(tr.Pods)
@@ -70,6 +81,9 @@ func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
 	pods := timed(tr.Pods)
 	types := JobTypes(pods, opt.Ports)
 	nodes := SampleNodes(tr.Nodes, opt.Servers, rng)
+	if err := opt.Limits.checkCells("ESDP job types × nodes (the fit test)", len(types), len(nodes)); err != nil {
+		return nil, err
+	}
 	var edges []bipartite.Edge
 	for l, jt := range types {
 		var fit []int

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -12,6 +13,8 @@ func FuzzReadPods(f *testing.F) {
 	f.Add([]byte("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time\na,1000,1024,1,500,,LS,Running,10,20,10\n"))
 	f.Add([]byte("name,cpu_milli,memory_mib,num_gpu,gpu_milli\nq,1,2,8,1000\n"))
 	f.Add([]byte("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec\nq,1,2,1,10,T4|G2\n"))
+	f.Add([]byte("\ufeffname,cpu_milli,memory_mib,num_gpu,gpu_milli,name\nq,1,2,1,10,r\n"))
+	f.Add([]byte("name,cpu_milli,memory_mib,num_gpu,gpu_milli,creation_time,deletion_time\na,1,1,0,0,0,10\nb,1,1,0,0,9223372036854775807,9223372036854775807\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pods, err := ReadPods(bytes.NewReader(b), "f.csv")
 		if err != nil {
@@ -47,5 +50,28 @@ func FuzzReadNodes(f *testing.F) {
 				t.Fatalf("accepted bad node %+v", n)
 			}
 		}
+	})
+}
+
+// FuzzMappings builds a two-pod trace with arbitrary timestamps and
+// resources on the fixture's nodes and runs every mapping: each returns an
+// instance or an error, never a panic, a hang or a huge allocation.
+func FuzzMappings(f *testing.F) {
+	f.Add(int64(0), int64(10), int64(math.MaxInt64), int64(0), int64(1000), int64(600))
+	f.Add(int64(0), int64(10), int64(math.MaxInt64), int64(math.MaxInt64), int64(1000), int64(1))
+	f.Add(int64(0), int64(10), int64(1e15), int64(1e15), int64(1000), int64(0))
+	f.Add(int64(0), int64(0), int64(DefaultMaxTime), int64(DefaultMaxTime), int64(math.MaxInt64), int64(math.MaxInt64))
+	f.Add(int64(-1), int64(5), int64(3), int64(2), int64(-7), int64(-1))
+	f.Fuzz(func(t *testing.T, c0, d0, c1, d1, cpu, slot int64) {
+		tr := readFixture(t)
+		tr.Pods = []Pod{
+			{Name: "a", CPUMilli: cpu, MemoryMiB: 1024, HasTimes: true, Creation: c0, Deletion: d0, Scheduled: c0},
+			{Name: "b", CPUMilli: 1000, MemoryMiB: 1024, HasTimes: true, Creation: c1, Deletion: d1, Scheduled: -1},
+		}
+		lim := Limits{MaxSlots: 1 << 16, MaxCells: 1 << 20}
+		_, _ = OGASched(tr, OGASchedOptions{T: int(slot % (1 << 17)), Limits: lim})
+		_, _ = ESDP(tr, ESDPOptions{T: int(slot % (1 << 17)), Limits: lim})
+		_, _ = OnSocMax(tr, OnSocMaxOptions{SlotSeconds: slot, Slots: int(slot % 100), Limits: lim})
+		_, _ = OCORP(tr, OCORPOptions{SlotSeconds: slot, Machines: -1, Limits: lim})
 	})
 }

@@ -28,17 +28,20 @@ type Trace struct {
 
 // Load reads dir/openb_node_list_all_node.csv and dir/podFile
 // (DefaultPodFile when empty). A missing folder or file gives an error
-// wrapping ErrNotFound.
-func Load(dir, podFile string) (*Trace, error) {
+// wrapping ErrNotFound. It uses the default Limits.
+func Load(dir, podFile string) (*Trace, error) { return Limits{}.Load(dir, podFile) }
+
+// Load is the package-level Load with the limits lim.
+func (lim Limits) Load(dir, podFile string) (*Trace, error) {
 	if podFile == "" {
 		podFile = DefaultPodFile
 	}
 	tr := &Trace{Dir: dir, PodFile: podFile}
 	var err error
-	if tr.Nodes, err = readFile(filepath.Join(dir, NodeFile), ReadNodes); err != nil {
+	if tr.Nodes, err = readFile(filepath.Join(dir, NodeFile), lim.ReadNodes); err != nil {
 		return nil, err
 	}
-	if tr.Pods, err = readFile(filepath.Join(dir, podFile), ReadPods); err != nil {
+	if tr.Pods, err = readFile(filepath.Join(dir, podFile), lim.ReadPods); err != nil {
 		return nil, err
 	}
 	if len(tr.Nodes) == 0 {
@@ -51,6 +54,11 @@ func Load(dir, podFile string) (*Trace, error) {
 }
 
 func readFile[T any](path string, read func(r io.Reader, name string) ([]T, error)) ([]T, error) {
+	// A device or a pipe (/dev/zero, a FIFO) would be read forever or
+	// block, even in Open: check before opening, and again after.
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file (%v)", ErrValue, path, st.Mode().Type())
+	}
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s (get the OpenB files of github.com/alibaba/clusterdata, cluster-trace-gpu-v2023, into that folder)", ErrNotFound, path)
@@ -59,6 +67,11 @@ func readFile[T any](path string, read func(r io.Reader, name string) ([]T, erro
 		return nil, fmt.Errorf("trace: %w", err)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, fmt.Errorf("trace: %w", err)
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%w: %s is not a regular file (%v)", ErrValue, path, st.Mode().Type())
+	}
 	return read(f, filepath.Base(path))
 }
 

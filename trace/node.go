@@ -3,7 +3,6 @@ package trace
 import (
 	"fmt"
 	"io"
-	"math"
 )
 
 // Node is one machine of the node list: sn, cpu_milli, memory_mib, gpu,
@@ -27,9 +26,14 @@ type NodeReader struct {
 }
 
 // NewNodeReader reads the header of a node list; file names the source in
-// errors.
+// errors. It uses the default Limits.
 func NewNodeReader(r io.Reader, file string) (*NodeReader, error) {
-	t, err := newTable(r, file, nodeRequired, nil)
+	return Limits{}.NewNodeReader(r, file)
+}
+
+// NewNodeReader is the package-level NewNodeReader with the limits lim.
+func (lim Limits) NewNodeReader(r io.Reader, file string) (*NodeReader, error) {
+	t, err := newTable(r, file, nodeRequired, nil, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -53,13 +57,13 @@ func (nr *NodeReader) Read() (Node, error) {
 		return Node{}, &ParseError{File: t.file, Line: t.line, Column: "sn", Value: n.Name, Err: fmt.Errorf("%w: first on line %d", ErrDuplicate, prev)}
 	}
 	nr.seen[n.Name] = t.line
-	if n.CPUMilli, err = t.int64In("cpu_milli", 0, math.MaxInt64); err != nil {
+	if n.CPUMilli, err = t.int64Limit("cpu_milli", 0, t.lim.MaxResource, "MaxResource"); err != nil {
 		return Node{}, err
 	}
-	if n.MemoryMiB, err = t.int64In("memory_mib", 0, math.MaxInt64); err != nil {
+	if n.MemoryMiB, err = t.int64Limit("memory_mib", 0, t.lim.MaxResource, "MaxResource"); err != nil {
 		return Node{}, err
 	}
-	g, err := t.int64In("gpu", 0, 1<<20)
+	g, err := t.int64In("gpu", 0, MaxGPUs)
 	if err != nil {
 		return Node{}, err
 	}
@@ -71,9 +75,12 @@ func (nr *NodeReader) Read() (Node, error) {
 	return n, nil
 }
 
-// ReadNodes reads a whole node list.
-func ReadNodes(r io.Reader, file string) ([]Node, error) {
-	nr, err := NewNodeReader(r, file)
+// ReadNodes reads a whole node list, with the default Limits.
+func ReadNodes(r io.Reader, file string) ([]Node, error) { return Limits{}.ReadNodes(r, file) }
+
+// ReadNodes is the package-level ReadNodes with the limits lim.
+func (lim Limits) ReadNodes(r io.Reader, file string) ([]Node, error) {
+	nr, err := lim.NewNodeReader(r, file)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,10 @@ type OCORPOptions struct {
 	// not batch jobs; a cap keeps them from dominating flowtime.
 	MaxProcessing int
 	Seed          uint64
+	// Limits bounds the trace's values and the horizon: every job's
+	// arrival + processing, in slots, is at most MaxSlots [Limits{}: the
+	// defaults].
+	Limits Limits
 }
 
 // OCORPInstance is the OCORP view of a trace.
@@ -39,6 +43,10 @@ type OCORPInstance struct {
 // are ignored. Pods that were never scheduled, and pods whose memory
 // exceeds every sampled machine, are skipped and counted.
 func OCORP(tr *Trace, opt OCORPOptions) (*OCORPInstance, error) {
+	if err := opt.Limits.CheckTrace(tr); err != nil {
+		return nil, err
+	}
+	lim := opt.Limits.withDefaults()
 	if opt.SlotSeconds <= 0 {
 		opt.SlotSeconds = 600
 	}
@@ -78,11 +86,18 @@ func OCORP(tr *Trace, opt OCORPOptions) (*OCORPInstance, error) {
 		if opt.MaxProcessing > 0 {
 			proc = min(proc, int64(opt.MaxProcessing))
 		}
+		arrival := (p.Creation - first) / opt.SlotSeconds
+		proc = max(1, proc)
+		// Both terms are at most MaxTime: the sum cannot overflow.
+		if end := arrival + proc; end > int64(lim.MaxSlots) {
+			return nil, fmt.Errorf("%w: OCORP: timed pod %d (%q): arrival + processing = %d + %d slots of %d s, limit MaxSlots = %d (a simulator would step through every slot)",
+				ErrTooLarge, i, p.Name, arrival, proc, opt.SlotSeconds, lim.MaxSlots)
+		}
 		j := ocorp.Job{
-			Arrival:    int((p.Creation - first) / opt.SlotSeconds),
+			Arrival:    int(arrival),
 			Cores:      int(max(1, ceilDiv(p.CPUMilli, CPUUnitMilli))),
 			Memory:     int(ceilDiv(p.MemoryMiB, MemUnitMiB)),
-			Processing: int(max(1, proc)),
+			Processing: int(proc),
 		}
 		inst.Jobs = append(inst.Jobs, j)
 		inst.Pods = append(inst.Pods, i)
@@ -99,4 +114,12 @@ func OCORP(tr *Trace, opt OCORPOptions) (*OCORPInstance, error) {
 	return inst, nil
 }
 
-func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+// ceilDiv returns ceil(a/b) for a >= 0, b > 0 without the overflow of
+// (a+b-1)/b near MaxInt64.
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 {
+		q++
+	}
+	return q
+}

@@ -26,6 +26,9 @@ type OGASchedOptions struct {
 	// carries no utilities.
 	Utility string
 	Seed    uint64
+	// Limits bounds the trace's values and T, T × Ports [Limits{}: the
+	// defaults].
+	Limits Limits
 }
 
 // Resource units of the K = 3 types of the trace mappings.
@@ -56,7 +59,16 @@ type OGASchedInstance struct {
 // empty node and its GPU model is allowed, and x_l(t) from the creation
 // times. See the package documentation for the assumptions.
 func OGASched(tr *Trace, opt OGASchedOptions) (*OGASchedInstance, error) {
+	if err := opt.Limits.CheckTrace(tr); err != nil {
+		return nil, err
+	}
+	if err := checkScale("OGASchedOptions.Contention", opt.Contention); err != nil {
+		return nil, err
+	}
 	opt = opt.withDefaults()
+	if err := opt.Limits.checkSlots("OGASchedOptions.T", int64(opt.T)); err != nil {
+		return nil, err
+	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x06a5))
 	first, last, ok := CreationSpan(tr.Pods)
 	if !ok {
@@ -64,7 +76,13 @@ func OGASched(tr *Trace, opt OGASchedOptions) (*OGASchedInstance, error) {
 	}
 	pods := timed(tr.Pods)
 	types := JobTypes(pods, opt.Ports)
+	if err := opt.Limits.checkCells("OGASched arrivals T × ports", opt.T, len(types)); err != nil {
+		return nil, err
+	}
 	nodes := SampleNodes(tr.Nodes, opt.Nodes, rng)
+	if err := opt.Limits.checkCells("OGASched job types × nodes (the fit test)", len(types), len(nodes)); err != nil {
+		return nil, err
+	}
 	const K = 3
 	var edges []bipartite.Edge
 	demand := make([][]float64, len(types))

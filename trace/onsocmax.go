@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/onsocmax"
@@ -27,6 +28,9 @@ type OnSocMaxOptions struct {
 	// loaded by its pods).
 	CapacityScale float64
 	Seed          uint64
+	// Limits bounds the trace's values, Slots, SlotSeconds and the
+	// resource units of all jobs [Limits{}: the defaults].
+	Limits Limits
 }
 
 // OnSocMaxInstance is the OnSocMax view of a trace.
@@ -51,6 +55,13 @@ type OnSocMaxInstance struct {
 // has none. Jobs that fit no sampled node are dropped (counted in the
 // returned instance's size only).
 func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
+	if err := opt.Limits.CheckTrace(tr); err != nil {
+		return nil, err
+	}
+	if err := checkScale("OnSocMaxOptions.CapacityScale", opt.CapacityScale); err != nil {
+		return nil, err
+	}
+	lim := opt.Limits.withDefaults()
 	if opt.Nodes <= 0 {
 		opt.Nodes = 10
 	}
@@ -60,34 +71,61 @@ func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
 	if opt.SlotSeconds <= 0 {
 		opt.SlotSeconds = 3600
 	}
-	if !(opt.CapacityScale > 0) {
+	if opt.CapacityScale == 0 {
 		opt.CapacityScale = 1
+	}
+	if err := lim.checkSlots("OnSocMaxOptions.Slots", int64(opt.Slots)); err != nil {
+		return nil, err
+	}
+	if opt.SlotSeconds > lim.MaxTime {
+		return nil, fmt.Errorf("%w: OnSocMaxOptions.SlotSeconds = %d, limit MaxTime = %d", ErrTooLarge, opt.SlotSeconds, lim.MaxTime)
 	}
 	first, last, ok := CreationSpan(tr.Pods)
 	if !ok {
 		return nil, fmt.Errorf("%w: %s has no creation times", ErrEmpty, tr.PodFile)
 	}
 	pods := timed(tr.Pods)
+	// Slots <= 2^31 and SlotSeconds, last-first <= MaxTime <= 2^62 (both
+	// checked), so window and the window indices fit int64 as long as
+	// MaxTime*MaxSlots does; saturate instead of trusting a raised limit.
 	window := int64(opt.Slots) * opt.SlotSeconds
-	nwin := int((last-first)/window) + 1
-	day := opt.Day - 1
+	if opt.SlotSeconds != 0 && window/opt.SlotSeconds != int64(opt.Slots) {
+		window = math.MaxInt64
+	}
+	nwin := (last-first)/window + 1
+	day := int64(opt.Day) - 1
 	if day < 0 {
-		count := make([]int, nwin)
-		for _, p := range pods {
-			count[(p.Creation-first)/window]++
+		// The busiest window, smallest index on ties, without a table of
+		// all nwin windows (a span of 1e15 s made that 92 GB).
+		idx := make([]int64, len(pods))
+		for i, p := range pods {
+			idx[i] = (p.Creation - first) / window
 		}
-		day = 0
-		for d, c := range count {
-			if c > count[day] {
-				day = d
+		slices.Sort(idx)
+		best, bestCount := int64(0), 0
+		for i := 0; i < len(idx); {
+			j := i
+			for j < len(idx) && idx[j] == idx[i] {
+				j++
 			}
+			if j-i > bestCount {
+				best, bestCount = idx[i], j-i
+			}
+			i = j
 		}
+		day = best
 	}
 	if day >= nwin {
 		return nil, fmt.Errorf("%w: window %d beyond the trace's %d windows", ErrEmpty, day+1, nwin)
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x05c))
 	nodes := SampleNodes(tr.Nodes, opt.Nodes, rng)
+	if err := lim.checkCells("OnSocMax pods × nodes (the fit test)", len(pods), len(nodes)); err != nil {
+		return nil, err
+	}
+	if err := (bipartite.Limits{}).CheckMesh(len(nodes), opt.Slots); err != nil {
+		return nil, fmt.Errorf("trace: OnSocMax: %w", err)
+	}
 	capacity := make([]float64, len(nodes)*opt.Slots)
 	hours := float64(opt.SlotSeconds) / 3600
 	for i, ni := range nodes {
@@ -99,11 +137,12 @@ func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
 	if err != nil {
 		return nil, err
 	}
-	start := first + int64(day)*window
-	inst := &OnSocMaxInstance{Instance: &onsocmax.Instance{Mesh: m}, Nodes: nodes, Day: day + 1}
+	start := first + day*window // <= last: day < nwin
+	inst := &OnSocMaxInstance{Instance: &onsocmax.Instance{Mesh: m}, Nodes: nodes, Day: int(day) + 1}
 	var fit []int
+	totalUnits := 0
 	for pi, p := range pods {
-		if p.Creation < start || p.Creation >= start+window {
+		if p.Creation < start || p.Creation-start >= window {
 			continue
 		}
 		if opt.MaxJobs > 0 && len(inst.Pods) == opt.MaxJobs {
@@ -127,6 +166,10 @@ func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
 		units, err := m.Available(nil, fit, arr, dl)
 		if err != nil {
 			return nil, err
+		}
+		totalUnits += len(units)
+		if totalUnits > lim.MaxCells {
+			return nil, fmt.Errorf("%w: OnSocMax: the jobs up to pod %d (%q) use %d resource units in all, limit MaxCells = %d", ErrTooLarge, pi, p.Name, totalUnits, lim.MaxCells)
 		}
 		u, err := utility.New(utility.Linear, a)
 		if err != nil {

@@ -68,9 +68,15 @@ type PodReader struct {
 
 // NewPodReader reads the header of a pod list; file names the source in
 // errors. The columns name, cpu_milli, memory_mib, num_gpu and gpu_milli are
-// required; creation_time and deletion_time must come together.
+// required; creation_time and deletion_time must come together. It uses
+// the default Limits.
 func NewPodReader(r io.Reader, file string) (*PodReader, error) {
-	t, err := newTable(r, file, podRequired, podOptional)
+	return Limits{}.NewPodReader(r, file)
+}
+
+// NewPodReader is the package-level NewPodReader with the limits lim.
+func (lim Limits) NewPodReader(r io.Reader, file string) (*PodReader, error) {
+	t, err := newTable(r, file, podRequired, podOptional, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -98,13 +104,13 @@ func (pr *PodReader) Read() (Pod, error) {
 		return Pod{}, &ParseError{File: t.file, Line: t.line, Column: "name", Value: p.Name, Err: fmt.Errorf("%w: first on line %d", ErrDuplicate, prev)}
 	}
 	pr.seen[p.Name] = t.line
-	if p.CPUMilli, err = t.int64In("cpu_milli", 0, math.MaxInt64); err != nil {
+	if p.CPUMilli, err = t.int64Limit("cpu_milli", 0, t.lim.MaxResource, "MaxResource"); err != nil {
 		return Pod{}, err
 	}
-	if p.MemoryMiB, err = t.int64In("memory_mib", 0, math.MaxInt64); err != nil {
+	if p.MemoryMiB, err = t.int64Limit("memory_mib", 0, t.lim.MaxResource, "MaxResource"); err != nil {
 		return Pod{}, err
 	}
-	g, err := t.int64In("num_gpu", 0, 1<<20)
+	g, err := t.int64In("num_gpu", 0, MaxGPUs)
 	if err != nil {
 		return Pod{}, err
 	}
@@ -132,7 +138,7 @@ func (pr *PodReader) Read() (Pod, error) {
 		return p, nil
 	}
 	p.HasTimes = true
-	if p.Creation, err = t.int64In("creation_time", 0, math.MaxInt64); err != nil {
+	if p.Creation, err = t.int64Limit("creation_time", 0, t.lim.MaxTime, "MaxTime"); err != nil {
 		return Pod{}, err
 	}
 	if p.Creation < pr.lastCreation {
@@ -140,7 +146,7 @@ func (pr *PodReader) Read() (Pod, error) {
 			Err: fmt.Errorf("%w: %d after %d on an earlier line", ErrOrder, p.Creation, pr.lastCreation)}
 	}
 	pr.lastCreation = p.Creation
-	if p.Deletion, err = t.int64In("deletion_time", p.Creation, math.MaxInt64); err != nil {
+	if p.Deletion, err = t.int64Limit("deletion_time", p.Creation, t.lim.MaxTime, "MaxTime"); err != nil {
 		return Pod{}, err
 	}
 	if s := t.str("scheduled_time"); s != "" {
@@ -151,9 +157,12 @@ func (pr *PodReader) Read() (Pod, error) {
 	return p, nil
 }
 
-// ReadPods reads a whole pod list.
-func ReadPods(r io.Reader, file string) ([]Pod, error) {
-	pr, err := NewPodReader(r, file)
+// ReadPods reads a whole pod list, with the default Limits.
+func ReadPods(r io.Reader, file string) ([]Pod, error) { return Limits{}.ReadPods(r, file) }
+
+// ReadPods is the package-level ReadPods with the limits lim.
+func (lim Limits) ReadPods(r io.Reader, file string) ([]Pod, error) {
+	pr, err := lim.NewPodReader(r, file)
 	if err != nil {
 		return nil, err
 	}

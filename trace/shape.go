@@ -80,7 +80,9 @@ func JobTypes(pods []Pod, n int) []JobType {
 }
 
 // SampleNodes returns n distinct node indices drawn uniformly with rng,
-// in increasing order (all nodes if n <= 0 or n >= len(nodes)).
+// in increasing order (all nodes if n <= 0 or n >= len(nodes)). rng is
+// used only when a sample is drawn; a nil rng then means a fixed seed
+// (rand.NewPCG(0, 0)) rather than a panic.
 func SampleNodes(nodes []Node, n int, rng *rand.Rand) []int {
 	if n <= 0 || n >= len(nodes) {
 		out := make([]int, len(nodes))
@@ -88,6 +90,9 @@ func SampleNodes(nodes []Node, n int, rng *rand.Rand) []int {
 			out[i] = i
 		}
 		return out
+	}
+	if rng == nil {
+		rng = rand.New(rand.NewPCG(0, 0))
 	}
 	perm := rng.Perm(len(nodes))[:n]
 	slices.Sort(perm)

@@ -44,7 +44,7 @@ func ExampleParseError() {
 	fmt.Println(err)
 	// Output:
 	// true true 3 memory_mib
-	// pods.csv:3: column memory_mib: value "-5": trace: bad value: outside [0, 9223372036854775807]
+	// pods.csv:3: column memory_mib: value "-5": trace: bad value: outside [0, 1099511627776]
 }
 
 func ExampleJobTypes() {

@@ -48,8 +48,13 @@
 //
 // [Utility] is a small value type (kind plus parameters) so that instances
 // store them flat and evaluate them without indirect calls; its JSON form is
-// {"kind": "log", "a": 1.2} (and "alpha" for AlphaFair). Values are
-// validated by [New], [NewAlphaFair], [Utility.Validate] and the JSON
-// decoder; the evaluation methods assume a valid utility and y >= 0 and do
+// {"kind": "log", "a": 1.2} (and "alpha" for AlphaFair); "kind" and "a" are
+// required (before, an object without a kind decoded as Linear), unknown
+// fields and data after the object are errors. Values are validated by
+// [New], [NewAlphaFair], [Utility.Validate] and the JSON decoder: a known
+// kind, a in [MinA, MaxA] = [1e-150, 1e150] (the range in which every
+// kind's value, derivative and bound f'(0) are finite; before, a
+// Reciprocal with a = 1e-200 had f'(0) = +Inf and a Linear with a = 1e308
+// overflowed at y = 2), and alpha finite and >= 0. The evaluation methods assume a valid utility and y >= 0 and do
 // not check, so that they can sit on hot paths.
 package utility

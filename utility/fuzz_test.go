@@ -1,6 +1,7 @@
 package utility
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"testing"
@@ -12,6 +13,8 @@ func FuzzUnmarshalJSON(f *testing.F) {
 	f.Add([]byte(`{"kind":"log","a":1.2}`))
 	f.Add([]byte(`{"kind":"alphafair","a":1,"alpha":0.5}`))
 	f.Add([]byte(`{"kind":"poly","a":-3}`))
+	f.Add([]byte(`{"a":1}`))
+	f.Add([]byte(`{"kind":"log","a":1}x`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var u Utility
 		if err := json.Unmarshal(b, &u); err != nil {
@@ -19,6 +22,9 @@ func FuzzUnmarshalJSON(f *testing.F) {
 		}
 		if err := u.Validate(); err != nil {
 			t.Fatalf("decoded invalid utility %+v: %v", u, err)
+		}
+		if !bytes.Contains(bytes.ToLower(b), []byte(`"kind"`)) && !bytes.Contains(b, []byte(`\u`)) {
+			t.Fatalf("%s decoded without a kind to %+v", b, u)
 		}
 		out, err := json.Marshal(u)
 		if err != nil {

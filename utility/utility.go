@@ -1,8 +1,11 @@
 package utility
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"math"
 )
 
@@ -96,14 +99,30 @@ func NewAlphaFair(a, alpha float64) (Utility, error) {
 	return u, u.Validate()
 }
 
+// Bounds on the scale A of every kind. Within them a², 1/a², a·y and a/y
+// stay finite for y in [1e-150, 1e150], so Value, Deriv, DerivBound and
+// InvDeriv are finite wherever the kind's formula is (a Reciprocal with
+// a = 1e-200 would have f'(0) = 1/a² = +Inf; a Linear with a = 1e308 would
+// overflow at y = 2). An algorithm with a finer requirement checks it
+// itself.
+const (
+	MinA = 1e-150
+	MaxA = 1e150
+)
+
 // Validate reports whether u is a valid utility: a known kind, a finite
-// A > 0, and a finite Alpha >= 0 for AlphaFair (Alpha = 0 otherwise).
+// A in [MinA, MaxA], and a finite Alpha >= 0 for AlphaFair (Alpha = 0
+// otherwise). The error wraps ErrKind or ErrParameter and names the field
+// and the value.
 func (u Utility) Validate() error {
 	if u.Kind < 0 || u.Kind >= numKinds {
-		return fmt.Errorf("%w: %d", ErrKind, int(u.Kind))
+		return fmt.Errorf("%w: kind %d", ErrKind, int(u.Kind))
 	}
 	if !(u.A > 0) || math.IsInf(u.A, 1) {
 		return fmt.Errorf("%w: a = %v for %v, want finite a > 0", ErrParameter, u.A, u.Kind)
+	}
+	if u.A < MinA || u.A > MaxA {
+		return fmt.Errorf("%w: a = %v for %v, want a in [MinA, MaxA] = [%g, %g]", ErrParameter, u.A, u.Kind, MinA, MaxA)
 	}
 	if u.Kind == AlphaFair {
 		if !(u.Alpha >= 0) || math.IsInf(u.Alpha, 1) {
@@ -124,17 +143,34 @@ func (u Utility) String() string {
 }
 
 // UnmarshalJSON decodes {"kind": name, "a": a[, "alpha": alpha]} and
-// validates the result.
+// validates the result. "kind" and "a" are required (an object without a
+// kind is an error, not a Linear utility), unknown fields and data after
+// the object are errors wrapping ErrSyntax.
 func (u *Utility) UnmarshalJSON(b []byte) error {
-	type plain Utility
-	var v plain
-	if err := json.Unmarshal(b, &v); err != nil {
-		return fmt.Errorf("utility: decode: %w", err)
+	var v struct {
+		Kind  *Kind    `json:"kind"`
+		A     *float64 `json:"a"`
+		Alpha float64  `json:"alpha"`
 	}
-	if err := Utility(v).Validate(); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("%w: %w", ErrSyntax, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: data after the utility object at byte %d", ErrSyntax, dec.InputOffset())
+	}
+	if v.Kind == nil {
+		return fmt.Errorf("%w: missing \"kind\" (want one of %v)", ErrKind, kindNames)
+	}
+	if v.A == nil {
+		return fmt.Errorf("%w: missing \"a\" for %v", ErrParameter, *v.Kind)
+	}
+	w := Utility{Kind: *v.Kind, A: *v.A, Alpha: v.Alpha}
+	if err := w.Validate(); err != nil {
 		return err
 	}
-	*u = Utility(v)
+	*u = w
 	return nil
 }
 

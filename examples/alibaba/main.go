@@ -7,6 +7,12 @@
 //	go run ./examples/alibaba [-trace DIR] [-pods FILE] [-family ogasched,...]
 //	    [-seed 1] [-workers 2] [-json] [-out DIR]
 //
+// Every flag is checked before the trace is read: -workers in [1, 1024],
+// -pods a file name in the trace folder, -family known names without
+// repeats, -trace an existing folder, -out a folder or a new path; a bad
+// value is an error naming the flag. The trace itself is read within
+// trace.Limits (records, timestamps, slot counts).
+//
 // The trace folder defaults to ../shared/traces/alibaba-openb-2023 next to
 // the repository (or $MSCHED_TRACE); get the files from
 // github.com/alibaba/clusterdata (cluster-trace-gpu-v2023) if it is absent.
@@ -16,10 +22,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -71,51 +79,107 @@ var families = []struct {
 }
 
 func main() {
-	if err := run(); err != nil {
+	if err := run(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
 		fmt.Fprintln(os.Stderr, "alibaba:", err)
 		os.Exit(1)
 	}
 }
 
-func run() error {
-	var o options
-	dir := flag.String("trace", "", "trace folder (default ../shared/traces/alibaba-openb-2023 next to the repository, or $MSCHED_TRACE)")
-	flag.StringVar(&o.Pods, "pods", trace.DefaultPodFile, "pod list file in the trace folder")
+// maxWorkers bounds -workers: more goroutines than this only cost memory.
+const maxWorkers = 1024
+
+// config is the parsed and validated command line.
+type config struct {
+	o      options
+	dir    string
+	fams   []string // validated family names, in the order given
+	asJSON bool
+	out    string
+}
+
+// parseFlags parses and validates the command line: every flag value is
+// checked here, before the trace is read, so that a hostile value is an
+// error naming the flag, never a panic or a hang later.
+func parseFlags(args []string) (*config, error) {
+	var c config
+	fs := flag.NewFlagSet("alibaba", flag.ContinueOnError)
+	fs.StringVar(&c.dir, "trace", "", "trace folder (default ../shared/traces/alibaba-openb-2023 next to the repository, or $MSCHED_TRACE)")
+	fs.StringVar(&c.o.Pods, "pods", trace.DefaultPodFile, "pod list file in the trace folder")
 	var names []string
 	for _, f := range families {
 		names = append(names, f.name)
 	}
-	fams := flag.String("family", strings.Join(names, ","), "comma-separated families to run")
-	flag.Uint64Var(&o.Seed, "seed", 1, "seed for what the trace does not carry (utilities, rewards, node sample)")
-	flag.IntVar(&o.Workers, "workers", 2, "workers")
-	asJSON := flag.Bool("json", false, "print a JSON array of summaries instead of tables")
-	out := flag.String("out", "", "directory for CSV series and SVG plots")
-	flag.Parse()
-
-	if *dir == "" {
+	fams := fs.String("family", strings.Join(names, ","), "comma-separated families to run")
+	fs.Uint64Var(&c.o.Seed, "seed", 1, "seed for what the trace does not carry (utilities, rewards, node sample)")
+	fs.IntVar(&c.o.Workers, "workers", 2, fmt.Sprintf("workers, in [1, %d]", maxWorkers))
+	fs.BoolVar(&c.asJSON, "json", false, "print a JSON array of summaries instead of tables")
+	fs.StringVar(&c.out, "out", "", "directory for CSV series and SVG plots")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+	}
+	if c.o.Workers < 1 || c.o.Workers > maxWorkers {
+		return nil, fmt.Errorf("-workers = %d, want [1, %d]", c.o.Workers, maxWorkers)
+	}
+	if c.o.Pods == "" || filepath.Base(c.o.Pods) != c.o.Pods || c.o.Pods == "." || c.o.Pods == ".." {
+		return nil, fmt.Errorf("-pods = %q, want the name of a file in the trace folder (e.g. %s)", c.o.Pods, trace.DefaultPodFile)
+	}
+	seen := map[string]bool{}
+	for _, name := range strings.Split(*fams, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.Contains(names, name) {
+			return nil, fmt.Errorf("-family: unknown family %q (have %v)", name, names)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("-family: %q given twice", name)
+		}
+		seen[name] = true
+		c.fams = append(c.fams, name)
+	}
+	if c.dir == "" {
 		d, err := trace.DefaultDir()
 		if err != nil {
-			return fmt.Errorf("%w\n(pass -trace DIR with the OpenB files of github.com/alibaba/clusterdata, cluster-trace-gpu-v2023)", err)
+			return nil, fmt.Errorf("%w\n(pass -trace DIR with the OpenB files of github.com/alibaba/clusterdata, cluster-trace-gpu-v2023)", err)
 		}
-		*dir = d
+		c.dir = d
 	}
-	start := time.Now()
-	tr, err := trace.Load(*dir, o.Pods)
+	if st, err := os.Stat(c.dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("-trace = %q is not a folder (get the OpenB files of github.com/alibaba/clusterdata, cluster-trace-gpu-v2023)", c.dir)
+	}
+	if c.out != "" {
+		if st, err := os.Stat(c.out); err == nil && !st.IsDir() {
+			return nil, fmt.Errorf("-out = %q exists and is not a folder", c.out)
+		}
+	}
+	return &c, nil
+}
+
+func run(args []string) error {
+	c, err := parseFlags(args)
 	if err != nil {
 		return err
 	}
-	if !*asJSON {
+	o := c.o
+	start := time.Now()
+	tr, err := trace.Load(c.dir, o.Pods)
+	if err != nil {
+		return err
+	}
+	if !c.asJSON {
 		fmt.Printf("Alibaba cluster-trace-gpu-v2023 (%s): %d nodes, %d pods from %s; loaded in %v\n\n",
-			*dir, len(tr.Nodes), len(tr.Pods), o.Pods, time.Since(start).Round(time.Millisecond))
+			c.dir, len(tr.Nodes), len(tr.Pods), o.Pods, time.Since(start).Round(time.Millisecond))
 	}
 	var reports []*familyReport
-	for _, name := range strings.Split(*fams, ",") {
-		found := false
+	for _, name := range c.fams {
 		for _, f := range families {
-			if f.name != strings.TrimSpace(name) {
+			if f.name != name {
 				continue
 			}
-			found = true
 			fmt.Fprintf(os.Stderr, "alibaba: running %s ...\n", f.name)
 			t0 := time.Now()
 			r, err := f.run(tr, o)
@@ -124,20 +188,17 @@ func run() error {
 			}
 			r.WallSeconds = time.Since(t0).Seconds()
 			reports = append(reports, r)
-			if !*asJSON {
+			if !c.asJSON {
 				printReport(r)
 			}
-			if *out != "" {
-				if err := writeOutputs(*out, r); err != nil {
+			if c.out != "" {
+				if err := writeOutputs(c.out, r); err != nil {
 					return err
 				}
 			}
 		}
-		if !found {
-			return fmt.Errorf("unknown family %q (have %v)", name, names)
-		}
 	}
-	if *asJSON {
+	if c.asJSON {
 		return report.PrintJSON(reports)
 	}
 	return nil
