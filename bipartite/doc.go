@@ -34,6 +34,55 @@
 // learn from feedback also implement Learner[Fb]. Each family (ogasched,
 // onsocmax, esdp, ocorp) defines its observation, decision and feedback types.
 //
+// # Conventions shared by every family
+//
+// What a user learns driving one family carries to the next. Every family
+// package and the baselines follow these rules; a package doc says where a
+// rule needs a family-specific word.
+//
+//   - Constructors: New(model, Settings) (*Policy, error). The model is the
+//     family's instance type (a Problem, a Cluster, a Mesh, machines);
+//     Settings is passed by value and its zero value is the paper's setup
+//     under the faithful reading, each field documenting its zero value.
+//     Settings.Validate joins every problem with errors.Join, naming the
+//     field and the value; New calls it first. A nil model is an error, never
+//     a panic. Variants of a paper's algorithm have their own constructor and
+//     struct named after the paper (ocorp.NewPlus → *ocorp.Plus); Policy
+//     always names the paper algorithm's struct.
+//   - The contract: each family declares
+//     type OnlinePolicy = bipartite.OnlinePolicy[Obs, Decision]
+//     (and Learner where it learns from feedback); every policy and
+//     baseline of the family satisfies it.
+//   - Slots are 0-based ints. Decide(t, …) needs t >= 0 and a t greater
+//     than that of the previous Decide; gaps are allowed and each family says
+//     what a gap means to its learner. Observe(t, fb) names the t of the
+//     latest Decide, once. Anything else is an error wrapping the family's
+//     ErrSlot.
+//   - A returned decision, and every slice in it, is owned by the policy and
+//     valid until the next call of any method of that policy: copy what you
+//     keep. Hot paths therefore do not allocate per slot.
+//   - Jobs are identified by caller-chosen int IDs, opaque (any value),
+//     unique among live jobs. Decisions name jobs by ID, never by an index
+//     into the observation. The state of a job is released when it finishes
+//     or leaves the observation, so memory follows the live jobs.
+//   - A call that returns an error leaves the policy exactly as it was.
+//   - Learned state survives a restart: stateful policies implement
+//     encoding.BinaryMarshaler and encoding.BinaryUnmarshaler (and the JSON
+//     pair, with the same bytes): a versioned JSON object
+//     {"format": "msched/PKG.TYPE", "version": 1, "model": fingerprint, …}
+//     restored into a policy freshly built by New on the same model, which
+//     checks format, version, fingerprint, lengths and values and returns an
+//     error wrapping the family's ErrSnapshot, unchanged, on any mismatch.
+//   - Errors wrap a sentinel of the package's errors.go with %w (the cause
+//     too). Long solvers take a context.Context or a documented work budget;
+//     Settings.Logger (*slog.Logger, nil = off) carries per-slot diagnostics.
+//   - Simulators: Run(inst, []OnlinePolicy, RunSettings) (*Result, error);
+//     generators: Config, DefaultConfig(), Generate(Config, *rand.Rand) in
+//     generate.go; solver statuses start at NotTerminated.
+//
+// The families adopt these rules as listed in CHANGELOG.md; where a family
+// has not yet, its doc says so.
+//
 // # JSON
 //
 // Graphs encode as {"version":1,"left":|L|,"right":|R|,"edges":[[l,r],...]}
