@@ -226,7 +226,7 @@ func writeOutputs(dir string, r *familyReport) error {
 		return err
 	}
 	cols := make([]func(int) float64, len(r.order))
-	pl := report.NewPlot(r.Experiment+" on the Alibaba trace", "t", r.ylabel)
+	pl := report.NewPlot(r.Experiment+" and its baselines on the Alibaba openb-2023 trace", "slot t", r.ylabel)
 	for i, n := range r.order {
 		ys := r.series[n]
 		cols[i] = func(t int) float64 { return ys[t] }
