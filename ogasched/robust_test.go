@@ -23,8 +23,13 @@ func TestNewProblemRejectsUnboundedDerivatives(t *testing.T) {
 		want string
 	}{
 		{"sqrt", utility.Utility{Kind: utility.Sqrt, A: 1}, "infinite derivative at 0"},
-		{"linear a=1e308", utility.Utility{Kind: utility.Linear, A: 1e308}, "overflow"},
-		{"reciprocal a=1e-200", utility.Utility{Kind: utility.Reciprocal, A: 1e-200}, "overflow"},
+		// Outside utility's own [MinA, MaxA]: rejected by the utility check.
+		{"linear a=1e308", utility.Utility{Kind: utility.Linear, A: 1e308}, "MaxA"},
+		{"reciprocal a=1e-200", utility.Utility{Kind: utility.Reciprocal, A: 1e-200}, "MinA"},
+		// Inside [MinA, MaxA] but with f'(0) above MaxValue: the gradient
+		// steps would overflow.
+		{"linear a=1e16", utility.Utility{Kind: utility.Linear, A: 1e16}, "overflow"},
+		{"reciprocal a=1e-20", utility.Utility{Kind: utility.Reciprocal, A: 1e-20}, "overflow"},
 		{"log a=1e16", utility.Utility{Kind: utility.Log, A: 1e16}, "overflow"},
 	} {
 		_, err := NewProblem(g, [][]float64{{1}}, [][]float64{{1}}, [][]utility.Utility{{c.u}}, []float64{0.5})

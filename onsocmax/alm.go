@@ -143,7 +143,7 @@ type ALM struct {
 	lo, hi                  []float64
 	step                    float64
 	p3                      p3Terms
-	p3Upper, p3Lo, p3Hi     []float64
+	p3Lo, p3Hi              []float64
 	p3Rows                  [1]LinearRow
 	p3Prob                  SeparableProblem
 }

@@ -319,7 +319,6 @@ func (in *Instance) ascend(x [][]float64, zero []float64, sweeps int) float64 {
 		}
 	}
 	var caps, work, trial []float64
-	w := in.Welfare(x)
 	for range sweeps {
 		for n := range in.Jobs {
 			j := &in.Jobs[n]
@@ -347,6 +346,5 @@ func (in *Instance) ascend(x [][]float64, zero []float64, sweeps int) float64 {
 			}
 		}
 	}
-	w = in.Welfare(x)
-	return w
+	return in.Welfare(x)
 }

@@ -1,0 +1,142 @@
+package snapshot
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"io"
+	"math"
+	"strconv"
+)
+
+// MaxBytes bounds the size of a snapshot that Decode accepts (1 GiB).
+const MaxBytes = 1 << 30
+
+// Sentinel errors. The families wrap their own ErrSnapshot around these.
+var (
+	// ErrFormat: not a snapshot of the expected format and version.
+	ErrFormat = errors.New("snapshot: wrong format or version")
+	// ErrModel: a snapshot of a policy built on a different model.
+	ErrModel = errors.New("snapshot: model fingerprint mismatch")
+	// ErrCorrupt: malformed JSON, unknown fields, trailing data, too large.
+	ErrCorrupt = errors.New("snapshot: corrupt or truncated")
+)
+
+type envelope struct {
+	Format  string          `json:"format"`
+	Version int             `json:"version"`
+	Model   string          `json:"model"`
+	State   json.RawMessage `json:"state"`
+}
+
+// Encode returns the snapshot {"format","version","model","state"} with
+// state marshalled by encoding/json.
+func Encode(format string, version int, model string, state any) ([]byte, error) {
+	raw, err := json.Marshal(state)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: encoding %s state: %w", format, err)
+	}
+	return json.Marshal(envelope{Format: format, Version: version, Model: model, State: raw})
+}
+
+// Decode checks the envelope of data against format, version and model and
+// decodes its state into state (a pointer), rejecting unknown fields and
+// data after the object. The caller validates the decoded state (lengths,
+// ranges, NaN) before installing it.
+func Decode(data []byte, format string, version int, model string, state any) error {
+	if len(data) > MaxBytes {
+		return fmt.Errorf("%w: %d bytes, limit MaxBytes=%d", ErrCorrupt, len(data), MaxBytes)
+	}
+	var env envelope
+	if err := strict(data, &env); err != nil {
+		return err
+	}
+	if env.Format != format || env.Version != version {
+		return fmt.Errorf("%w: got format %q version %d, want %q version %d", ErrFormat, env.Format, env.Version, format, version)
+	}
+	if env.Model != model {
+		return fmt.Errorf("%w: snapshot of model %s restored into a policy on model %s", ErrModel, env.Model, model)
+	}
+	if len(env.State) == 0 {
+		return fmt.Errorf("%w: no state", ErrCorrupt)
+	}
+	return strict(env.State, state)
+}
+
+func strict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("%w: data after the JSON object", ErrCorrupt)
+	}
+	return nil
+}
+
+// Hasher builds a model fingerprint from the exact bits of the values it is
+// given, in order. The zero value is not ready: use NewHasher.
+type Hasher struct {
+	h   hash.Hash64
+	buf [8]byte
+}
+
+// NewHasher returns a Hasher whose fingerprint starts from the format name.
+func NewHasher(format string) *Hasher {
+	h := &Hasher{h: fnv.New64a()}
+	h.String(format)
+	return h
+}
+
+// Int adds v.
+func (h *Hasher) Int(v int) *Hasher {
+	binary.LittleEndian.PutUint64(h.buf[:], uint64(v))
+	h.h.Write(h.buf[:])
+	return h
+}
+
+// Float adds the bits of v.
+func (h *Hasher) Float(v float64) *Hasher {
+	binary.LittleEndian.PutUint64(h.buf[:], math.Float64bits(v))
+	h.h.Write(h.buf[:])
+	return h
+}
+
+// Ints adds the length of vs and each value.
+func (h *Hasher) Ints(vs []int) *Hasher {
+	h.Int(len(vs))
+	for _, v := range vs {
+		h.Int(v)
+	}
+	return h
+}
+
+// Floats adds the length of vs and the bits of each value.
+func (h *Hasher) Floats(vs []float64) *Hasher {
+	h.Int(len(vs))
+	for _, v := range vs {
+		h.Float(v)
+	}
+	return h
+}
+
+// String adds the length of s and its bytes.
+func (h *Hasher) String(s string) *Hasher {
+	h.Int(len(s))
+	h.h.Write([]byte(s))
+	return h
+}
+
+// Sum returns the fingerprint as 16 hex digits.
+func (h *Hasher) Sum() string {
+	s := strconv.FormatUint(h.h.Sum64(), 16)
+	for len(s) < 16 {
+		s = "0" + s
+	}
+	return s
+}
