@@ -81,7 +81,7 @@ func BenchmarkDefaultDay(b *testing.B) {
 		b.Fatal(err)
 	}
 	pr, _ := in.Pricing(0)
-	pol, _ := NewPolicy(in.Mesh, pr, nil)
+	pol, _ := newPolicyP(in.Mesh, pr, nil)
 	day := func() {
 		pol.Reset()
 		next := 0
@@ -109,11 +109,11 @@ func BenchmarkDefaultDayALM(b *testing.B) {
 		b.Fatal(err)
 	}
 	pr, _ := in.Pricing(0)
-	pol, _ := NewPolicy(in.Mesh, pr, &PolicySettings{Solver: AugmentedLagrangian})
+	pol, _ := newPolicyP(in.Mesh, pr, &Settings{Solver: AugmentedLagrangian})
 	b.ReportAllocs()
 	for b.Loop() {
 		pol.Reset()
-		if _, err := Run(in, pol); err != nil {
+		if _, err := runOne(in, pol); err != nil {
 			b.Fatal(err)
 		}
 	}

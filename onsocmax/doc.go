@@ -58,7 +58,7 @@
 //     penalised bounds). Table II's sigma_0, p, theta_1, theta_2, learning
 //     rate and decay are the defaults.
 //
-// Both return a Result with the multiplier mu and a typed Status;
+// Both return a SolveResult with the multiplier mu and a typed Status;
 // P3.KKTResidual measures the KKT conditions (13).
 //
 // # Deviations of the ALM from Algorithm 2

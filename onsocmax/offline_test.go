@@ -100,8 +100,8 @@ func TestOfflineConcaveBracketsOptimum(t *testing.T) {
 				t.Fatalf("trial %d: optimum %v outside [%v, %v]", trial, opt, res.Lower, res.Upper)
 			}
 		} else if pr, err := in.Pricing(0); err == nil {
-			pol, _ := NewPolicy(in.Mesh, pr, nil)
-			on, err := Run(in, pol)
+			pol, _ := newPolicyP(in.Mesh, pr, nil)
+			on, err := runOne(in, pol)
 			if err != nil {
 				t.Fatal(err)
 			}
