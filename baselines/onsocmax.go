@@ -316,7 +316,7 @@ func (b *slotBase) unmarshal(data []byte) error {
 		if err := a.Job.ValidateWindow(b.mesh.Nodes, b.w); err != nil {
 			return fmt.Errorf("baselines: %w: %w: active job %d: %w", onsocmax.ErrSnapshot, snapshot.ErrCorrupt, k, err)
 		}
-		if a.Job.Arrival > st.Last || !(a.Rem >= 0 && a.Rem <= a.Job.Rho) {
+		if a.Job.Arrival > st.Last || !(a.Rem >= 0 && a.Rem <= a.Job.Rho) || math.Signbit(a.Rem) {
 			return bad("active job %d (id %d): arrival %d after slot %d or remaining %v outside [0, %v]", k, a.Job.ID, a.Job.Arrival, st.Last, a.Rem, a.Job.Rho)
 		}
 		if _, dup := ids[a.Job.ID]; dup {
