@@ -2,7 +2,6 @@ package onsocmax
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/msched/msched/internal/checked"
@@ -34,13 +33,10 @@ func (p *Policy) Units(dst []int, nodes []int, arrival, deadline int) ([]int, er
 			return dst, fmt.Errorf("%w: node %d repeated at index %d", ErrNode, i, k)
 		}
 	}
-	last := deadline
-	if arrival <= math.MaxInt-p.w {
-		last = min(deadline, arrival+p.w-1)
-	}
+	n := min(deadline-arrival, p.w-1) // slots after arrival; no overflow
 	for _, i := range nodes {
-		for s := arrival; s <= last; s++ {
-			dst = append(dst, i*p.w+s%p.w)
+		for k := 0; k <= n; k++ {
+			dst = append(dst, i*p.w+(arrival%p.w+k)%p.w)
 		}
 	}
 	return dst, nil
@@ -76,8 +72,14 @@ func (p *Policy) AddNode(capacity []float64) (int, error) {
 		return node, nil
 	}
 	p.alive[node] = true
-	// RemoveNode zeroed the usage of the later slots; the current slot's
-	// stays with its reservations (it is never decided again).
+	// RemoveNode zeroed the usage of the later slots. The current slot's
+	// reservations were the old node's, being executed; the slot is never
+	// decided again, so they are dropped with the old node.
+	if p.started {
+		col := p.now % p.w
+		p.ledger[col] = slices.DeleteFunc(p.ledger[col], func(e reservation) bool { return e.node == node })
+		p.usage[node*p.w+col] = 0
+	}
 	copy(p.capacity[node*p.w:(node+1)*p.w], capacity)
 	return node, nil
 }

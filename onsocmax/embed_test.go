@@ -473,6 +473,51 @@ func TestNodeOperations(t *testing.T) {
 	u, err := p.Units(nil, []int{2, 0}, 4, 100)
 	require.NoError(t, err)
 	assert.Equal(t, []int{7, 8, 6, 1, 2, 0}, u) // slots 4, 5, 6 -> columns 1, 2, 0
+	// Slots at the end of int: bounded by the window, no wrap-around.
+	u, err = p.Units(nil, []int{1}, math.MaxInt-1, math.MaxInt)
+	require.NoError(t, err)
+	assert.Len(t, u, 2)
+	_, err = p.Decide(math.MaxInt-1, nil)
+	require.ErrorIs(t, err, ErrSlot)
+}
+
+// TestSnapshotAfterNodeReuse: a node removed after a Decide keeps its
+// reservations in the current slot; added again with less capacity, the
+// snapshot still restores and continues bit for bit.
+func TestSnapshotAfterNodeReuse(t *testing.T) {
+	m, err := bipartite.NewMesh(2, 2, []float64{10, 10, 10, 10})
+	require.NoError(t, err)
+	set := Settings{Iota: 1, V: 3}
+	p, err := New(m, set)
+	require.NoError(t, err)
+	j := Job{ID: 1, Deadline: 1, Rho: 20, Units: []int{0, 1, 2, 3}, XBar: []float64{9, 9, 9, 9},
+		Beta: []float64{0, 0, 0, 0}, Utility: []utility.Utility{lin(2.5), lin(2.5), lin(2.5), lin(2.5)}}
+	dec, err := p.Decide(0, []Job{j})
+	require.NoError(t, err)
+	require.Equal(t, Allocated, dec.Outcomes[0].Reason)
+	cancelled, err := p.RemoveNode(0, nil)
+	require.NoError(t, err)
+	for _, a := range cancelled {
+		assert.Equal(t, 1, a.Slot, "only the slot after the current one is cancelled")
+	}
+	i, err := p.AddNode([]float64{0.5, 0.5})
+	require.NoError(t, err)
+	require.Equal(t, 0, i)
+	data, err := p.MarshalBinary()
+	require.NoError(t, err)
+	q, err := New(m, set)
+	require.NoError(t, err)
+	require.NoError(t, q.UnmarshalBinary(data))
+	j2 := j
+	j2.ID, j2.Arrival, j2.Deadline = 2, 1, 2
+	j2.Units, err = p.Units(nil, []int{0, 1}, 1, 2)
+	require.NoError(t, err)
+	da, err := p.Decide(1, []Job{j2})
+	require.NoError(t, err)
+	wa := allocBits(da.Allocations)
+	db, err := q.Decide(1, []Job{j2})
+	require.NoError(t, err)
+	require.Equal(t, wa, allocBits(db.Allocations))
 }
 
 // TestLogger: the logger receives one record per Decide and one per job
