@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/onsocmax"
+	"github.com/msched/msched/utility"
 )
 
 // Example draws a day of paper 001's setup, builds OnSocMax with the
@@ -39,4 +41,44 @@ func Example() {
 	// slot 2: job 2 Allocated 21.87
 	// slot 2: job 3 Allocated 18.39
 	// slot 2: job 4 Allocated 18.27
+}
+
+// ExampleSettings_Validate: every invalid field is named at once.
+func ExampleSettings_Validate() {
+	err := onsocmax.Settings{Iota: 2, V: 1, Solver: 7}.Validate()
+	fmt.Println(err)
+	// Output:
+	// onsocmax: invalid settings: Settings.Iota = 2, Settings.V = 1: onsocmax: invalid marginal-welfare bounds: v = 1, want finite v >= iota = 2
+	// onsocmax: invalid settings: Settings.Solver = 7
+}
+
+// ExampleWindowSlot: on a window of W = 4 slots, a job arriving at slot 9
+// names node 2's slot 11 as unit 2*4 + 11%4 = 11.
+func ExampleWindowSlot() {
+	node, slot := onsocmax.WindowSlot(11, 9, 4)
+	fmt.Println(node, slot)
+	// Output:
+	// 2 11
+}
+
+// ExamplePolicy_RemoveNode: a node leaving returns its reservations in
+// the slots after the current one.
+func ExamplePolicy_RemoveNode() {
+	mesh, _ := bipartite.NewMesh(2, 3, []float64{5, 5, 5, 5, 5, 5})
+	pol, _ := onsocmax.New(mesh, onsocmax.Settings{Iota: 1, V: 3})
+	units, _ := pol.Units(nil, []int{0, 1}, 0, 2)
+	j := onsocmax.Job{ID: 42, Deadline: 2, Rho: 12, Units: units}
+	for range units {
+		j.XBar = append(j.XBar, 2)
+		j.Beta = append(j.Beta, 0)
+		j.Utility = append(j.Utility, utility.Utility{Kind: utility.Linear, A: 2})
+	}
+	pol.Decide(0, []onsocmax.Job{j})
+	cancelled, _ := pol.RemoveNode(1, nil)
+	for _, a := range cancelled {
+		fmt.Printf("job %d: %.0f on node %d slot %d\n", a.Job, a.X, a.Node, a.Slot)
+	}
+	// Output:
+	// job 42: 2 on node 1 slot 1
+	// job 42: 2 on node 1 slot 2
 }
