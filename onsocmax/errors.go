@@ -19,9 +19,6 @@ var (
 	ErrTooLarge = errors.New("onsocmax: problem too large")
 	// ErrUnsupported reports an offline problem the exact solver cannot handle.
 	ErrUnsupported = errors.New("onsocmax: unsupported problem")
-	// ErrHorizon reports a slot outside the horizon [0, Slots) of a fixed
-	// mesh (an Instance); Policy and the baselines roll their window instead.
-	ErrHorizon = errors.New("onsocmax: slot outside the mesh horizon")
 	// ErrSlot reports a Decide at a negative slot or at one not after the
 	// slot of the previous Decide.
 	ErrSlot = errors.New("onsocmax: slot out of order")
