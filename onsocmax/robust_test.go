@@ -85,6 +85,8 @@ func TestDecideAllOrNothing(t *testing.T) {
 		}
 		before := bitsOf(p.Usage())
 		last := p.Last()
+		snap, err := p.MarshalBinary()
+		require.NoError(t, err)
 		var batch []Job
 		for _, j := range in.Jobs {
 			if j.Arrival >= 3 {
@@ -122,6 +124,9 @@ func TestDecideAllOrNothing(t *testing.T) {
 		assert.Empty(t, dec.Allocations)
 		assert.Equal(t, before, bitsOf(p.Usage()), "usage restored bit for bit")
 		assert.Equal(t, last, p.Last())
+		snap2, err := p.MarshalBinary()
+		require.NoError(t, err)
+		assert.Equal(t, string(snap), string(snap2), "window and reservations restored")
 		// And the policy still works, with the same result as a fresh
 		// decision of the good job alone.
 		dec, err = p.Decide(ts, []Job{good})
