@@ -143,6 +143,9 @@ func (p *Policy) Window() (w, first int) { return p.w, p.now }
 // job must arrive at t (ErrValue), name units of existing nodes whose
 // slots lie in [t, Deadline] (Units builds them; a unit of a removed node
 // has zero capacity) and have an ID unique in the batch (ErrDuplicate).
+// IDs are the caller's and opaque; the policy keeps no table of them, so
+// an ID reused while an earlier job still holds reservations in the
+// window is accepted, and RemoveNode then reports both under that ID.
 //
 // Decide is all or nothing: on any error (including a solver failure on a
 // later job of the batch) it returns a zero Decision and leaves the policy
