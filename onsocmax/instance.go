@@ -30,11 +30,12 @@ type Job struct {
 // Deadline, a finite non-negative Rho, XBar and Beta, valid utilities, and
 // distinct units of m whose slots lie in [Arrival, Deadline].
 func (j *Job) Validate(m *bipartite.Mesh) error {
-	return j.check(m.NumUnits(), func(r int) int { _, s := m.NodeSlot(r); return s })
+	return j.check(m.NumUnits(), func(r int) int { _, s := m.NodeSlot(r); return s }, nil)
 }
 
-// check is Validate for nu units whose slot slotOf gives.
-func (j *Job) check(nu int, slotOf func(r int) int) error {
+// check is Validate for nu units whose slot slotOf gives. seen, if not
+// nil, is the caller's reusable set for long unit lists (cleared here).
+func (j *Job) check(nu int, slotOf func(r int) int, seen map[int]struct{}) error {
 	k := len(j.Units)
 	if len(j.XBar) != k || len(j.Beta) != k || len(j.Utility) != k {
 		return fmt.Errorf("%w: job %d has %d units, %d xbar, %d beta, %d utilities",
@@ -46,9 +47,14 @@ func (j *Job) check(nu int, slotOf func(r int) int) error {
 	if !finiteNonNeg(j.Rho) {
 		return fmt.Errorf("%w: job %d rho %v", ErrValue, j.ID, j.Rho)
 	}
-	var seen map[int]struct{} // for long unit lists; short ones are scanned
-	if k > 32 {
+	// Long unit lists use a set; short ones are scanned.
+	switch {
+	case k <= 32:
+		seen = nil
+	case seen == nil:
 		seen = make(map[int]struct{}, k)
+	default:
+		clear(seen)
 	}
 	for i, r := range j.Units {
 		if r < 0 || r >= nu {
@@ -317,7 +323,7 @@ func (j *Job) ValidateWindow(nodes, window int) error {
 	if nodes <= 0 || window <= 0 || !checked.Within(MaxUnits, nodes, window) {
 		return fmt.Errorf("%w: window of %d nodes x %d slots", ErrValue, nodes, window)
 	}
-	return j.check(nodes*window, func(r int) int { _, s := WindowSlot(r, j.Arrival, window); return s })
+	return j.check(nodes*window, func(r int) int { _, s := WindowSlot(r, j.Arrival, window); return s }, nil)
 }
 
 // WindowSlot returns the node and absolute slot of unit r for a job

@@ -53,6 +53,7 @@ type Policy struct {
 	journal []usageEntry
 	undo    []float64 // usage of the columns recycled by the current Decide
 	ids     map[int]struct{}
+	seen    map[int]struct{} // units of a job, for Job.check
 }
 
 // reservation is one allocation kept until its slot leaves the window.
@@ -169,7 +170,10 @@ func (p *Policy) Decide(t int, jobs []Job) (Decision, error) {
 		if j.Arrival != t {
 			return Decision{}, fmt.Errorf("%w: job index %d (id %d) arrives at %d, decided at slot %d", ErrValue, n, j.ID, j.Arrival, t)
 		}
-		if err := j.check(nu, func(r int) int { return p.slotOf(r, t) }); err != nil {
+		if len(j.Units) > 32 && p.seen == nil {
+			p.seen = make(map[int]struct{})
+		}
+		if err := j.check(nu, func(r int) int { return p.slotOf(r, t) }, p.seen); err != nil {
 			return Decision{}, fmt.Errorf("job index %d: %w", n, err)
 		}
 		if len(jobs) > 1 {
