@@ -82,3 +82,14 @@ func ExamplePolicy_RemoveNode() {
 	// job 42: 2 on node 1 slot 1
 	// job 42: 2 on node 1 slot 2
 }
+
+// ExampleStatus_Err: only the early stops are errors.
+func ExampleStatus_Err() {
+	for _, s := range []onsocmax.Status{onsocmax.NotTerminated, onsocmax.Success, onsocmax.IterationLimit} {
+		fmt.Println(s, s.Err())
+	}
+	// Output:
+	// NotTerminated <nil>
+	// Success <nil>
+	// IterationLimit onsocmax: iteration limit reached: status IterationLimit
+}

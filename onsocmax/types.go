@@ -35,6 +35,16 @@ func (s Status) String() string {
 	return statusNames[s]
 }
 
+// Err returns the error of an early stop: an error wrapping
+// ErrIterationLimit for IterationLimit and InnerIterationLimit, nil for
+// every other status (NotTerminated included, as in gonum's optimize).
+func (s Status) Err() error {
+	if s == IterationLimit || s == InnerIterationLimit {
+		return fmt.Errorf("%w: status %v", ErrIterationLimit, s)
+	}
+	return nil
+}
+
 // SolveResult reports a per-job solve. The solution itself is written to the
 // caller's dst slice.
 type SolveResult struct {
