@@ -300,8 +300,11 @@
 // baselines' Decide are all or nothing: an error (ErrSlot for a slot out
 // of order, ErrValue for an invalid or late job, ErrDuplicate for a job ID
 // repeated in a batch) returns a zero decision and leaves the policy
-// exactly as it was. AddNode stops at MaxUnits units (ErrTooLarge). FlowSolver bounds its work by
-// FlowSettings.MaxAugmentations (ErrIterationLimit).
+// exactly as it was. AddNode stops at MaxUnits units (ErrTooLarge).
+// The offline solvers have documented work budgets: FlowSolver
+// FlowSettings.MaxAugmentations (ErrIterationLimit), OfflineConcave
+// OfflineSettings.MaxIterations and, if set, OfflineSettings.Context
+// (checked before every iteration), OfflineLP MaxLPVariables.
 //
 // Instances round-trip through
 // versioned JSON:
