@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/snapshot"
 	"github.com/msched/msched/onsocmax"
 )
 
@@ -17,8 +18,18 @@ import (
 // order, so a job's remaining workload shrinks as lower nodes serve it.
 // Every allocation respects (4), (6) and (7), so the result is feasible for
 // P1. The jobs' slices are retained (not copied) until their deadline and
-// must not be modified. The returned slice is owned by the policy and valid
-// until the next Decide. Neither is safe for concurrent use.
+// must not be modified. The returned decision is owned by the policy and
+// valid until its next method call; its Outcomes are empty (a job is
+// served over its lifetime). Neither is safe for concurrent use.
+//
+// Like onsocmax.Policy they roll over a periodic mesh: with W =
+// mesh.Slots, node i's capacity in slot t is mesh.Capacity[i*W + t%W],
+// Decide needs t >= 0 and greater than the previous Decide's t
+// (onsocmax.ErrSlot; a gap is slots without arrivals, in which the
+// baselines allocate nothing), and a job names its units node*W + s%W for
+// slots s in [Arrival, Arrival+W) (onsocmax.Job.ValidateWindow). The
+// cluster is fixed: to change it, build a new baseline (their state is
+// only the active jobs).
 //
 // Information advantage: deciding slot by slot, the baselines have seen
 // every job that arrives up to slot t before they spend slot t's capacity,
@@ -26,15 +37,17 @@ import (
 // whole allocation (later slots included) when the job arrives. Results
 // comparing them should say so.
 //
-// Decide is all or nothing: a slot outside the mesh horizon
-// (onsocmax.ErrHorizon), an invalid job or one arriving at another slot
-// (onsocmax.ErrValue), a job ID that is already active or repeated in the
-// batch (onsocmax.ErrDuplicate) return an error and a nil decision before
-// any state changes.
+// Decide is all or nothing: a slot out of order (onsocmax.ErrSlot), an
+// invalid job or one arriving at another slot (onsocmax.ErrValue), a job
+// ID that is already active or repeated in the batch
+// (onsocmax.ErrDuplicate) return an error and a zero decision before any
+// state changes. Their state (the active jobs and the slot clock) is saved
+// by MarshalBinary and restored by UnmarshalBinary into a baseline built
+// on the same mesh; errors wrap onsocmax.ErrSnapshot.
 
 var (
-	_ bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation] = (*MaxFirst)(nil)
-	_ bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation] = (*EqualShare)(nil)
+	_ onsocmax.OnlinePolicy = (*MaxFirst)(nil)
+	_ onsocmax.OnlinePolicy = (*EqualShare)(nil)
 )
 
 type activeJob struct {
@@ -51,18 +64,33 @@ type candidate struct {
 // slotBase holds what both baselines share.
 type slotBase struct {
 	mesh    *bipartite.Mesh
-	meshErr error // why mesh is unusable (nil, overflowing), reported by Decide
+	w       int
+	model   string
+	format  string
+	started bool
+	last    int
 	active  []activeJob
 	cand    [][]candidate // per node, candidates of the current slot
 	out     []onsocmax.Allocation
 	ids     map[int]struct{}
 }
 
-func newSlotBase(mesh *bipartite.Mesh) slotBase {
+func newSlotBase(mesh *bipartite.Mesh, format string) (slotBase, error) {
 	if err := onsocmax.ValidateMesh(mesh); err != nil {
-		return slotBase{meshErr: fmt.Errorf("baselines: %w", err)}
+		return slotBase{}, fmt.Errorf("baselines: %w", err)
 	}
-	return slotBase{mesh: mesh, cand: make([][]candidate, mesh.Nodes)}
+	m, err := bipartite.NewMesh(mesh.Nodes, mesh.Slots, mesh.Capacity) // a copy
+	if err != nil {
+		return slotBase{}, fmt.Errorf("baselines: %w", err)
+	}
+	model := snapshot.NewHasher(format).Int(m.Nodes).Int(m.Slots).Floats(m.Capacity).Sum()
+	return slotBase{mesh: m, w: m.Slots, model: model, format: format, cand: make([][]candidate, m.Nodes)}, nil
+}
+
+// live reports whether a can still be served at slot t or later.
+func (b *slotBase) live(a activeJob, t int) bool {
+	j := a.job
+	return a.rem > 0 && j.Deadline >= t && t-j.Arrival < b.w
 }
 
 // admit validates the arrivals and the slot before changing anything, then
@@ -70,39 +98,41 @@ func newSlotBase(mesh *bipartite.Mesh) slotBase {
 // node, the candidates of slot t.
 func (b *slotBase) admit(t int, jobs []onsocmax.Job) error {
 	b.out = b.out[:0]
-	if b.meshErr != nil {
-		return b.meshErr
+	if b.mesh == nil {
+		return fmt.Errorf("baselines: %w: not built by its constructor", onsocmax.ErrValue)
 	}
-	if t < 0 || t >= b.mesh.Slots {
-		return fmt.Errorf("baselines: %w: Decide at slot %d, mesh has slots [0, %d)", onsocmax.ErrHorizon, t, b.mesh.Slots)
+	if t < 0 || (b.started && t <= b.last) || t > math.MaxInt-2*b.w {
+		return fmt.Errorf("baselines: %w: Decide at slot %d after slot %d (started %v)", onsocmax.ErrSlot, t, b.last, b.started)
 	}
 	if b.ids == nil {
 		b.ids = make(map[int]struct{})
 	}
 	clear(b.ids)
 	for _, a := range b.active {
-		if a.job.Deadline >= t && a.rem > 0 {
+		if b.live(a, t) {
 			b.ids[a.job.ID] = struct{}{}
 		}
 	}
 	for n := range jobs {
-		if err := jobs[n].Validate(b.mesh); err != nil {
-			return fmt.Errorf("baselines: job index %d: %w", n, err)
-		}
 		if jobs[n].Arrival != t {
 			return fmt.Errorf("baselines: %w: job index %d (id %d) arrives at %d, decided at slot %d", onsocmax.ErrValue, n, jobs[n].ID, jobs[n].Arrival, t)
+		}
+		if err := jobs[n].ValidateWindow(b.mesh.Nodes, b.w); err != nil {
+			return fmt.Errorf("baselines: job index %d: %w", n, err)
 		}
 		if _, dup := b.ids[jobs[n].ID]; dup {
 			return fmt.Errorf("baselines: %w: job index %d has id %d, already active or earlier in the batch", onsocmax.ErrDuplicate, n, jobs[n].ID)
 		}
 		b.ids[jobs[n].ID] = struct{}{}
 	}
+	b.started, b.last = true, t
 	keep := b.active[:0]
 	for _, a := range b.active {
-		if a.job.Deadline >= t && a.rem > 0 {
+		if b.live(a, t) {
 			keep = append(keep, a)
 		}
 	}
+	clear(b.active[len(keep):]) // release the dropped jobs
 	b.active = keep
 	for n := range jobs {
 		j := jobs[n]
@@ -113,8 +143,8 @@ func (b *slotBase) admit(t int, jobs []onsocmax.Job) error {
 	}
 	for ai, a := range b.active {
 		for pos, r := range a.job.Units {
-			node, s := b.mesh.NodeSlot(r)
-			if s == t && a.job.XBar[pos] > 0 && b.mesh.Capacity[r] > 0 {
+			node, s := onsocmax.WindowSlot(r, a.job.Arrival, b.w)
+			if s == t && a.job.XBar[pos] > 0 && b.mesh.Capacity[node*b.w+t%b.w] > 0 {
 				b.cand[node] = append(b.cand[node], candidate{a: ai, pos: pos})
 			}
 		}
@@ -122,13 +152,13 @@ func (b *slotBase) admit(t int, jobs []onsocmax.Job) error {
 	return nil
 }
 
-func (b *slotBase) give(c candidate, r int, x float64) {
+func (b *slotBase) give(c candidate, node, t int, x float64) {
 	if x <= 0 {
 		return
 	}
 	a := &b.active[c.a]
 	a.rem = math.Max(0, a.rem-x)
-	b.out = append(b.out, onsocmax.Allocation{Job: a.job.ID, Unit: r, X: x})
+	b.out = append(b.out, onsocmax.Allocation{Job: a.job.ID, Unit: a.job.Units[c.pos], Node: node, Slot: t, X: x})
 }
 
 // MaxFirst is MAX-FIRST of paper 001: "each node always serves the job with
@@ -139,31 +169,26 @@ func (b *slotBase) give(c candidate, r int, x float64) {
 // when its capacity or its candidates run out.
 type MaxFirst struct{ slotBase }
 
-// NewMaxFirst returns MAX-FIRST on mesh. It never panics: if mesh is nil
-// or invalid (see onsocmax.ValidateMesh), every Decide returns that error.
-// NewMaxFirstChecked reports it at construction.
-func NewMaxFirst(mesh *bipartite.Mesh) *MaxFirst { return &MaxFirst{newSlotBase(mesh)} }
-
-// NewMaxFirstChecked returns MAX-FIRST on mesh, or an error if mesh is nil
-// or invalid (onsocmax.ValidateMesh).
-func NewMaxFirstChecked(mesh *bipartite.Mesh) (*MaxFirst, error) {
-	p := NewMaxFirst(mesh)
-	if p.meshErr != nil {
-		return nil, p.meshErr
+// NewMaxFirst returns MAX-FIRST on mesh (copied), or an error if mesh is
+// nil or invalid (onsocmax.ValidateMesh).
+func NewMaxFirst(mesh *bipartite.Mesh) (*MaxFirst, error) {
+	b, err := newSlotBase(mesh, "msched/baselines.MaxFirst")
+	if err != nil {
+		return nil, err
 	}
-	return p, nil
+	return &MaxFirst{b}, nil
 }
 
 // Name returns "MAX-FIRST".
 func (p *MaxFirst) Name() string { return "MAX-FIRST" }
 
 // Decide admits the arrivals of slot t and allocates the units of slot t.
-func (p *MaxFirst) Decide(t int, jobs []onsocmax.Job) ([]onsocmax.Allocation, error) {
+func (p *MaxFirst) Decide(t int, jobs []onsocmax.Job) (onsocmax.Decision, error) {
 	if err := p.admit(t, jobs); err != nil {
-		return nil, err
+		return onsocmax.Decision{}, err
 	}
 	for node, cs := range p.cand {
-		r := p.mesh.Unit(node, t)
+		r := node*p.w + t%p.w
 		c := p.mesh.Capacity[r]
 		left := c
 		for left > 0 && len(cs) > 0 {
@@ -182,13 +207,13 @@ func (p *MaxFirst) Decide(t int, jobs []onsocmax.Job) ([]onsocmax.Allocation, er
 			if best < 0 {
 				break
 			}
-			p.give(cs[best], r, bestX)
+			p.give(cs[best], node, t, bestX)
 			left -= bestX
 			cs = slices.Delete(cs, best, best+1)
 		}
 		p.cand[node] = cs[:0]
 	}
-	return p.out, nil
+	return onsocmax.Decision{Allocations: p.out}, nil
 }
 
 // EqualShare is EQUAL-SHARE of paper 001: "a node serves every newly
@@ -200,31 +225,26 @@ func (p *MaxFirst) Decide(t int, jobs []onsocmax.Job) ([]onsocmax.Allocation, er
 // among the others.
 type EqualShare struct{ slotBase }
 
-// NewEqualShare returns EQUAL-SHARE on mesh. It never panics: if mesh is
-// nil or invalid (see onsocmax.ValidateMesh), every Decide returns that
-// error. NewEqualShareChecked reports it at construction.
-func NewEqualShare(mesh *bipartite.Mesh) *EqualShare { return &EqualShare{newSlotBase(mesh)} }
-
-// NewEqualShareChecked returns EQUAL-SHARE on mesh, or an error if mesh is
-// nil or invalid (onsocmax.ValidateMesh).
-func NewEqualShareChecked(mesh *bipartite.Mesh) (*EqualShare, error) {
-	p := NewEqualShare(mesh)
-	if p.meshErr != nil {
-		return nil, p.meshErr
+// NewEqualShare returns EQUAL-SHARE on mesh (copied), or an error if mesh
+// is nil or invalid (onsocmax.ValidateMesh).
+func NewEqualShare(mesh *bipartite.Mesh) (*EqualShare, error) {
+	b, err := newSlotBase(mesh, "msched/baselines.EqualShare")
+	if err != nil {
+		return nil, err
 	}
-	return p, nil
+	return &EqualShare{b}, nil
 }
 
 // Name returns "EQUAL-SHARE".
 func (p *EqualShare) Name() string { return "EQUAL-SHARE" }
 
 // Decide admits the arrivals of slot t and allocates the units of slot t.
-func (p *EqualShare) Decide(t int, jobs []onsocmax.Job) ([]onsocmax.Allocation, error) {
+func (p *EqualShare) Decide(t int, jobs []onsocmax.Job) (onsocmax.Decision, error) {
 	if err := p.admit(t, jobs); err != nil {
-		return nil, err
+		return onsocmax.Decision{}, err
 	}
 	for node, cs := range p.cand {
-		r := p.mesh.Unit(node, t)
+		r := node*p.w + t%p.w
 		left := p.mesh.Capacity[r]
 		for k := range cs {
 			a := &p.active[cs[k].a]
@@ -241,9 +261,102 @@ func (p *EqualShare) Decide(t int, jobs []onsocmax.Job) ([]onsocmax.Allocation, 
 		})
 		for k, cd := range cs {
 			x := math.Min(cd.d, left/float64(len(cs)-k))
-			p.give(cd, r, x)
+			p.give(cd, node, t, x)
 			left -= x
 		}
 	}
-	return p.out, nil
+	return onsocmax.Decision{Allocations: p.out}, nil
 }
+
+// slotState is the saved state of a baseline.
+type slotState struct {
+	Started bool         `json:"started"`
+	Last    int          `json:"last"`
+	Active  []activeJSON `json:"active"`
+}
+
+type activeJSON struct {
+	Job onsocmax.Job `json:"job"`
+	Rem float64      `json:"rem"`
+}
+
+func (b *slotBase) marshal() ([]byte, error) {
+	if b.mesh == nil {
+		return nil, fmt.Errorf("baselines: %w: not built by its constructor", onsocmax.ErrSnapshot)
+	}
+	st := slotState{Started: b.started, Last: b.last, Active: make([]activeJSON, 0, len(b.active))}
+	for _, a := range b.active {
+		st.Active = append(st.Active, activeJSON{Job: *a.job, Rem: a.rem})
+	}
+	data, err := snapshot.Encode(b.format, 1, b.model, st)
+	if err != nil {
+		return nil, fmt.Errorf("baselines: %w: %w", onsocmax.ErrSnapshot, err)
+	}
+	return data, nil
+}
+
+func (b *slotBase) unmarshal(data []byte) error {
+	if b.mesh == nil {
+		return fmt.Errorf("baselines: %w: not built by its constructor", onsocmax.ErrSnapshot)
+	}
+	var st slotState
+	if err := snapshot.Decode(data, b.format, 1, b.model, &st); err != nil {
+		return fmt.Errorf("baselines: %w: %w", onsocmax.ErrSnapshot, err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("baselines: %w: %w: %s", onsocmax.ErrSnapshot, snapshot.ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	if st.Last < 0 || st.Last > math.MaxInt-2*b.w || (!st.Started && (st.Last != 0 || len(st.Active) > 0)) {
+		return bad("last = %d, started %v, %d active jobs", st.Last, st.Started, len(st.Active))
+	}
+	active := make([]activeJob, 0, len(st.Active))
+	ids := make(map[int]struct{}, len(st.Active))
+	for k := range st.Active {
+		a := &st.Active[k]
+		if err := a.Job.ValidateWindow(b.mesh.Nodes, b.w); err != nil {
+			return fmt.Errorf("baselines: %w: %w: active job %d: %w", onsocmax.ErrSnapshot, snapshot.ErrCorrupt, k, err)
+		}
+		if a.Job.Arrival > st.Last || !(a.Rem >= 0 && a.Rem <= a.Job.Rho) || math.Signbit(a.Rem) {
+			return bad("active job %d (id %d): arrival %d after slot %d or remaining %v outside [0, %v]", k, a.Job.ID, a.Job.Arrival, st.Last, a.Rem, a.Job.Rho)
+		}
+		if _, dup := ids[a.Job.ID]; dup {
+			return bad("active job %d repeats id %d", k, a.Job.ID)
+		}
+		ids[a.Job.ID] = struct{}{}
+		active = append(active, activeJob{job: &a.Job, rem: a.Rem})
+	}
+	b.started, b.last, b.active = st.Started, st.Last, active
+	return nil
+}
+
+// MarshalBinary saves the slot clock and the active jobs (with their
+// remaining workload) in the envelope of internal/snapshot, format
+// "msched/baselines.MaxFirst", version 1, fingerprinted on the mesh.
+func (p *MaxFirst) MarshalBinary() ([]byte, error) { return p.marshal() }
+
+// UnmarshalBinary restores a MarshalBinary snapshot into p, built by
+// NewMaxFirst on the same mesh; every job is validated first, and on an
+// error (wrapping onsocmax.ErrSnapshot) p is unchanged.
+func (p *MaxFirst) UnmarshalBinary(data []byte) error { return p.unmarshal(data) }
+
+// MarshalJSON returns the bytes of MarshalBinary.
+func (p *MaxFirst) MarshalJSON() ([]byte, error) { return p.marshal() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (p *MaxFirst) UnmarshalJSON(data []byte) error { return p.unmarshal(data) }
+
+// MarshalBinary saves the slot clock and the active jobs (with their
+// remaining workload) in the envelope of internal/snapshot, format
+// "msched/baselines.EqualShare", version 1, fingerprinted on the mesh.
+func (p *EqualShare) MarshalBinary() ([]byte, error) { return p.marshal() }
+
+// UnmarshalBinary restores a MarshalBinary snapshot into p, built by
+// NewEqualShare on the same mesh; every job is validated first, and on an
+// error (wrapping onsocmax.ErrSnapshot) p is unchanged.
+func (p *EqualShare) UnmarshalBinary(data []byte) error { return p.unmarshal(data) }
+
+// MarshalJSON returns the bytes of MarshalBinary.
+func (p *EqualShare) MarshalJSON() ([]byte, error) { return p.marshal() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (p *EqualShare) UnmarshalJSON(data []byte) error { return p.unmarshal(data) }

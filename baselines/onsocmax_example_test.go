@@ -22,45 +22,34 @@ func socExample() (*bipartite.Mesh, []onsocmax.Job) {
 
 func ExampleNewMaxFirst() {
 	m, jobs := socExample()
-	dec, _ := baselines.NewMaxFirst(m).Decide(0, jobs)
-	for _, a := range dec {
+	p, _ := baselines.NewMaxFirst(m)
+	dec, _ := p.Decide(0, jobs)
+	for _, a := range dec.Allocations {
 		fmt.Printf("job %d unit %d x %.4f\n", a.Job, a.Unit, a.X)
 	}
+	// Slot 0 was decided: slot 0 again is out of order.
+	_, err := p.Decide(0, nil)
+	fmt.Println("error:", err)
+	_, err = baselines.NewMaxFirst(nil)
+	fmt.Println("error:", err)
 	// Output:
 	// job 1 unit 0 x 4.0000
 	// job 0 unit 0 x 2.0000
+	// error: baselines: onsocmax: slot out of order: Decide at slot 0 after slot 0 (started true)
+	// error: baselines: onsocmax: invalid value: nil mesh
 }
 
 func ExampleNewEqualShare() {
 	m, jobs := socExample()
-	dec, _ := baselines.NewEqualShare(m).Decide(0, jobs)
-	for _, a := range dec {
+	p, _ := baselines.NewEqualShare(m)
+	_, err := p.Decide(0, []onsocmax.Job{jobs[0], jobs[0]})
+	fmt.Println("error:", err)
+	dec, _ := p.Decide(0, jobs)
+	for _, a := range dec.Allocations {
 		fmt.Printf("job %d unit %d x %.4f\n", a.Job, a.Unit, a.X)
 	}
 	// Output:
+	// error: baselines: onsocmax: duplicate job id: job index 1 has id 0, already active or earlier in the batch
 	// job 0 unit 0 x 3.0000
 	// job 1 unit 0 x 3.0000
-}
-
-func ExampleNewMaxFirstChecked() {
-	if _, err := baselines.NewMaxFirstChecked(nil); err != nil {
-		fmt.Println("error:", err)
-	}
-	m, jobs := socExample()
-	p, _ := baselines.NewMaxFirstChecked(m)
-	if _, err := p.Decide(1, jobs); err != nil {
-		fmt.Println("error:", err)
-	}
-	// Output:
-	// error: baselines: onsocmax: invalid value: nil mesh
-	// error: baselines: onsocmax: slot outside the mesh horizon: Decide at slot 1, mesh has slots [0, 1)
-}
-
-func ExampleNewEqualShareChecked() {
-	m, jobs := socExample()
-	p, _ := baselines.NewEqualShareChecked(m)
-	_, err := p.Decide(0, []onsocmax.Job{jobs[0], jobs[0]})
-	fmt.Println("error:", err)
-	// Output:
-	// error: baselines: onsocmax: duplicate job id: job index 1 has id 0, already active or earlier in the batch
 }

@@ -39,16 +39,8 @@ func FuzzOnSocMaxBaselines(f *testing.F) {
 				t.Fatalf("flow: %v", err)
 			}
 		}
-		mf, err := NewMaxFirstChecked(in.Mesh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		es, err := NewEqualShareChecked(in.Mesh)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, p := range []osmBaseline{mf, es} {
-			o, err := onsocmax.Run(in, p)
+		for _, p := range osmBaselines(t, in.Mesh) {
+			o, err := osmRun(in, p)
 			if err != nil {
 				t.Fatalf("%s: %v", p.Name(), err)
 			}

@@ -28,8 +28,8 @@ func TestOnSocMaxBaselinesFeasible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, pol := range []bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation]{NewMaxFirst(in.Mesh), NewEqualShare(in.Mesh)} {
-			out, err := onsocmax.Run(in, pol)
+		for _, pol := range osmBaselines(t, in.Mesh) {
+			out, err := osmRun(in, pol)
 			if err != nil {
 				t.Fatalf("trial %d: %v", trial, err)
 			}
@@ -54,12 +54,12 @@ func TestEqualShareSplitsEqually(t *testing.T) {
 	mk := func(id int, xbar float64) onsocmax.Job {
 		return onsocmax.Job{ID: id, Rho: 10, Units: []int{0}, XBar: []float64{xbar}, Beta: []float64{0}, Utility: []utility.Utility{u}}
 	}
-	dec, err := NewEqualShare(m).Decide(0, []onsocmax.Job{mk(0, 5), mk(1, 1), mk(2, 5)})
+	dec, err := osmBaselines(t, m)[1].Decide(0, []onsocmax.Job{mk(0, 5), mk(1, 1), mk(2, 5)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[int]float64{}
-	for _, a := range dec {
+	for _, a := range dec.Allocations {
 		got[a.Job] += a.X
 	}
 	if got[0] != 4 || got[1] != 1 || got[2] != 4 {
@@ -76,7 +76,7 @@ func TestOnSocMaxBaselinesRejectBadJobs(t *testing.T) {
 		{ID: 0, Arrival: 1, Deadline: 1, Rho: 1, Units: []int{1}, XBar: []float64{1}, Beta: []float64{0}, Utility: []utility.Utility{u}},
 	}
 	for i, j := range bad {
-		for _, pol := range []bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation]{NewMaxFirst(m), NewEqualShare(m)} {
+		for _, pol := range osmBaselines(t, m) {
 			if _, err := pol.Decide(0, []onsocmax.Job{j}); err == nil {
 				t.Errorf("case %d: %s accepted a bad job", i, pol.Name())
 			}

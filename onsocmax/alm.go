@@ -164,7 +164,7 @@ func grow(s []float64, n int) []float64 {
 // len(dst) != prob.N or a bound slice has another length; it returns an
 // error wrapping ErrSettings for invalid settings and ErrValue for a
 // row index out of range or non-finite data.
-func (a *ALM) Minimize(dst []float64, prob *SeparableProblem) (Result, error) {
+func (a *ALM) Minimize(dst []float64, prob *SeparableProblem) (SolveResult, error) {
 	n := prob.N
 	if len(dst) != n {
 		panic(panicLen)
@@ -176,22 +176,22 @@ func (a *ALM) Minimize(dst []float64, prob *SeparableProblem) (Result, error) {
 	}
 	set, err := a.Settings.withDefaults()
 	if err != nil {
-		return Result{}, err
+		return SolveResult{}, err
 	}
 	for k, row := range prob.Rows {
 		if row.Index != nil && row.Coef != nil && len(row.Index) != len(row.Coef) {
-			return Result{}, fmt.Errorf("%w: row %d has %d indices and %d coefficients", ErrDimension, k, len(row.Index), len(row.Coef))
+			return SolveResult{}, fmt.Errorf("%w: row %d has %d indices and %d coefficients", ErrDimension, k, len(row.Index), len(row.Coef))
 		}
 		if row.Index == nil && row.Coef != nil && len(row.Coef) != n {
-			return Result{}, fmt.Errorf("%w: dense row %d has %d coefficients, want %d", ErrDimension, k, len(row.Coef), n)
+			return SolveResult{}, fmt.Errorf("%w: dense row %d has %d coefficients, want %d", ErrDimension, k, len(row.Coef), n)
 		}
 		for _, j := range row.Index {
 			if j < 0 || j >= n {
-				return Result{}, fmt.Errorf("%w: row %d index %d", ErrValue, k, j)
+				return SolveResult{}, fmt.Errorf("%w: row %d index %d", ErrValue, k, j)
 			}
 		}
 		if math.IsNaN(row.Bound) || math.IsInf(row.Bound, 0) {
-			return Result{}, fmt.Errorf("%w: row %d bound %v", ErrValue, k, row.Bound)
+			return SolveResult{}, fmt.Errorf("%w: row %d bound %v", ErrValue, k, row.Bound)
 		}
 	}
 	a.set, a.prob = set, prob
@@ -213,7 +213,7 @@ func (a *ALM) Minimize(dst []float64, prob *SeparableProblem) (Result, error) {
 			a.hi[i] = prob.DomainHi[i]
 		}
 		if !(a.lo[i] <= a.hi[i]) {
-			return Result{}, fmt.Errorf("%w: domain index %d is [%v, %v]", ErrValue, i, a.lo[i], a.hi[i])
+			return SolveResult{}, fmt.Errorf("%w: domain index %d is [%v, %v]", ErrValue, i, a.lo[i], a.hi[i])
 		}
 		if math.IsNaN(dst[i]) {
 			dst[i] = 0
@@ -225,7 +225,7 @@ func (a *ALM) Minimize(dst []float64, prob *SeparableProblem) (Result, error) {
 	a.step = set.LearningRate
 	eta := 1 / a.sigma
 	eps := 1 / math.Pow(a.sigma, set.Theta1)
-	res := Result{Status: IterationLimit}
+	res := SolveResult{Status: IterationLimit}
 	for k := 0; k < set.MaxOuter; k++ {
 		tol := math.Max(eta, set.GradTol)
 		pg, inner, ok := a.inner(dst, math.Min(tol, 1))
@@ -495,17 +495,17 @@ func (t p3Terms) Deriv(r int, x float64) float64 {
 // x_r <= XBar_r is penalised (multipliers y of (18)); x_r >= 0 and
 // x_r <= C_r - omega_r form the hard domain where f_nr and Phi_r are defined.
 // It panics if len(dst) != p.Len() and returns an error for invalid data.
-func (a *ALM) SolveP3(dst []float64, p *P3) (Result, error) {
+func (a *ALM) SolveP3(dst []float64, p *P3) (SolveResult, error) {
 	n := p.Len()
 	if len(dst) != n {
 		panic(panicLen)
 	}
 	if err := p.Validate(); err != nil {
-		return Result{}, err
+		return SolveResult{}, err
 	}
 	if n == 0 || p.Rho == 0 {
 		clear(dst)
-		return Result{Mu: p.zeroTargetMu(), Status: Trivial}, nil
+		return SolveResult{Mu: p.zeroTargetMu(), Status: Trivial}, nil
 	}
 	a.p3Lo = grow(a.p3Lo, n)
 	a.p3Hi = grow(a.p3Hi, n)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/utility"
 )
 
@@ -81,7 +82,7 @@ func BenchmarkDefaultDay(b *testing.B) {
 		b.Fatal(err)
 	}
 	pr, _ := in.Pricing(0)
-	pol, _ := NewPolicy(in.Mesh, pr, nil)
+	pol, _ := newPolicyP(in.Mesh, pr, nil)
 	day := func() {
 		pol.Reset()
 		next := 0
@@ -109,11 +110,11 @@ func BenchmarkDefaultDayALM(b *testing.B) {
 		b.Fatal(err)
 	}
 	pr, _ := in.Pricing(0)
-	pol, _ := NewPolicy(in.Mesh, pr, &PolicySettings{Solver: AugmentedLagrangian})
+	pol, _ := newPolicyP(in.Mesh, pr, &Settings{Solver: AugmentedLagrangian})
 	b.ReportAllocs()
 	for b.Loop() {
 		pol.Reset()
-		if _, err := Run(in, pol); err != nil {
+		if _, err := runOne(in, pol); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -179,4 +180,59 @@ func BenchmarkOfflineLP(b *testing.B) {
 		}
 		b.ReportMetric(float64(numVars(in)), "vars")
 	})
+}
+
+// BenchmarkRollingDecide is one slot of OnSocMax on a rolling mesh of n
+// nodes and 24 slots in steady state: 4 arrivals per slot, each on 2
+// nodes for 3 slots. One op is one Decide (the window advances one slot);
+// it does not allocate once the buffers have grown.
+func BenchmarkRollingDecide(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			c := make([]float64, n*24)
+			for r := range c {
+				c[r] = 5
+			}
+			m, err := bipartite.NewMesh(n, 24, c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p, err := New(m, Settings{Iota: 1, V: 4})
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(1, 1))
+			batch := make([]Job, 4)
+			u := utility.Utility{Kind: utility.Linear, A: 2}
+			for q := range batch {
+				batch[q] = Job{XBar: make([]float64, 6), Beta: make([]float64, 6), Utility: make([]utility.Utility, 6), Units: make([]int, 0, 6)}
+				for i := range 6 {
+					batch[q].XBar[i], batch[q].Beta[i], batch[q].Utility[i] = 2, 0.2, u
+				}
+			}
+			nodes := make([]int, 2)
+			t, id := 0, 0
+			step := func() {
+				for q := range batch {
+					j := &batch[q]
+					nodes[0] = rng.IntN(n)
+					nodes[1] = (nodes[0] + 1 + rng.IntN(n-1)) % n
+					j.ID, j.Arrival, j.Deadline, j.Rho = id, t, t+2, 1+4*rng.Float64()
+					j.Units, _ = p.Units(j.Units[:0], nodes, t, t+2)
+					id++
+				}
+				if _, err := p.Decide(t, batch); err != nil {
+					b.Fatal(err)
+				}
+				t++
+			}
+			for range 100 {
+				step() // grow the buffers
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				step()
+			}
+		})
+	}
 }

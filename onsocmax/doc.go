@@ -4,6 +4,21 @@
 // Deadline-Aware Multi-Server Jobs" (paper 001), with its marginal-cost
 // pricing, two per-job solvers, the offline optimum and a simulator.
 //
+// # Usage
+//
+//	pol, err := onsocmax.New(mesh, onsocmax.Settings{Iota: 1, V: 4}) // bounds of eq. (8)
+//	for t := 0; ; t++ {                        // any increasing slots, past mesh.Slots
+//		units, _ := pol.Units(nil, nodes, t, deadline) // a job's units R_n
+//		dec, err := pol.Decide(t, arrivals)    // Job{ID, Arrival: t, Units, ...}
+//		// dec.Allocations: x on (Node, Slot); dec.Outcomes: per job, why
+//	}
+//	removed, _ := pol.RemoveNode(i, nil)       // its future reservations, to place again
+//	state, _ := pol.MarshalBinary()            // restore: New(mesh, settings) + UnmarshalBinary
+//
+// Example_embedding is the whole loop. The rules shared by every family
+// (slots, decision ownership, job IDs, snapshots, errors) are in the
+// bipartite package documentation.
+//
 // # Model
 //
 // The cluster is a bipartite.Mesh of nodes x slots; resource unit r has
@@ -17,7 +32,7 @@
 //	          sum_n x_nr <= C_r              (6)
 //	          0 <= x_nr <= xbar_nr           (7)
 //
-// # Pricing (Theorem 2, as cleaned in SPEC.md)
+// # Pricing (Theorem 2, cleaned)
 //
 // iota <= f'_nr + beta_nr/C_r <= v bound the marginal welfare (8).
 // alpha-hat is the root alpha >= 2 of
@@ -34,7 +49,7 @@
 // its integral from the usage omega_r to omega_r + x, in closed form
 // (Pricing.Cost). The paper's printed Theorem 2 has typos (the printed
 // (40) reads "alpha^v"; the exponential branch's constants do not give
-// phi(C) = v); we follow SPEC.md, which re-derives them from (28) binding.
+// phi(C) = v); the forms above are re-derived from (28) binding.
 //
 // # Per-job problem P3 (the form implemented)
 //
@@ -58,7 +73,7 @@
 //     penalised bounds). Table II's sigma_0, p, theta_1, theta_2, learning
 //     rate and decay are the defaults.
 //
-// Both return a Result with the multiplier mu and a typed Status;
+// Both return a SolveResult with the multiplier mu and a typed Status;
 // P3.KKTResidual measures the KKT conditions (13).
 //
 // # Deviations of the ALM from Algorithm 2
@@ -103,18 +118,70 @@
 //
 // # Policy
 //
-// Policy is Algorithm 1 on a bipartite.Mesh, satisfying
-// bipartite.OnlinePolicy[[]Job, []Allocation]: Decide(t, jobs) processes
-// the jobs arriving in slot t in order, solves P3 at the current usage
-// levels, reserves the result (units of later slots included) and updates
-// omega_r by (11). Units of zero capacity are skipped. Usage is clamped at
-// C_r (rounding). The non-partitionable variant of Section III-D
-// (x_nr in {0, xbar_nr}) is PolicySettings.NonPartitionable: each unit's
-// exact net value f(xbar) + beta xbar/C - Phi_r(xbar) is computed and
-// positive units that fit are taken greedily by value per workload while
+// Policy (New) is Algorithm 1 and satisfies OnlinePolicy =
+// bipartite.OnlinePolicy[[]Job, Decision]: Decide(t, jobs) processes the
+// jobs arriving in slot t in order, solves P3 at the current usage levels,
+// reserves the result (units of later slots included) and updates omega_r
+// by (11). Units of zero capacity are skipped; usage is clamped at C_r
+// (rounding). The non-partitionable variant of Section III-D
+// (x_nr in {0, xbar_nr}) is Settings.NonPartitionable: each unit's exact
+// net value f(xbar) + beta xbar/C - Phi_r(xbar) is computed and positive
+// units that fit are taken greedily by value per workload while
 // sum x <= rho_n (exact for the paper's xbar_nr = rho_n, where at most one
 // unit fits). The paper's approximation phi(omega + x) x of the cost is
 // not used.
+//
+// Slots and the rolling mesh. Slots are 0-based; Decide needs t >= 0 and
+// greater than the previous Decide's t (ErrSlot). The paper's mesh has a
+// fixed horizon T; a scheduler's does not. With W = mesh.Slots, the policy
+// keeps the window [t, t+W) of its latest Decide(t): node i's capacity in
+// absolute slot s is mesh.Capacity[i*W + s%W] (the mesh is a periodic
+// template), and the slots entering the window as t advances start with
+// no usage. A job names unit (node i, slot s) as i*W + s%W (Units builds
+// them, WindowSlot inverts them; for s < W this is the mesh index) and may
+// use the slots [Arrival, min(Deadline, Arrival+W-1)]. A gap between two
+// Decides means no arrivals in between; the reservations made for those
+// slots stand. On a fixed instance (slots below W) this is exactly the
+// paper's policy.
+//
+// A changing cluster. AddNode adds a node with its own capacity template
+// (reusing a removed node's index); RemoveNode cancels the node's
+// reservations in the slots after the latest Decide and returns them, so
+// the scheduler can place that work again (as new jobs); the slot being
+// executed keeps its reservations. The usage levels of every other node
+// carry over. To change a node's capacity, remove it and add it again.
+//
+// Online bounds. Theorem 2 needs iota and v of (8), which the paper takes
+// from the whole instance; a scheduler declares them in Settings. A job
+// with a unit whose marginal welfare f'_nr(x) + beta_nr/C_r over
+// [0, xbar_nr] leaves [Iota, V] is, under the default RejectOutOfBounds,
+// given nothing with the Reason AboveBounds or BelowBounds: the policy
+// then runs exactly as on the admitted jobs, which satisfy (8), so
+// OPT/ONLINE <= alpha holds against the optimum of the admitted jobs.
+// AdmitOutOfBounds serves such jobs under the declared pricing: every
+// decision stays feasible, but no ratio is claimed. Every job of a batch
+// gets an Outcome: Allocated, PricedOut (the prices exceed its marginal
+// welfare), NoCapacity, AboveBounds or BelowBounds.
+//
+// Decisions and errors. The Decision's slices are owned by the policy and
+// valid until its next method call. Decide is all or nothing: on any
+// error (a slot out of order, an invalid job, a duplicate ID in the batch,
+// a solver failure on a later job) it returns a zero Decision and leaves
+// the policy exactly as it was. Job IDs are the caller's, opaque; the
+// policy keeps no state per job beyond its reservations in the window.
+//
+// Snapshots. MarshalBinary (and MarshalJSON, same bytes) saves the window
+// position, the cluster's nodes and every reservation in the window, in
+// the envelope {"format":"msched/onsocmax.Policy","version":1,"model":…,
+// "state":…}, fingerprinted on the mesh and settings given to New.
+// UnmarshalBinary into a policy built by New on the same model checks
+// every index, slot and value, recomputes the usage levels from the
+// reservations in their original order (bit for bit) and checks them
+// against the capacities; any mismatch is an error wrapping ErrSnapshot
+// and the internal/snapshot cause, with the policy unchanged.
+//
+// Diagnostics. Settings.Logger, when set, receives one Debug record per
+// Decide and one per job that got nothing; nil costs one comparison.
 //
 // # Offline optimum
 //
@@ -154,7 +221,8 @@
 //
 // # Simulation and data
 //
-// Run replays an Instance slot by slot through any policy of the family
+// Run(inst, policies, RunSettings) replays an Instance slot by slot
+// through policies of the family, one Series per policy in Result.Series
 // (OnSocMax, baselines.MaxFirst, baselines.EqualShare) and checks
 // feasibility and causality. Generate draws instances as in Section IV-A
 // (see Config and DefaultConfig for every choice: capacities per node,
@@ -207,6 +275,20 @@
 // without knowing the jobs still to come. Every comparison in this
 // repository is under this asymmetry, which favours the baselines.
 //
+// # Performance
+//
+// A slot of Policy.Decide in steady state allocates nothing
+// (BenchmarkRollingDecide: 4 arrivals per slot on 2 nodes x 3 slots,
+// 24-slot window: 0 allocs/op; 36-90 us per slot for 10 to 1000 nodes
+// on a shared 2-core Xeon, up to 340 us when it was loaded). A default
+// day of Section IV-A takes 2-4 ms and allocates nothing
+// (BenchmarkDefaultDay). Memory follows the window, not the jobs:
+// TestMemoryFlatWithJobChurn runs 10^6 short jobs with a node leaving and
+// joining every 1000 slots and reads the live heap after a GC: 233 KB
+// after 10^5 jobs, 169 KB after 10^6. Per job, Decide validates the
+// units in O(|R_n|) and the solver is WaterFill's bisection; advancing
+// the window costs O(nodes) per slot.
+//
 // # Limits and failure behaviour
 //
 // Every mesh the package accepts (ValidateMesh: Instance.Validate,
@@ -215,11 +297,14 @@
 // MaxJobs = 2^20 and Generate stops with ErrTooLarge beyond
 // MaxGeneratedUnits = 2^26 (job, unit) pairs; ReadInstance reads at most
 // MaxInstanceBytes = 1 GiB and rejects trailing data. Policy.Decide and the
-// baselines' Decide are all or nothing: an error (ErrHorizon for a slot
-// outside [0, Slots), ErrValue for an invalid or late job, ErrDuplicate
-// for a job ID repeated in a batch) returns a nil decision and leaves the
-// policy exactly as it was. FlowSolver bounds its work by
-// FlowSettings.MaxAugmentations (ErrIterationLimit).
+// baselines' Decide are all or nothing: an error (ErrSlot for a slot out
+// of order, ErrValue for an invalid or late job, ErrDuplicate for a job ID
+// repeated in a batch) returns a zero decision and leaves the policy
+// exactly as it was. AddNode stops at MaxUnits units (ErrTooLarge).
+// The offline solvers have documented work budgets: FlowSolver
+// FlowSettings.MaxAugmentations (ErrIterationLimit), OfflineConcave
+// OfflineSettings.MaxIterations and, if set, OfflineSettings.Context
+// (checked before every iteration), OfflineLP MaxLPVariables.
 //
 // Instances round-trip through
 // versioned JSON:

@@ -19,8 +19,16 @@ var (
 	ErrTooLarge = errors.New("onsocmax: problem too large")
 	// ErrUnsupported reports an offline problem the exact solver cannot handle.
 	ErrUnsupported = errors.New("onsocmax: unsupported problem")
-	// ErrHorizon reports a slot outside the mesh horizon [0, Slots).
-	ErrHorizon = errors.New("onsocmax: slot outside the mesh horizon")
+	// ErrSlot reports a Decide at a negative slot or at one not after the
+	// slot of the previous Decide.
+	ErrSlot = errors.New("onsocmax: slot out of order")
+	// ErrNode reports a node index that is out of range, or a node removed
+	// twice.
+	ErrNode = errors.New("onsocmax: invalid node")
+	// ErrSnapshot reports saved state that cannot be restored: another
+	// format or version, another model, corrupt or inconsistent data. It
+	// is returned together with the internal/snapshot cause.
+	ErrSnapshot = errors.New("onsocmax: cannot restore snapshot")
 	// ErrDuplicate reports a job ID given twice where IDs must be unique.
 	ErrDuplicate = errors.New("onsocmax: duplicate job id")
 	// ErrIterationLimit reports a solver stopped by its iteration limit.

@@ -46,12 +46,12 @@ func FuzzPolicyRun(f *testing.F) {
 				t.Fatalf("flow: %v", err)
 			}
 		}
-		for _, s := range []*PolicySettings{nil, {NonPartitionable: true}} {
-			p, err := NewPolicy(in.Mesh, pr, s)
+		for _, s := range []*Settings{nil, {NonPartitionable: true}} {
+			p, err := newPolicyP(in.Mesh, pr, s)
 			if err != nil {
 				t.Fatal(err)
 			}
-			o, err := Run(in, p)
+			o, err := runOne(in, p)
 			if err != nil {
 				t.Fatalf("%s: %v", p.Name(), err)
 			}

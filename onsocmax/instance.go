@@ -26,8 +26,16 @@ type Job struct {
 	Utility  []utility.Utility `json:"utility"`  // f_nr
 }
 
-// Validate checks j against mesh m.
+// Validate checks j against mesh m: aligned slices, 0 <= Arrival <=
+// Deadline, a finite non-negative Rho, XBar and Beta, valid utilities, and
+// distinct units of m whose slots lie in [Arrival, Deadline].
 func (j *Job) Validate(m *bipartite.Mesh) error {
+	return j.check(m.NumUnits(), func(r int) int { _, s := m.NodeSlot(r); return s }, nil)
+}
+
+// check is Validate for nu units whose slot slotOf gives. seen, if not
+// nil, is the caller's reusable set for long unit lists (cleared here).
+func (j *Job) check(nu int, slotOf func(r int) int, seen map[int]struct{}) error {
 	k := len(j.Units)
 	if len(j.XBar) != k || len(j.Beta) != k || len(j.Utility) != k {
 		return fmt.Errorf("%w: job %d has %d units, %d xbar, %d beta, %d utilities",
@@ -39,16 +47,20 @@ func (j *Job) Validate(m *bipartite.Mesh) error {
 	if !finiteNonNeg(j.Rho) {
 		return fmt.Errorf("%w: job %d rho %v", ErrValue, j.ID, j.Rho)
 	}
-	nu := m.NumUnits()
-	var seen map[int]struct{} // for long unit lists; short ones are scanned
-	if k > 32 {
+	// Long unit lists use a set; short ones are scanned.
+	switch {
+	case k <= 32:
+		seen = nil
+	case seen == nil:
 		seen = make(map[int]struct{}, k)
+	default:
+		clear(seen)
 	}
 	for i, r := range j.Units {
 		if r < 0 || r >= nu {
 			return fmt.Errorf("%w: job %d unit index %d value %d (mesh has %d units)", ErrValue, j.ID, i, r, nu)
 		}
-		if _, t := m.NodeSlot(r); t < j.Arrival || t > j.Deadline {
+		if t := slotOf(r); t < j.Arrival || t > j.Deadline {
 			return fmt.Errorf("%w: job %d unit index %d (unit %d) is in slot %d outside [%d, %d]", ErrValue, j.ID, i, r, t, j.Arrival, j.Deadline)
 		}
 		if seen != nil {
@@ -70,7 +82,7 @@ func (j *Job) Validate(m *bipartite.Mesh) error {
 			return fmt.Errorf("%w: job %d beta index %d value %v", ErrValue, j.ID, i, j.Beta[i])
 		}
 		if err := j.Utility[i].Validate(); err != nil {
-			return fmt.Errorf("%w: job %d utility index %d: %v", ErrValue, j.ID, i, err)
+			return fmt.Errorf("%w: job %d utility index %d: %w", ErrValue, j.ID, i, err)
 		}
 	}
 	return nil
@@ -301,4 +313,24 @@ func (in *Instance) UnmarshalJSON(b []byte) error {
 	}
 	*in = out
 	return nil
+}
+
+// ValidateWindow checks j for a rolling mesh of nodes nodes and a window
+// of W slots (Policy, the baselines): as Validate, with unit r naming node
+// r/W in the slot WindowSlot(r, j.Arrival, W), which must not pass
+// Deadline. nodes and window must be positive.
+func (j *Job) ValidateWindow(nodes, window int) error {
+	if nodes <= 0 || window <= 0 || !checked.Within(MaxUnits, nodes, window) {
+		return fmt.Errorf("%w: window of %d nodes x %d slots", ErrValue, nodes, window)
+	}
+	return j.check(nodes*window, func(r int) int { _, s := WindowSlot(r, j.Arrival, window); return s }, nil)
+}
+
+// WindowSlot returns the node and absolute slot of unit r for a job
+// arriving at slot arrival >= 0 on a rolling mesh with a window of W
+// slots: node r/W and the slot s in [arrival, arrival+W) with
+// s%W == r%W. For arrival = 0 it is Mesh.NodeSlot.
+func WindowSlot(r, arrival, window int) (node, slot int) {
+	col := r % window
+	return r / window, arrival + ((col-arrival%window)+window)%window
 }

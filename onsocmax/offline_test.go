@@ -1,9 +1,14 @@
 package onsocmax
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/msched/msched/utility"
 )
 
 // TestOfflineFlowMatchesLP checks the min-cost-flow optimum against the
@@ -100,8 +105,8 @@ func TestOfflineConcaveBracketsOptimum(t *testing.T) {
 				t.Fatalf("trial %d: optimum %v outside [%v, %v]", trial, opt, res.Lower, res.Upper)
 			}
 		} else if pr, err := in.Pricing(0); err == nil {
-			pol, _ := NewPolicy(in.Mesh, pr, nil)
-			on, err := Run(in, pol)
+			pol, _ := newPolicyP(in.Mesh, pr, nil)
+			on, err := runOne(in, pol)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,4 +116,24 @@ func TestOfflineConcaveBracketsOptimum(t *testing.T) {
 		}
 	}
 	t.Logf("worst relative gap over %d instances: %.3g", trials, worstGap)
+}
+
+// TestOfflineConcaveContext: a done context stops OfflineConcave with its
+// error; a live one changes nothing.
+func TestOfflineConcaveContext(t *testing.T) {
+	c := DefaultConfig()
+	c.Kinds = []utility.Kind{utility.Log}
+	c.CapMean = 5
+	in, err := Generate(c, rand.New(rand.NewPCG(2, 2)))
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	want, err := OfflineConcave(in, &OfflineSettings{MaxIterations: 50})
+	require.NoError(t, err)
+	got, err := OfflineConcave(in, &OfflineSettings{MaxIterations: 50, Context: ctx})
+	require.NoError(t, err)
+	require.Equal(t, want.Lower, got.Lower)
+	require.Equal(t, want.Upper, got.Upper)
+	cancel()
+	_, err = OfflineConcave(in, &OfflineSettings{Context: ctx})
+	require.ErrorIs(t, err, context.Canceled)
 }

@@ -115,30 +115,32 @@ func ExamplePolicy() {
 		{ID: 1, Arrival: 1, Deadline: 1, Rho: 8, Units: []int{1}, XBar: []float64{8}, Beta: []float64{0.1}, Utility: []utility.Utility{u3}},
 	}
 	in := &onsocmax.Instance{Mesh: m, Jobs: jobs}
-	pricing, _ := in.Pricing(0) // iota, v of (8) from the instance
-	pol, _ := onsocmax.NewPolicy(m, pricing, nil)
+	iota, v, _ := in.MarginalBounds(0) // iota, v of (8) from the instance
+	pol, _ := onsocmax.New(m, onsocmax.Settings{Iota: iota, V: v})
 	for t := range 2 {
 		dec, _ := pol.Decide(t, jobs[t:t+1])
-		for _, a := range dec {
+		for _, a := range dec.Allocations {
 			fmt.Printf("slot %d: job %d -> unit %d: %.4f\n", t, a.Job, a.Unit, a.X)
 		}
 	}
-	fmt.Printf("alpha-hat %.4f, usage [%.4f %.4f]\n", pricing.Alpha, pol.Usage()[0], pol.Usage()[1])
+	// The window is now slots [1, 3): column 0 holds slot 2, unused.
+	fmt.Printf("alpha-hat %.4f, usage [%.4f %.4f]\n", pol.Pricing().Alpha, pol.Usage()[0], pol.Usage()[1])
 	// Output:
 	// slot 0: job 0 -> unit 0: 5.2277
 	// slot 0: job 0 -> unit 1: 5.2277
 	// slot 1: job 1 -> unit 1: 4.7723
-	// alpha-hat 2.9129, usage [5.2277 10.0000]
+	// alpha-hat 2.9129, usage [0.0000 10.0000]
 }
 
 func ExampleRun() {
 	in, _ := onsocmax.Generate(onsocmax.DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
-	pricing, _ := in.Pricing(0)
-	pol, _ := onsocmax.NewPolicy(in.Mesh, pricing, nil)
-	out, _ := onsocmax.Run(in, pol)
+	iota, v, _ := in.MarginalBounds(0)
+	pol, _ := onsocmax.New(in.Mesh, onsocmax.Settings{Iota: iota, V: v})
+	res, _ := onsocmax.Run(in, []onsocmax.OnlinePolicy{pol}, onsocmax.RunSettings{})
+	out := res.Series[0]
 	opt, _, _ := onsocmax.OfflineFlow(in)
 	fmt.Printf("%d jobs, OnSocMax welfare %.4f, OPT %.4f, OPT/ONLINE %.4f <= alpha-hat %.4f\n",
-		len(in.Jobs), out.Welfare, opt, opt/out.Welfare, pricing.Alpha)
+		len(in.Jobs), out.Welfare, opt, opt/out.Welfare, pol.Pricing().Alpha)
 	// Output:
 	// 20 jobs, OnSocMax welfare 1034.3973, OPT 1037.5610, OPT/ONLINE 1.0031 <= alpha-hat 2.9071
 }

@@ -58,7 +58,7 @@ func (p *P3) Validate() error {
 			return fmt.Errorf("%w: usage index %d value %v (capacity %v)", ErrValue, r, p.Usage[r], p.Capacity[r])
 		}
 		if err := p.Utility[r].Validate(); err != nil {
-			return fmt.Errorf("%w: utility index %d: %v", ErrValue, r, err)
+			return fmt.Errorf("%w: utility index %d: %w", ErrValue, r, err)
 		}
 	}
 	return nil

@@ -1,71 +1,65 @@
 package onsocmax
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 
 	"github.com/msched/msched/bipartite"
 )
 
-// Allocation is one decision x_nr > 0: Job's workload X on mesh Unit.
-// OnSocMax reserves units of later slots (resource reservation); baselines
-// allocate only units of the current slot.
-type Allocation struct {
-	Job  int     `json:"job"` // Job.ID
-	Unit int     `json:"unit"`
-	X    float64 `json:"x"`
-}
-
-// Solver selects the per-job P3 solver of Policy.
-type Solver int
-
-// Solvers.
-const (
-	// WaterFilling is the exact dual bisection (WaterFill), the default.
-	WaterFilling Solver = iota
-	// AugmentedLagrangian is Algorithm 2 (ALM.SolveP3).
-	AugmentedLagrangian
-)
-
-// PolicySettings configures Policy; the zero value is the paper's
-// partitionable OnSocMax with the exact solver.
-type PolicySettings struct {
-	Solver Solver
-	// ALM configures the augmented Lagrangian when Solver is
-	// AugmentedLagrangian.
-	ALM ALMSettings
-	// NonPartitionable is the variant of Section III-D: x_nr in
-	// {0, xbar_nr}. Each unit's net value f_nr(xbar) + beta xbar/C -
-	// Phi_r(xbar) is computed with the exact cost (12); units with positive
-	// net value that fit (omega + xbar <= C) are taken greedily by net value
-	// per workload while sum x <= rho_n. With xbar_nr = rho_n (the paper's
-	// setting) this picks the single best unit, i.e. it is exact.
-	NonPartitionable bool
-}
-
-// Policy is OnSocMax, Algorithm 1 over the resource mesh. Decide(t, jobs)
-// processes the jobs arriving in slot t in order: it solves P3 for each at
-// the current usage levels omega_r, reserves the result and updates
-// omega_r by (11). A Policy is not safe for concurrent use.
+// Policy is OnSocMax, Algorithm 1, over a rolling resource mesh.
+// Decide(t, jobs) processes the jobs arriving in slot t in order: it
+// solves P3 for each at the current usage levels omega_r, reserves the
+// result and updates omega_r by (11).
+//
+// The mesh given to New has W = mesh.Slots slots; the policy keeps the
+// window of slots [t, t+W) of the latest Decide(t). Node i's capacity in
+// absolute slot s is mesh.Capacity[i*W + s%W]: the mesh is a periodic
+// template (a day of W hours repeats), so the slots that enter the window
+// as t advances get the capacity of the template's column s%W, with no
+// usage. Nodes join (AddNode, with their own template) and leave
+// (RemoveNode, which cancels and reports their reservations). A job names
+// its units as Node*W + slot%W (Units builds them); with slots below W,
+// that is the mesh index of an Instance.
+//
+// A Policy is not safe for concurrent use.
 type Policy struct {
-	mesh     *bipartite.Mesh
+	w        int // window length W
+	settings Settings
 	pricing  Pricing
-	settings PolicySettings
-	usage    []float64
+	model    string // snapshot fingerprint
+	minUnit  float64
 
-	alm   ALM
-	p3    P3
-	pos   []int // positions in the job's Units of the units given to P3
-	x     []float64
-	work  []float64
-	order []int
-	out   []Allocation
-	last  Result
-	// journal holds (unit, usage before) of the current Decide, to undo
-	// it exactly when a later job of the batch fails.
+	nodes    int
+	alive    []bool
+	capacity []float64 // nodes*W template; zero for removed nodes
+	usage    []float64 // nodes*W omega of the window's slots
+	ledger   [][]reservation
+	spare    [][]reservation
+	now      int // first slot of the window
+	started  bool
+
+	alm     ALM
+	p3      P3
+	pos     []int // positions in the job's Units of the units given to P3
+	x       []float64
+	work    []float64
+	order   []int
+	out     Decision
+	last    SolveResult
 	journal []usageEntry
+	undo    []float64 // usage of the columns recycled by the current Decide
 	ids     map[int]struct{}
+	seen    map[int]struct{} // units of a job, for Job.check
+}
+
+// reservation is one allocation kept until its slot leaves the window.
+type reservation struct {
+	job, node int
+	x         float64
 }
 
 // testFailJob, set only by tests, makes Decide fail after a job has been
@@ -73,32 +67,46 @@ type Policy struct {
 var testFailJob func(*Job) error
 
 type usageEntry struct {
-	r    int
-	prev float64
+	r      int
+	prev   float64
+	ledger int // length of the ledger column before the append
 }
 
-var _ bipartite.OnlinePolicy[[]Job, []Allocation] = (*Policy)(nil)
+var _ OnlinePolicy = (*Policy)(nil)
 
-// NewPolicy returns OnSocMax on mesh with the Theorem 2 pricing. settings
-// may be nil.
-func NewPolicy(mesh *bipartite.Mesh, pricing Pricing, settings *PolicySettings) (*Policy, error) {
+// New returns OnSocMax on mesh with the Theorem 2 pricing of the bounds
+// settings.Iota and settings.V. It returns an error wrapping ErrSettings
+// or ErrBounds for invalid settings (Settings.Validate) and ErrValue,
+// ErrTooLarge or bipartite's sentinels for a nil or invalid mesh. The
+// mesh is copied.
+func New(mesh *bipartite.Mesh, settings Settings) (*Policy, error) {
+	if err := settings.Validate(); err != nil {
+		return nil, err
+	}
 	if err := checkMesh(mesh); err != nil {
 		return nil, err
 	}
-	if err := pricing.Validate(); err != nil {
+	pricing, err := NewPricing(settings.Iota, settings.V)
+	if err != nil {
 		return nil, err
 	}
-	p := &Policy{mesh: mesh, pricing: pricing, usage: make([]float64, mesh.NumUnits())}
-	if settings != nil {
-		p.settings = *settings
+	p := &Policy{
+		w: mesh.Slots, settings: settings, pricing: pricing, minUnit: settings.MinUnit,
+		nodes:    mesh.Nodes,
+		alive:    make([]bool, mesh.Nodes),
+		capacity: slices.Clone(mesh.Capacity),
+		usage:    make([]float64, mesh.NumUnits()),
+		ledger:   make([][]reservation, mesh.Slots),
+		spare:    make([][]reservation, mesh.Slots),
 	}
-	if p.settings.Solver != WaterFilling && p.settings.Solver != AugmentedLagrangian {
-		return nil, fmt.Errorf("%w: solver %d", ErrSettings, p.settings.Solver)
+	if p.minUnit == 0 {
+		p.minUnit = DefaultMinUnit
 	}
-	if _, err := p.settings.ALM.withDefaults(); err != nil {
-		return nil, err
+	for i := range p.alive {
+		p.alive[i] = true
 	}
-	p.alm.Settings = p.settings.ALM
+	p.alm.Settings = settings.ALM
+	p.model = fingerprint(mesh, settings)
 	return p, nil
 }
 
@@ -110,33 +118,45 @@ func (p *Policy) Name() string {
 	return "OnSocMax"
 }
 
-// Usage returns the usage levels omega_r (read-only, updated in place).
+// Pricing returns the Theorem 2 pricing built from Settings.Iota and V.
+func (p *Policy) Pricing() Pricing { return p.pricing }
+
+// Usage returns the usage levels omega_r of the window, indexed like
+// Allocation.Unit (node*W + slot%W); read-only, updated in place.
 func (p *Policy) Usage() []float64 { return p.usage }
 
 // Last returns the solver result of the last job processed.
-func (p *Policy) Last() Result { return p.last }
+func (p *Policy) Last() SolveResult { return p.last }
 
-// Reset sets every usage level back to 0 (line 1 of Algorithm 1).
-func (p *Policy) Reset() { clear(p.usage) }
+// Window returns W, the number of slots the policy looks ahead, and the
+// first slot of the current window (that of the latest Decide, 0 before
+// the first).
+func (p *Policy) Window() (w, first int) { return p.w, p.now }
 
 // Decide runs Algorithm 1 lines 3-7 for each job arriving in slot t and
-// returns the allocations x_nr > 0 of all of them. The returned slice is
-// reused by the next call.
+// returns the allocations x_nr > 0 of all of them and one Outcome per job.
+// The decision is owned by the policy and valid until its next method
+// call.
 //
-// Decide is all or nothing: it returns an error and a nil decision, and
-// leaves the policy exactly as it was (usage levels bit for bit, Last), if
-// t is outside the mesh horizon [0, Slots) (ErrHorizon), if a job does not
-// validate against the mesh or arrives at a slot other than t (ErrValue),
-// if two jobs of the batch share an ID (ErrDuplicate), or if a solver
-// fails on any job of the batch. IDs are only checked within a batch: the
-// policy keeps no state per job.
-func (p *Policy) Decide(t int, jobs []Job) ([]Allocation, error) {
-	if p == nil || p.mesh == nil {
-		return nil, fmt.Errorf("%w: Policy not built by NewPolicy", ErrValue)
+// t must be >= 0 and greater than the t of the previous Decide (ErrSlot).
+// A gap (slots with no Decide) means no job arrived in those slots; the
+// reservations made in them stand and the window rolls past them. Every
+// job must arrive at t (ErrValue), name units of existing nodes whose
+// slots lie in [t, Deadline] (Units builds them; a unit of a removed node
+// has zero capacity) and have an ID unique in the batch (ErrDuplicate).
+// IDs are the caller's and opaque; the policy keeps no table of them, so
+// an ID reused while an earlier job still holds reservations in the
+// window is accepted, and RemoveNode then reports both under that ID.
+//
+// Decide is all or nothing: on any error (including a solver failure on a
+// later job of the batch) it returns a zero Decision and leaves the policy
+// exactly as it was (usage levels bit for bit, window, Last).
+func (p *Policy) Decide(t int, jobs []Job) (Decision, error) {
+	if p == nil || p.w == 0 {
+		return Decision{}, fmt.Errorf("%w: Policy not built by New", ErrValue)
 	}
-	p.out = p.out[:0]
-	if t < 0 || t >= p.mesh.Slots {
-		return nil, fmt.Errorf("%w: Decide at slot %d, mesh has slots [0, %d)", ErrHorizon, t, p.mesh.Slots)
+	if t < 0 || (p.started && t <= p.now) || t > math.MaxInt-2*p.w {
+		return Decision{}, fmt.Errorf("%w: Decide at slot %d after slot %d (started %v)", ErrSlot, t, p.now, p.started)
 	}
 	if len(jobs) > 1 {
 		if p.ids == nil {
@@ -144,50 +164,135 @@ func (p *Policy) Decide(t int, jobs []Job) ([]Allocation, error) {
 		}
 		clear(p.ids)
 	}
+	nu := p.nodes * p.w
 	for n := range jobs {
 		j := &jobs[n]
-		if err := j.Validate(p.mesh); err != nil {
-			return nil, fmt.Errorf("job index %d: %w", n, err)
-		}
 		if j.Arrival != t {
-			return nil, fmt.Errorf("%w: job index %d (id %d) arrives at %d, decided at slot %d", ErrValue, n, j.ID, j.Arrival, t)
+			return Decision{}, fmt.Errorf("%w: job index %d (id %d) arrives at %d, decided at slot %d", ErrValue, n, j.ID, j.Arrival, t)
+		}
+		if len(j.Units) > 32 && p.seen == nil {
+			p.seen = make(map[int]struct{})
+		}
+		if err := j.check(nu, func(r int) int { return p.slotOf(r, t) }, p.seen); err != nil {
+			return Decision{}, fmt.Errorf("job index %d: %w", n, err)
 		}
 		if len(jobs) > 1 {
 			if _, dup := p.ids[j.ID]; dup {
-				return nil, fmt.Errorf("%w: job index %d repeats id %d in one Decide batch", ErrDuplicate, n, j.ID)
+				return Decision{}, fmt.Errorf("%w: job index %d repeats id %d in one Decide batch", ErrDuplicate, n, j.ID)
 			}
 			p.ids[j.ID] = struct{}{}
 		}
 	}
+	now, started, last := p.now, p.started, p.last
+	k := p.advance(t)
+	p.out.Allocations, p.out.Outcomes = p.out.Allocations[:0], p.out.Outcomes[:0]
 	p.journal = p.journal[:0]
-	last := p.last
 	for n := range jobs {
 		err := p.decideJob(&jobs[n])
 		if err == nil && testFailJob != nil {
 			err = testFailJob(&jobs[n])
 		}
 		if err != nil {
-			for k := len(p.journal) - 1; k >= 0; k-- {
-				p.usage[p.journal[k].r] = p.journal[k].prev
+			for q := len(p.journal) - 1; q >= 0; q-- {
+				e := p.journal[q]
+				p.usage[e.r] = e.prev
+				col := e.r % p.w
+				p.ledger[col] = p.ledger[col][:e.ledger]
 			}
 			p.journal = p.journal[:0]
-			p.last = last
-			p.out = p.out[:0]
-			return nil, err
+			p.retreat(now, k)
+			p.now, p.started, p.last = now, started, last
+			p.out.Allocations, p.out.Outcomes = p.out.Allocations[:0], p.out.Outcomes[:0]
+			return Decision{}, err
 		}
+	}
+	p.commitAdvance()
+	if p.settings.Logger != nil {
+		p.log(t, len(jobs))
 	}
 	return p.out, nil
 }
+
+func (p *Policy) log(t, jobs int) {
+	l := p.settings.Logger
+	ctx := context.Background()
+	if !l.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	l.LogAttrs(ctx, slog.LevelDebug, "onsocmax: decide", slog.Int("slot", t), slog.Int("jobs", jobs), slog.Int("allocations", len(p.out.Allocations)))
+	for _, o := range p.out.Outcomes {
+		if o.Reason != Allocated {
+			l.LogAttrs(ctx, slog.LevelDebug, "onsocmax: job got nothing", slog.Int("slot", t), slog.Int("job", o.Job), slog.String("reason", o.Reason.String()))
+		}
+	}
+}
+
+// slotOf returns the absolute slot of unit r for a job arriving at a in
+// the window: the s in [a, a+W) with s%W == r%W.
+func (p *Policy) slotOf(r, a int) int {
+	_, s := WindowSlot(r, a, p.w)
+	return s
+}
+
+// advance moves the window to [t, t+W): the columns of the slots that
+// leave it are saved into undo and their usage and ledger cleared. It
+// returns the number of recycled columns.
+func (p *Policy) advance(t int) int {
+	if !p.started {
+		p.started, p.now = true, t
+		return 0 // nothing is reserved before the first Decide
+	}
+	k := min(t-p.now, p.w)
+	p.undo = p.undo[:0]
+	for q := range k {
+		col := (p.now + q) % p.w
+		for i := range p.nodes {
+			r := i*p.w + col
+			p.undo = append(p.undo, p.usage[r])
+			p.usage[r] = 0
+		}
+		p.ledger[col], p.spare[col] = p.spare[col][:0], p.ledger[col]
+	}
+	p.now = t
+	return k
+}
+
+// retreat undoes advance from the window start now with k recycled columns.
+func (p *Policy) retreat(now, k int) {
+	u := 0
+	for q := range k {
+		col := (now + q) % p.w
+		for i := range p.nodes {
+			p.usage[i*p.w+col] = p.undo[u]
+			u++
+		}
+		p.ledger[col], p.spare[col] = p.spare[col], p.ledger[col]
+	}
+}
+
+// commitAdvance drops what advance saved for retreat; the recycled
+// ledgers stay in spare, to be reused.
+func (p *Policy) commitAdvance() { p.undo = p.undo[:0] }
 
 func (p *Policy) decideJob(j *Job) error {
 	q := &p.p3
 	q.Rho, q.Pricing = j.Rho, p.pricing
 	q.XBar, q.Utility, q.Beta = q.XBar[:0], q.Utility[:0], q.Beta[:0]
 	q.Capacity, q.Usage, p.pos = q.Capacity[:0], q.Usage[:0], p.pos[:0]
+	out := Outcome{Job: j.ID}
 	for i, r := range j.Units {
-		c := p.mesh.Capacity[r]
+		c := p.capacity[r]
 		if c <= 0 {
 			continue
+		}
+		if p.settings.OutOfBounds == RejectOutOfBounds && out.Reason == NotDecided {
+			lo, hi := marginalWelfareRange(j.Utility[i], j.XBar[i], j.Beta[i], c, p.minUnit)
+			switch {
+			case hi > p.settings.V:
+				out.Reason = AboveBounds
+			case lo < p.settings.Iota:
+				out.Reason = BelowBounds
+			}
 		}
 		p.pos = append(p.pos, i)
 		q.XBar = append(q.XBar, j.XBar[i])
@@ -195,6 +300,13 @@ func (p *Policy) decideJob(j *Job) error {
 		q.Beta = append(q.Beta, j.Beta[i])
 		q.Capacity = append(q.Capacity, c)
 		q.Usage = append(q.Usage, math.Min(p.usage[r], c))
+	}
+	if len(p.pos) == 0 {
+		out.Reason = NoCapacity
+	}
+	if out.Reason != NotDecided {
+		p.out.Outcomes = append(p.out.Outcomes, out)
+		return nil
 	}
 	k := len(p.pos)
 	p.x = grow(p.x, k)
@@ -216,18 +328,27 @@ func (p *Policy) decideJob(j *Job) error {
 			continue
 		}
 		r := j.Units[p.pos[i]]
-		p.journal = append(p.journal, usageEntry{r, p.usage[r]})
+		col := r % p.w
+		p.journal = append(p.journal, usageEntry{r, p.usage[r], len(p.ledger[col])})
 		p.usage[r] += xi // (11)
-		p.out = append(p.out, Allocation{Job: j.ID, Unit: r, X: xi})
+		node := r / p.w
+		p.ledger[col] = append(p.ledger[col], reservation{job: j.ID, node: node, x: xi})
+		p.out.Allocations = append(p.out.Allocations, Allocation{Job: j.ID, Unit: r, Node: node, Slot: p.slotOf(r, j.Arrival), X: xi})
+		out.Served += xi
 	}
+	out.Reason = Allocated
+	if out.Served == 0 {
+		out.Reason = PricedOut
+	}
+	p.out.Outcomes = append(p.out.Outcomes, out)
 	return nil
 }
 
-// nonPartitionable solves the 0/1 variant greedily (see PolicySettings).
-func (p *Policy) nonPartitionable() (Result, error) {
+// nonPartitionable solves the 0/1 variant greedily (see Settings).
+func (p *Policy) nonPartitionable() (SolveResult, error) {
 	q := &p.p3
 	if err := q.Validate(); err != nil {
-		return Result{}, err
+		return SolveResult{}, err
 	}
 	k := q.Len()
 	p.order = p.order[:0]
@@ -260,5 +381,16 @@ func (p *Policy) nonPartitionable() (Result, error) {
 			left -= q.XBar[r]
 		}
 	}
-	return Result{Objective: q.Objective(p.x), Status: Success}, nil
+	return SolveResult{Objective: q.Objective(p.x), Status: Success}, nil
+}
+
+// Reset clears every usage level and reservation and the slot clock (line
+// 1 of Algorithm 1): the next Decide may be at any t >= 0. The cluster
+// (nodes added or removed) is kept.
+func (p *Policy) Reset() {
+	clear(p.usage)
+	for col := range p.ledger {
+		p.ledger[col] = p.ledger[col][:0]
+	}
+	p.now, p.started, p.last = 0, false, SolveResult{}
 }

@@ -25,8 +25,8 @@ func TestPolicyUsageFollowsEq11(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		pol, _ := NewPolicy(in.Mesh, pr, nil)
-		out, err := Run(in, pol)
+		pol, _ := newPolicyP(in.Mesh, pr, nil)
+		out, err := runOne(in, pol)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +36,12 @@ func TestPolicyUsageFollowsEq11(t *testing.T) {
 				load[r] += out.X[n][i]
 			}
 		}
+		// After the last Decide (slot T-1) the window is [T-1, 2T-1): the
+		// column of slot T-1 holds its usage, the others later slots (0).
 		for r, u := range pol.Usage() {
+			if _, s := in.Mesh.NodeSlot(r); s != in.Mesh.Slots-1 {
+				load[r] = 0
+			}
 			if math.Abs(u-load[r]) > 1e-12*math.Max(1, u) || u > in.Mesh.Capacity[r]*(1+1e-12) {
 				t.Fatalf("unit %d: usage %v, allocated %v, capacity %v", r, u, load[r], in.Mesh.Capacity[r])
 			}
@@ -64,13 +69,13 @@ func TestPolicyALMMatchesWaterFill(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		wf, _ := NewPolicy(in.Mesh, pr, nil)
-		al, _ := NewPolicy(in.Mesh, pr, &PolicySettings{Solver: AugmentedLagrangian})
-		ow, err := Run(in, wf)
+		wf, _ := newPolicyP(in.Mesh, pr, nil)
+		al, _ := newPolicyP(in.Mesh, pr, &Settings{Solver: AugmentedLagrangian})
+		ow, err := runOne(in, wf)
 		if err != nil {
 			t.Fatal(err)
 		}
-		oa, err := Run(in, al)
+		oa, err := runOne(in, al)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,8 +109,8 @@ func TestCompetitiveRatioALMPolicy(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		pol, _ := NewPolicy(in.Mesh, pr, &PolicySettings{Solver: AugmentedLagrangian})
-		on, err := Run(in, pol)
+		pol, _ := newPolicyP(in.Mesh, pr, &Settings{Solver: AugmentedLagrangian})
+		on, err := runOne(in, pol)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,8 +147,8 @@ func TestNonPartitionableAllOrNothing(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		pol, _ := NewPolicy(in.Mesh, pr, &PolicySettings{NonPartitionable: true})
-		out, err := Run(in, pol)
+		pol, _ := newPolicyP(in.Mesh, pr, &Settings{NonPartitionable: true})
+		out, err := runOne(in, pol)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -161,7 +166,7 @@ func TestPolicyRejectsBadInput(t *testing.T) {
 	m, _ := bipartite.NewMesh(1, 2, []float64{5, 5})
 	u, _ := utility.New(utility.Linear, 1)
 	pr, _ := NewPricing(1, 2)
-	pol, err := NewPolicy(m, pr, nil)
+	pol, err := newPolicyP(m, pr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +192,10 @@ func TestPolicyRejectsBadInput(t *testing.T) {
 	if _, err := pol.Decide(1, []Job{good}); !errors.Is(err, ErrValue) {
 		t.Errorf("wrong slot: err = %v", err)
 	}
-	if _, err := NewPolicy(m, Pricing{Iota: 1, V: 2, Alpha: 5}, nil); !errors.Is(err, ErrBounds) {
-		t.Errorf("bad alpha: err = %v", err)
+	if _, err := newPolicyP(m, Pricing{Iota: 2, V: 1}, nil); !errors.Is(err, ErrBounds) || !errors.Is(err, ErrSettings) {
+		t.Errorf("bad bounds: err = %v", err)
 	}
-	if _, err := NewPolicy(m, pr, &PolicySettings{ALM: ALMSettings{Decay: 2}}); !errors.Is(err, ErrSettings) {
+	if _, err := newPolicyP(m, pr, &Settings{ALM: ALMSettings{Decay: 2}}); !errors.Is(err, ErrSettings) {
 		t.Errorf("bad settings: err = %v", err)
 	}
 	for _, s := range pol.Usage() {

@@ -51,11 +51,11 @@ func TestCompetitiveRatioOnRandomLinearInstances(t *testing.T) {
 		if err != nil {
 			continue // no unit of positive capacity
 		}
-		pol, err := NewPolicy(in.Mesh, pr, nil)
+		pol, err := newPolicyP(in.Mesh, pr, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		on, err := Run(in, pol)
+		on, err := runOne(in, pol)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,8 +118,8 @@ func TestCompetitiveRatioOneWayTrading(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pol, _ := NewPolicy(in.Mesh, pr, nil)
-		on, err := Run(in, pol)
+		pol, _ := newPolicyP(in.Mesh, pr, nil)
+		on, err := runOne(in, pol)
 		if err != nil {
 			t.Fatal(err)
 		}

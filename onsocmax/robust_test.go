@@ -35,19 +35,19 @@ func TestDecideRejectsDuplicateIDs(t *testing.T) {
 	require.NoError(t, err)
 	pr, err := NewPricing(1, 3)
 	require.NoError(t, err)
-	p, err := NewPolicy(m, pr, nil)
+	p, err := newPolicyP(m, pr, nil)
 	require.NoError(t, err)
 	j := oneUnitJob(7, 3)
 	dec, err := p.Decide(0, []Job{j, j, j})
 	require.ErrorIs(t, err, ErrDuplicate)
-	assert.Nil(t, dec)
+	assert.Empty(t, dec.Allocations)
 	assert.Equal(t, []float64{0}, p.Usage())
 	// Distinct IDs are fine.
 	j2 := oneUnitJob(8, 3)
 	dec, err = p.Decide(0, []Job{j, j2})
 	require.NoError(t, err)
 	var sum float64
-	for _, a := range dec {
+	for _, a := range dec.Allocations {
 		sum += a.X
 	}
 	assert.LessOrEqual(t, sum, 6.0+1e-12)
@@ -63,8 +63,8 @@ func TestDecideAllOrNothing(t *testing.T) {
 	require.NoError(t, err)
 	pr, err := in.Pricing(0)
 	require.NoError(t, err)
-	for _, settings := range []*PolicySettings{nil, {Solver: AugmentedLagrangian}, {NonPartitionable: true}} {
-		p, err := NewPolicy(in.Mesh, pr, settings)
+	for _, settings := range []*Settings{nil, {Solver: AugmentedLagrangian}, {NonPartitionable: true}} {
+		p, err := newPolicyP(in.Mesh, pr, settings)
 		require.NoError(t, err)
 		// Play the first slots so the usage levels are not zero.
 		next := 0
@@ -85,6 +85,8 @@ func TestDecideAllOrNothing(t *testing.T) {
 		}
 		before := bitsOf(p.Usage())
 		last := p.Last()
+		snap, err := p.MarshalBinary()
+		require.NoError(t, err)
 		var batch []Job
 		for _, j := range in.Jobs {
 			if j.Arrival >= 3 {
@@ -104,7 +106,7 @@ func TestDecideAllOrNothing(t *testing.T) {
 		bad.XBar = []float64{1} // arity mismatch: fails validation
 		dec, err := p.Decide(ts, []Job{good, bad})
 		require.ErrorIs(t, err, ErrDimension)
-		assert.Nil(t, dec)
+		assert.Empty(t, dec.Allocations)
 		assert.Equal(t, before, bitsOf(p.Usage()))
 
 		// A failure after the good job has been allocated.
@@ -119,32 +121,44 @@ func TestDecideAllOrNothing(t *testing.T) {
 		dec, err = p.Decide(ts, []Job{good, batch[1]})
 		testFailJob = nil
 		require.Error(t, err)
-		assert.Nil(t, dec)
+		assert.Empty(t, dec.Allocations)
 		assert.Equal(t, before, bitsOf(p.Usage()), "usage restored bit for bit")
 		assert.Equal(t, last, p.Last())
+		snap2, err := p.MarshalBinary()
+		require.NoError(t, err)
+		assert.Equal(t, string(snap), string(snap2), "window and reservations restored")
 		// And the policy still works, with the same result as a fresh
 		// decision of the good job alone.
 		dec, err = p.Decide(ts, []Job{good})
 		require.NoError(t, err)
-		assert.NotEmpty(t, dec)
+		assert.NotEmpty(t, dec.Allocations)
 	}
 }
 
-// TestDecideHorizon: a slot outside [0, Slots) is an error, not an empty
-// decision.
-func TestDecideHorizon(t *testing.T) {
+// TestDecideSlots: a negative slot, or one not after the previous
+// Decide's, is an ErrSlot error, not an empty decision; a slot beyond the
+// mesh's Slots rolls the window (it used to be ErrHorizon).
+func TestDecideSlots(t *testing.T) {
 	m, err := bipartite.NewMesh(2, 3, []float64{1, 1, 1, 1, 1, 1})
 	require.NoError(t, err)
 	pr, _ := NewPricing(1, 2)
-	p, err := NewPolicy(m, pr, nil)
+	p, err := newPolicyP(m, pr, nil)
 	require.NoError(t, err)
-	for _, s := range []int{-1, 3, math.MaxInt, math.MinInt} {
+	for _, s := range []int{-1, math.MaxInt, math.MaxInt - 5, math.MinInt} {
 		dec, err := p.Decide(s, nil)
-		require.ErrorIs(t, err, ErrHorizon, "slot %d", s)
-		assert.Nil(t, dec)
+		require.ErrorIs(t, err, ErrSlot, "slot %d", s)
+		assert.Empty(t, dec.Allocations)
 	}
 	_, err = p.Decide(2, nil)
 	require.NoError(t, err)
+	for _, s := range []int{0, 2} {
+		_, err = p.Decide(s, nil)
+		require.ErrorIs(t, err, ErrSlot, "slot %d after 2", s)
+	}
+	_, err = p.Decide(10, nil)
+	require.NoError(t, err)
+	_, first := p.Window()
+	assert.Equal(t, 10, first)
 }
 
 // TestHostileMeshes: a mesh whose Nodes*Slots wraps around to
@@ -160,11 +174,11 @@ func TestHostileMeshes(t *testing.T) {
 		{Nodes: 0, Slots: 5},
 	} {
 		require.Error(t, ValidateMesh(m))
-		_, err := NewPolicy(m, pr, nil)
+		_, err := newPolicyP(m, pr, nil)
 		require.Error(t, err)
 		in := &Instance{Mesh: m}
 		require.Error(t, in.Validate())
-		_, err = Run(in, nil)
+		_, err = runOne(in, nil)
 		require.Error(t, err)
 	}
 	err := ValidateMesh(&bipartite.Mesh{Nodes: 1 << 32, Slots: 1 << 32})
@@ -279,9 +293,9 @@ func TestLongUnitListValidates(t *testing.T) {
 // errors, not nil dereferences (issue 12 class 7).
 func TestNilPolicies(t *testing.T) {
 	pr, _ := NewPricing(1, 2)
-	_, err := NewPolicy(nil, pr, nil)
+	_, err := newPolicyP(nil, pr, nil)
 	require.ErrorIs(t, err, ErrValue)
-	_, err = NewPolicy(&bipartite.Mesh{Nodes: 1, Slots: 1, Capacity: []float64{1}}, Pricing{}, nil)
+	_, err = newPolicyP(&bipartite.Mesh{Nodes: 1, Slots: 1, Capacity: []float64{1}}, Pricing{}, nil)
 	require.Error(t, err)
 	var p *Policy
 	_, err = p.Decide(0, nil)
@@ -290,9 +304,9 @@ func TestNilPolicies(t *testing.T) {
 	require.ErrorIs(t, err, ErrValue)
 	in, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
-	_, err = Run(in, nil)
+	_, err = runOne(in, nil)
 	require.ErrorIs(t, err, ErrValue)
-	_, err = Run(in, p)
+	_, err = runOne(in, p)
 	require.Error(t, err)
 }
 

@@ -30,18 +30,18 @@ type WaterFillSettings struct {
 // panics if len(dst) != p.Len() or a non-nil work has another length; it
 // returns an error wrapping ErrValue, ErrDimension or ErrBounds for invalid
 // data. It does not allocate when work is given.
-func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64) (Result, error) {
+func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64) (SolveResult, error) {
 	n := p.Len()
 	if len(dst) != n || (work != nil && len(work) != n) {
 		panic(panicLen)
 	}
 	if err := p.Validate(); err != nil {
-		return Result{}, err
+		return SolveResult{}, err
 	}
 	maxIter := 200
 	if settings != nil && settings.MaxIterations != 0 {
 		if settings.MaxIterations < 0 {
-			return Result{}, fmt.Errorf("%w: MaxIterations = %d", ErrSettings, settings.MaxIterations)
+			return SolveResult{}, fmt.Errorf("%w: MaxIterations = %d", ErrSettings, settings.MaxIterations)
 		}
 		maxIter = settings.MaxIterations
 	}
@@ -50,10 +50,10 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 	}
 	if p.Rho == 0 || n == 0 {
 		clear(dst)
-		return Result{Mu: p.zeroTargetMu(), Objective: 0, Status: Trivial}, nil
+		return SolveResult{Mu: p.zeroTargetMu(), Objective: 0, Status: Trivial}, nil
 	}
 	if s := p.responses(dst, 0); s <= p.Rho {
-		return Result{Objective: p.Objective(dst), Status: Trivial}, nil
+		return SolveResult{Objective: p.Objective(dst), Status: Trivial}, nil
 	}
 	// Bracket: S(lo) > Rho >= S(hi).
 	lo, hi := 0.0, 1.0
@@ -61,7 +61,7 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 		lo = hi
 		hi *= 2
 		if hi > 1e300 {
-			return Result{}, fmt.Errorf("%w: cannot bracket the multiplier (rho = %v)", ErrValue, p.Rho)
+			return SolveResult{}, fmt.Errorf("%w: cannot bracket the multiplier (rho = %v)", ErrValue, p.Rho)
 		}
 	}
 	it := 0
@@ -113,7 +113,7 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 	for r := range dst {
 		dst[r] += theta * (work[r] - dst[r])
 	}
-	return Result{Mu: hi, Objective: p.Objective(dst), Iterations: it, Status: status}, nil
+	return SolveResult{Mu: hi, Objective: p.Objective(dst), Iterations: it, Status: status}, nil
 }
 
 // tieTol is the relative tolerance within which a linear unit counts as

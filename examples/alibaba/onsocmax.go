@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/msched/msched/baselines"
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/onsocmax"
 	"github.com/msched/msched/trace"
 )
@@ -34,19 +33,19 @@ func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*family
 	if err != nil {
 		return nil, err
 	}
-	osm, err := onsocmax.NewPolicy(in.Mesh, pricing, nil)
+	osm, err := onsocmax.New(in.Mesh, onsocmax.Settings{Iota: pricing.Iota, V: pricing.V})
 	if err != nil {
 		return nil, err
 	}
-	mf, err := baselines.NewMaxFirstChecked(in.Mesh)
+	mf, err := baselines.NewMaxFirst(in.Mesh)
 	if err != nil {
 		return nil, err
 	}
-	es, err := baselines.NewEqualShareChecked(in.Mesh)
+	es, err := baselines.NewEqualShare(in.Mesh)
 	if err != nil {
 		return nil, err
 	}
-	pols := []bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation]{osm, mf, es}
+	pols := []onsocmax.OnlinePolicy{osm, mf, es}
 	opt, _, err := onsocmax.OfflineFlow(in)
 	gap := 0.0
 	if errors.Is(err, onsocmax.ErrUnsupported) {
@@ -75,11 +74,11 @@ func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*family
 			inst.Day, len(in.Jobs), in.Mesh.Nodes, in.Mesh.Slots, work, capTotal, scale),
 		fmt.Sprintf("linear utilities a ~ U[1,3], beta ~ U[0.1,0.5] (seed %d); competitive ratio bound alpha = %.4f.", o.Seed, pricing.Alpha),
 	}
-	for _, p := range pols {
-		out, err := onsocmax.Run(in, p)
-		if err != nil {
-			return nil, err
-		}
+	res, err := onsocmax.Run(in, pols, onsocmax.RunSettings{})
+	if err != nil {
+		return nil, err
+	}
+	for _, out := range res.Series {
 		r.Results = append(r.Results, result{out.Policy, out.Welfare, out.Welfare / float64(len(in.Jobs))})
 		r.rows = append(r.rows, []string{out.Policy, ftoa(out.Welfare, 2), ftoa(out.Served, 1), ftoa(opt/out.Welfare, 4)})
 	}

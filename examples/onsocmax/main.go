@@ -54,7 +54,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/msched/msched/baselines"
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/onsocmax"
 	"github.com/msched/msched/utility"
@@ -292,43 +291,42 @@ func evaluate(in *onsocmax.Instance, pr params) (day, error) {
 	if err != nil {
 		return day{}, err
 	}
-	type named = bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation]
-	var pols []named
-	osm, err := onsocmax.NewPolicy(in.Mesh, pricing, nil)
+	var pols []onsocmax.OnlinePolicy
+	osm, err := onsocmax.New(in.Mesh, onsocmax.Settings{Iota: pricing.Iota, V: pricing.V})
 	if err != nil {
 		return day{}, err
 	}
 	pols = append(pols, osm)
 	if pr.ALM {
-		p, err := onsocmax.NewPolicy(in.Mesh, pricing, &onsocmax.PolicySettings{Solver: onsocmax.AugmentedLagrangian})
+		p, err := onsocmax.New(in.Mesh, onsocmax.Settings{Iota: pricing.Iota, V: pricing.V, Solver: onsocmax.AugmentedLagrangian})
 		if err != nil {
 			return day{}, err
 		}
 		pols = append(pols, renamed{p, "OnSocMax-ALM"})
 	}
 	if pr.NP {
-		p, err := onsocmax.NewPolicy(in.Mesh, pricing, &onsocmax.PolicySettings{NonPartitionable: true})
+		p, err := onsocmax.New(in.Mesh, onsocmax.Settings{Iota: pricing.Iota, V: pricing.V, NonPartitionable: true})
 		if err != nil {
 			return day{}, err
 		}
 		pols = append(pols, p)
 	}
-	mf, err := baselines.NewMaxFirstChecked(in.Mesh)
+	mf, err := baselines.NewMaxFirst(in.Mesh)
 	if err != nil {
 		return day{}, err
 	}
-	es, err := baselines.NewEqualShareChecked(in.Mesh)
+	es, err := baselines.NewEqualShare(in.Mesh)
 	if err != nil {
 		return day{}, err
 	}
 	pols = append(pols, mf, es)
 	d := day{alpha: pricing.Alpha}
-	for _, p := range pols {
-		o, err := onsocmax.Run(in, p)
-		if err != nil {
-			return day{}, err
-		}
-		d.names = append(d.names, p.Name())
+	res, err := onsocmax.Run(in, pols, onsocmax.RunSettings{})
+	if err != nil {
+		return day{}, err
+	}
+	for _, o := range res.Series {
+		d.names = append(d.names, o.Policy)
 		d.welfare = append(d.welfare, o.Welfare)
 	}
 	opt, _, err := onsocmax.OfflineFlow(in)

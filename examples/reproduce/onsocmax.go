@@ -18,7 +18,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/msched/msched/baselines"
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/onsocmax"
 	"github.com/msched/msched/utility"
@@ -81,24 +80,24 @@ func osmRun(s osmSetup, seed uint64) (osmCell, error) {
 		if err != nil {
 			return cell, err
 		}
-		osm, err := onsocmax.NewPolicy(in.Mesh, pricing, nil)
+		osm, err := onsocmax.New(in.Mesh, onsocmax.Settings{Iota: pricing.Iota, V: pricing.V})
 		if err != nil {
 			return cell, err
 		}
-		mf, err := baselines.NewMaxFirstChecked(in.Mesh)
+		mf, err := baselines.NewMaxFirst(in.Mesh)
 		if err != nil {
 			return cell, err
 		}
-		es, err := baselines.NewEqualShareChecked(in.Mesh)
+		es, err := baselines.NewEqualShare(in.Mesh)
 		if err != nil {
 			return cell, err
 		}
 		var w [3]float64
-		for i, p := range []bipartite.OnlinePolicy[[]onsocmax.Job, []onsocmax.Allocation]{osm, mf, es} {
-			o, err := onsocmax.Run(in, p)
-			if err != nil {
-				return cell, err
-			}
+		res, err := onsocmax.Run(in, []onsocmax.OnlinePolicy{osm, mf, es}, onsocmax.RunSettings{})
+		if err != nil {
+			return cell, err
+		}
+		for i, o := range res.Series {
 			w[i] = o.Welfare
 			cell.welfare[i] += o.Welfare
 		}

@@ -1,6 +1,7 @@
 package onsocmax
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -11,6 +12,10 @@ import (
 type OfflineSettings struct {
 	MaxIterations int     // dual iterations; 0 means 500 (then up to MaxIterations/4+20 Frank-Wolfe steps)
 	GapTol        float64 // stop when (Upper-Lower) <= GapTol*Upper; 0 means 1e-5
+	// Context, if not nil, is checked before every dual and Frank-Wolfe
+	// iteration; once it is done OfflineConcave returns its error
+	// (context.Canceled or DeadlineExceeded, wrapped). nil never stops.
+	Context context.Context
 }
 
 // OfflineResult reports OfflineConcave: the optimum of P1 lies in
@@ -50,7 +55,9 @@ func OfflineConcave(in *Instance, s *OfflineSettings) (*OfflineResult, error) {
 		return nil, err
 	}
 	maxIter, tol := 500, 1e-5
+	var ctx context.Context
 	if s != nil {
+		ctx = s.Context
 		if s.MaxIterations < 0 || s.GapTol < 0 || math.IsNaN(s.GapTol) {
 			return nil, fmt.Errorf("%w: MaxIterations %d GapTol %v", ErrSettings, s.MaxIterations, s.GapTol)
 		}
@@ -79,6 +86,9 @@ func OfflineConcave(in *Instance, s *OfflineSettings) (*OfflineResult, error) {
 	theta, stall := 1.0, 0
 	zero := make([]float64, nu)
 	for it := 1; it <= maxIter; it++ {
+		if ctx != nil && ctx.Err() != nil {
+			return nil, fmt.Errorf("onsocmax: OfflineConcave stopped before dual iteration %d: %w", it, ctx.Err())
+		}
 		res.Iterations = it
 		clear(load)
 		D := 0.0
@@ -134,7 +144,7 @@ func OfflineConcave(in *Instance, s *OfflineSettings) (*OfflineResult, error) {
 		}
 	}
 	if res.Status != Success {
-		if err := in.frankWolfe(res, maxIter/4+20, tol); err != nil {
+		if err := in.frankWolfe(ctx, res, maxIter/4+20, tol); err != nil {
 			return nil, err
 		}
 	}
@@ -147,7 +157,7 @@ func OfflineConcave(in *Instance, s *OfflineSettings) (*OfflineResult, error) {
 // min-cost flow of linearOpt. When every gradient entry is finite the
 // Frank-Wolfe gap W(x) + grad.(s - x) is a valid upper bound by concavity
 // and tightens res.Upper.
-func (in *Instance) frankWolfe(res *OfflineResult, iters int, tol float64) error {
+func (in *Instance) frankWolfe(ctx context.Context, res *OfflineResult, iters int, tol float64) error {
 	x := res.X
 	grad := make([][]float64, len(x))
 	s := make([][]float64, len(x))
@@ -183,6 +193,9 @@ func (in *Instance) frankWolfe(res *OfflineResult, iters int, tol float64) error
 		return dd, finite
 	}
 	for k := 0; k < iters; k++ {
+		if ctx != nil && ctx.Err() != nil {
+			return fmt.Errorf("onsocmax: OfflineConcave stopped at Frank-Wolfe step %d: %w", k, ctx.Err())
+		}
 		gradAt(0)
 		if _, err := in.linearOpt(s, grad); err != nil {
 			return err

@@ -1,0 +1,146 @@
+package onsocmax
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/checked"
+	"github.com/msched/msched/internal/snapshot"
+)
+
+const (
+	snapshotFormat  = "msched/onsocmax.Policy"
+	snapshotVersion = 1
+)
+
+// fingerprint hashes everything decisions depend on besides the state:
+// the mesh given to New (sizes and capacity bits) and the settings that
+// shape decisions (not Logger).
+func fingerprint(m *bipartite.Mesh, s Settings) string {
+	h := snapshot.NewHasher(snapshotFormat).Int(m.Nodes).Int(m.Slots).Floats(m.Capacity)
+	h.Float(s.Iota).Float(s.V).Int(int(s.OutOfBounds)).Float(s.MinUnit).Int(int(s.Solver))
+	a := s.ALM
+	h.Float(a.Sigma0).Float(a.P).Float(a.Theta1).Float(a.Theta2).Float(a.GradTol).Float(a.ViolationTol).
+		Float(a.LearningRate).Float(a.Decay).Float(a.MinShrink).Int(a.MaxOuter).Int(a.MaxInner)
+	b := func(v bool) int {
+		if v {
+			return 1
+		}
+		return 0
+	}
+	h.Int(b(a.PaperViolation)).Int(b(a.PaperSchedule)).Int(b(s.NonPartitionable))
+	return h.Sum()
+}
+
+// policyState is the saved state of a Policy: the window position, the
+// cluster (nodes, templates) and every reservation in the window, from
+// which the usage levels are recomputed in the same order, bit for bit.
+type policyState struct {
+	Started      bool                `json:"started"`
+	Now          int                 `json:"now"`
+	Nodes        int                 `json:"nodes"`
+	Alive        []bool              `json:"alive"`
+	Capacity     []float64           `json:"capacity"`
+	Reservations []reservationRecord `json:"reservations"`
+}
+
+// reservationRecord is one reservation: job, node, absolute slot, x.
+type reservationRecord struct {
+	Job  int     `json:"job"`
+	Node int     `json:"node"`
+	Slot int     `json:"slot"`
+	X    float64 `json:"x"`
+}
+
+// MarshalBinary saves the learned state: the usage levels omega_r of the
+// window (as the reservations they sum), the window position and the
+// cluster's nodes, in the envelope of internal/snapshot with format
+// "msched/onsocmax.Policy", version 1 and a fingerprint of the mesh and
+// settings given to New. Last and the Logger are not saved.
+func (p *Policy) MarshalBinary() ([]byte, error) {
+	if p == nil || p.w == 0 {
+		return nil, fmt.Errorf("%w: Policy not built by New", ErrSnapshot)
+	}
+	st := policyState{Started: p.started, Now: p.now, Nodes: p.nodes, Alive: p.alive, Capacity: p.capacity,
+		Reservations: []reservationRecord{}}
+	for q := range p.w {
+		s := p.now + q
+		for _, e := range p.ledger[s%p.w] {
+			st.Reservations = append(st.Reservations, reservationRecord{e.job, e.node, s, e.x})
+		}
+	}
+	b, err := snapshot.Encode(snapshotFormat, snapshotVersion, p.model, st)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	return b, nil
+}
+
+// MarshalJSON returns the bytes of MarshalBinary.
+func (p *Policy) MarshalJSON() ([]byte, error) { return p.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (p *Policy) UnmarshalJSON(b []byte) error { return p.UnmarshalBinary(b) }
+
+// UnmarshalBinary restores state saved by MarshalBinary into p, which
+// must have been built by New on the same mesh and settings. Every
+// length, index, slot and value is checked and the usage levels are
+// recomputed from the reservations (each unit within its capacity)
+// before anything is installed: on any error, which wraps ErrSnapshot and
+// the internal/snapshot cause, p is unchanged.
+func (p *Policy) UnmarshalBinary(b []byte) error {
+	if p == nil || p.w == 0 {
+		return fmt.Errorf("%w: Policy not built by New", ErrSnapshot)
+	}
+	var st policyState
+	if err := snapshot.Decode(b, snapshotFormat, snapshotVersion, p.model, &st); err != nil {
+		return fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %w: %s", ErrSnapshot, snapshot.ErrCorrupt, fmt.Sprintf(format, args...))
+	}
+	w := p.w
+	if st.Now < 0 || st.Now > math.MaxInt-2*w || (!st.Started && st.Now != 0) {
+		return bad("now = %d, started %v", st.Now, st.Started)
+	}
+	if st.Nodes < 1 || !checked.Within(MaxUnits, st.Nodes, w) {
+		return bad("nodes = %d (window %d, MaxUnits %d)", st.Nodes, w, MaxUnits)
+	}
+	if len(st.Alive) != st.Nodes || len(st.Capacity) != st.Nodes*w {
+		return bad("len(alive) = %d, len(capacity) = %d for %d nodes x %d slots", len(st.Alive), len(st.Capacity), st.Nodes, w)
+	}
+	for r, c := range st.Capacity {
+		if !finiteNonNeg(c) || (!st.Alive[r/w] && c != 0) {
+			return bad("capacity[%d] = %v (node alive %v)", r, c, st.Alive[r/w])
+		}
+	}
+	usage := make([]float64, st.Nodes*w)
+	ledger := make([][]reservation, w)
+	prevSlot := st.Now
+	for k, e := range st.Reservations {
+		// In slot order; those of a removed node survive in the current
+		// slot only.
+		if e.Node < 0 || e.Node >= st.Nodes || e.Slot >= st.Now+w || e.Slot < prevSlot ||
+			!(e.X > 0) || math.IsInf(e.X, 1) || (!st.Alive[e.Node] && (!st.Started || e.Slot != st.Now)) {
+			return bad("reservation %d: %+v (window [%d, %d), %d nodes)", k, e, st.Now, st.Now+w, st.Nodes)
+		}
+		prevSlot = e.Slot
+		col := e.Slot % w
+		r := e.Node*w + col
+		usage[r] += e.X
+		if c := st.Capacity[r]; st.Alive[e.Node] && usage[r] > c*(1+1e-9)+1e-12 {
+			return bad("reservation %d: usage %v of node %d slot %d above capacity %v", k, usage[r], e.Node, e.Slot, c)
+		}
+		ledger[col] = append(ledger[col], reservation{job: e.Job, node: e.Node, x: e.X})
+	}
+	p.started, p.now, p.nodes = st.Started, st.Now, st.Nodes
+	p.alive, p.capacity, p.usage = slices.Clip(st.Alive), st.Capacity, usage
+	p.ledger = ledger
+	for col := range p.spare {
+		p.spare[col] = p.spare[col][:0]
+	}
+	p.last = SolveResult{}
+	return nil
+}
