@@ -39,13 +39,22 @@ const (
 	DefaultMaxCells = 1 << 26
 	// MaxGPUs bounds num_gpu and gpu (GPUs per pod or node).
 	MaxGPUs = 1 << 20
+	// CeilingMaxTime is the largest MaxTime a Limits may raise the
+	// timestamp bound to: 2^61 s. A larger (or MaxInt64) MaxTime is taken
+	// as CeilingMaxTime, so that the mappings' sums and differences of
+	// two timestamps (a span plus one, an arrival plus a duration) never
+	// overflow int64: with MaxTime = MaxInt64, pods created at 0 and
+	// MaxInt64 made the span wrap to MinInt64 and OGASched index slot
+	// -2000.
+	CeilingMaxTime = 1 << 61
 )
 
 // Limits bounds what the readers and mappings of this package accept, so
 // that no file, Trace or option can exhaust memory, overflow an int64 or
 // make a mapping (or the simulator it feeds) run for hours. A zero (or negative) field
 // takes its default (DefaultMaxRecordBytes, ...), so Limits{} is the
-// default policy; the functions without a Limits receiver (ReadPods,
+// default policy (and a MaxTime above CeilingMaxTime is taken as
+// CeilingMaxTime); the functions without a Limits receiver (ReadPods,
 // NewPodReader, Load, ...) and the mappings (unless their options carry
 // Limits) use it. A value above its limit gives an error wrapping
 // ErrTooLarge (readers: inside a *ParseError naming file, line and
@@ -72,6 +81,7 @@ func (lim Limits) withDefaults() Limits {
 	if lim.MaxTime <= 0 {
 		lim.MaxTime = DefaultMaxTime
 	}
+	lim.MaxTime = min(lim.MaxTime, CeilingMaxTime)
 	if lim.MaxResource <= 0 {
 		lim.MaxResource = DefaultMaxResource
 	}
