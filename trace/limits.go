@@ -39,6 +39,11 @@ const (
 	DefaultMaxCells = 1 << 26
 	// MaxGPUs bounds num_gpu and gpu (GPUs per pod or node).
 	MaxGPUs = 1 << 20
+	// MaxGPUSpec bounds the GPU models listed in one pod's gpu_spec
+	// (OpenB lists at most 7). Without it a 1 MiB field "a|a|a|..." became
+	// half a million strings, 8 MiB of headers per row: eight times the
+	// file in memory.
+	MaxGPUSpec = 256
 	// CeilingMaxTime is the largest MaxTime a Limits may raise the
 	// timestamp bound to: 2^61 s. A larger (or MaxInt64) MaxTime is taken
 	// as CeilingMaxTime, so that the mappings' sums and differences of
@@ -95,7 +100,8 @@ func (lim Limits) withDefaults() Limits {
 }
 
 // CheckPod returns an error unless pod i is within lim and consistent:
-// a name, resources in [0, MaxResource], num_gpu in [0, MaxGPUs],
+// a name, resources in [0, MaxResource], num_gpu in [0, MaxGPUs], at most
+// MaxGPUSpec models in gpu_spec,
 // gpu_milli in [0, 1000] and 0 without GPUs, and, for a pod with times,
 // 0 <= creation <= deletion <= MaxTime and scheduled -1 or in
 // [creation, deletion]. The readers enforce the same rules row by row;
@@ -126,6 +132,9 @@ func (lim Limits) CheckPod(i int, p Pod) error {
 	}
 	if p.GPUMilli < 0 || p.GPUMilli > 1000 || (p.NumGPU == 0 && p.GPUMilli != 0) {
 		return bad(ErrValue, "gpu_milli", int64(p.GPUMilli), "in [0, 1000], and 0 when num_gpu = 0")
+	}
+	if len(p.GPUSpec) > MaxGPUSpec {
+		return bad(ErrTooLarge, "gpu_spec models", int64(len(p.GPUSpec)), fmt.Sprintf("<= MaxGPUSpec = %d", MaxGPUSpec))
 	}
 	if !p.HasTimes {
 		return nil

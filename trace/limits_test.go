@@ -259,3 +259,26 @@ func TestRaisedLimitsKeepTimestampArithmeticSafe(t *testing.T) {
 	require.ErrorIs(t, err, ErrTooLarge)
 	assert.Contains(t, err.Error(), "MaxCells")
 }
+
+// Issue 12 class 1 for gpu_spec: a 1 MiB field "a|a|..." split into half a
+// million model names (8 MiB of string headers per row, eight times the
+// file); a pod lists at most MaxGPUSpec models, in the reader and in
+// CheckPod for hand-built traces.
+func TestGPUSpecBounded(t *testing.T) {
+	ok := strings.TrimSuffix(strings.Repeat("m|", MaxGPUSpec), "|")
+	pods, err := ReadPods(strings.NewReader(podHeader+"a,1,1,1,1000,"+ok+",LS,Running,0,1,0\n"), "s.csv")
+	require.NoError(t, err)
+	require.Len(t, pods[0].GPUSpec, MaxGPUSpec)
+	long := strings.Repeat("a|", 500_000) + "a"
+	_, err = ReadPods(strings.NewReader(podHeader+"a,1,1,1,1000,"+long+",LS,Running,0,1,0\n"), "s.csv")
+	require.ErrorIs(t, err, ErrTooLarge)
+	pe := parseErr(t, err)
+	assert.Equal(t, "gpu_spec", pe.Column)
+	assert.Contains(t, err.Error(), "MaxGPUSpec")
+	assert.Less(t, len(pe.Value), 100, "the error does not carry the whole field")
+	tr := extremeTrace(t, 0, 10)
+	tr.Pods[0].NumGPU, tr.Pods[0].GPUMilli, tr.Pods[0].GPUSpec = 1, 1000, strings.Split(long, "|")
+	for _, m := range mappings {
+		require.ErrorIs(t, m.run(tr, Limits{}), ErrTooLarge, m.name)
+	}
+}
