@@ -73,6 +73,11 @@ func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
 	if err := opt.Limits.checkSlots("ESDPOptions.T", int64(opt.T)); err != nil {
 		return nil, err
 	}
+	// The arrival-rate pass keeps one flag per slot: bounded by MaxCells
+	// too, so that raising MaxSlots alone cannot allocate without limit.
+	if err := opt.Limits.checkCells("ESDP arrival slots T", opt.T); err != nil {
+		return nil, err
+	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0xe5d9))
 	first, last, ok := CreationSpan(tr.Pods)
 	if !ok {

@@ -68,10 +68,16 @@ func FuzzMappings(f *testing.F) {
 			{Name: "a", CPUMilli: cpu, MemoryMiB: 1024, HasTimes: true, Creation: c0, Deletion: d0, Scheduled: c0},
 			{Name: "b", CPUMilli: 1000, MemoryMiB: 1024, HasTimes: true, Creation: c1, Deletion: d1, Scheduled: -1},
 		}
-		lim := Limits{MaxSlots: 1 << 16, MaxCells: 1 << 20}
-		_, _ = OGASched(tr, OGASchedOptions{T: int(slot % (1 << 17)), Limits: lim})
-		_, _ = ESDP(tr, ESDPOptions{T: int(slot % (1 << 17)), Limits: lim})
-		_, _ = OnSocMax(tr, OnSocMaxOptions{SlotSeconds: slot, Slots: int(slot % 100), Limits: lim})
-		_, _ = OCORP(tr, OCORPOptions{SlotSeconds: slot, Machines: -1, Limits: lim})
+		// The default time bound, and every bound raised to its maximum
+		// (MaxTime = MaxInt64 is capped at CeilingMaxTime).
+		for _, lim := range []Limits{
+			{MaxSlots: 1 << 16, MaxCells: 1 << 20},
+			{MaxSlots: 1 << 16, MaxCells: 1 << 20, MaxTime: math.MaxInt64, MaxResource: math.MaxInt64, MaxRows: math.MaxInt},
+		} {
+			_, _ = OGASched(tr, OGASchedOptions{T: int(slot % (1 << 17)), Limits: lim})
+			_, _ = ESDP(tr, ESDPOptions{T: int(slot % (1 << 17)), Limits: lim})
+			_, _ = OnSocMax(tr, OnSocMaxOptions{SlotSeconds: slot, Slots: int(slot % 100), Limits: lim})
+			_, _ = OCORP(tr, OCORPOptions{SlotSeconds: slot, Machines: -1, Limits: lim})
+		}
 	})
 }

@@ -39,13 +39,27 @@ const (
 	DefaultMaxCells = 1 << 26
 	// MaxGPUs bounds num_gpu and gpu (GPUs per pod or node).
 	MaxGPUs = 1 << 20
+	// MaxGPUSpec bounds the GPU models listed in one pod's gpu_spec
+	// (OpenB lists at most 7). Without it a 1 MiB field "a|a|a|..." became
+	// half a million strings, 8 MiB of headers per row: eight times the
+	// file in memory.
+	MaxGPUSpec = 256
+	// CeilingMaxTime is the largest MaxTime a Limits may raise the
+	// timestamp bound to: 2^61 s. A larger (or MaxInt64) MaxTime is taken
+	// as CeilingMaxTime, so that the mappings' sums and differences of
+	// two timestamps (a span plus one, an arrival plus a duration) never
+	// overflow int64: with MaxTime = MaxInt64, pods created at 0 and
+	// MaxInt64 made the span wrap to MinInt64 and OGASched index slot
+	// -2000.
+	CeilingMaxTime = 1 << 61
 )
 
 // Limits bounds what the readers and mappings of this package accept, so
 // that no file, Trace or option can exhaust memory, overflow an int64 or
 // make a mapping (or the simulator it feeds) run for hours. A zero (or negative) field
 // takes its default (DefaultMaxRecordBytes, ...), so Limits{} is the
-// default policy; the functions without a Limits receiver (ReadPods,
+// default policy (and a MaxTime above CeilingMaxTime is taken as
+// CeilingMaxTime); the functions without a Limits receiver (ReadPods,
 // NewPodReader, Load, ...) and the mappings (unless their options carry
 // Limits) use it. A value above its limit gives an error wrapping
 // ErrTooLarge (readers: inside a *ParseError naming file, line and
@@ -72,6 +86,7 @@ func (lim Limits) withDefaults() Limits {
 	if lim.MaxTime <= 0 {
 		lim.MaxTime = DefaultMaxTime
 	}
+	lim.MaxTime = min(lim.MaxTime, CeilingMaxTime)
 	if lim.MaxResource <= 0 {
 		lim.MaxResource = DefaultMaxResource
 	}
@@ -85,7 +100,8 @@ func (lim Limits) withDefaults() Limits {
 }
 
 // CheckPod returns an error unless pod i is within lim and consistent:
-// a name, resources in [0, MaxResource], num_gpu in [0, MaxGPUs],
+// a name, resources in [0, MaxResource], num_gpu in [0, MaxGPUs], at most
+// MaxGPUSpec models in gpu_spec,
 // gpu_milli in [0, 1000] and 0 without GPUs, and, for a pod with times,
 // 0 <= creation <= deletion <= MaxTime and scheduled -1 or in
 // [creation, deletion]. The readers enforce the same rules row by row;
@@ -116,6 +132,9 @@ func (lim Limits) CheckPod(i int, p Pod) error {
 	}
 	if p.GPUMilli < 0 || p.GPUMilli > 1000 || (p.NumGPU == 0 && p.GPUMilli != 0) {
 		return bad(ErrValue, "gpu_milli", int64(p.GPUMilli), "in [0, 1000], and 0 when num_gpu = 0")
+	}
+	if len(p.GPUSpec) > MaxGPUSpec {
+		return bad(ErrTooLarge, "gpu_spec models", int64(len(p.GPUSpec)), fmt.Sprintf("<= MaxGPUSpec = %d", MaxGPUSpec))
 	}
 	if !p.HasTimes {
 		return nil

@@ -229,3 +229,56 @@ func TestCeilDiv(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12 class 5 with raised limits: a caller who raised every Limits
+// field to its maximum (MaxTime = MaxInt64) let pods created at 0 and
+// MaxInt64 through, the span last-first+1 wrapped to MinInt64 and
+// OGASched indexed slot -2000 (a panic). MaxTime is now capped at
+// CeilingMaxTime, so those timestamps are an error naming the limit, and
+// the largest accepted ones map without overflow.
+func TestRaisedLimitsKeepTimestampArithmeticSafe(t *testing.T) {
+	raised := Limits{MaxRecordBytes: math.MaxInt, MaxRows: math.MaxInt, MaxTime: math.MaxInt64,
+		MaxResource: math.MaxInt64, MaxSlots: math.MaxInt, MaxCells: 1 << 20}
+	assert.Equal(t, int64(CeilingMaxTime), raised.withDefaults().MaxTime)
+	for _, m := range mappings {
+		for _, span := range [][2]int64{{0, math.MaxInt64}, {math.MaxInt64 - 10, math.MaxInt64}, {CeilingMaxTime + 1, CeilingMaxTime + 1}} {
+			err := m.run(extremeTrace(t, span[0], span[1]), raised)
+			require.ErrorIs(t, err, ErrTooLarge, "%s %v", m.name, span)
+			assert.Contains(t, err.Error(), "MaxTime", m.name)
+		}
+		for _, span := range [][2]int64{{0, CeilingMaxTime - 10}, {CeilingMaxTime - 20, CeilingMaxTime - 10}} {
+			err := m.run(extremeTrace(t, span[0], span[1]), raised)
+			if err != nil {
+				require.ErrorIs(t, err, ErrTooLarge, "%s %v: an error must be a limit, not a wrap", m.name, span)
+			}
+		}
+	}
+	// Raising MaxSlots alone does not let ESDP allocate one flag per slot
+	// of a huge T: the table is bounded by MaxCells as well.
+	_, err := ESDP(readFixture(t), ESDPOptions{T: 1 << 40, Limits: Limits{MaxSlots: math.MaxInt, MaxCells: 1 << 20}})
+	require.ErrorIs(t, err, ErrTooLarge)
+	assert.Contains(t, err.Error(), "MaxCells")
+}
+
+// Issue 12 class 1 for gpu_spec: a 1 MiB field "a|a|..." split into half a
+// million model names (8 MiB of string headers per row, eight times the
+// file); a pod lists at most MaxGPUSpec models, in the reader and in
+// CheckPod for hand-built traces.
+func TestGPUSpecBounded(t *testing.T) {
+	ok := strings.TrimSuffix(strings.Repeat("m|", MaxGPUSpec), "|")
+	pods, err := ReadPods(strings.NewReader(podHeader+"a,1,1,1,1000,"+ok+",LS,Running,0,1,0\n"), "s.csv")
+	require.NoError(t, err)
+	require.Len(t, pods[0].GPUSpec, MaxGPUSpec)
+	long := strings.Repeat("a|", 500_000) + "a"
+	_, err = ReadPods(strings.NewReader(podHeader+"a,1,1,1,1000,"+long+",LS,Running,0,1,0\n"), "s.csv")
+	require.ErrorIs(t, err, ErrTooLarge)
+	pe := parseErr(t, err)
+	assert.Equal(t, "gpu_spec", pe.Column)
+	assert.Contains(t, err.Error(), "MaxGPUSpec")
+	assert.Less(t, len(pe.Value), 100, "the error does not carry the whole field")
+	tr := extremeTrace(t, 0, 10)
+	tr.Pods[0].NumGPU, tr.Pods[0].GPUMilli, tr.Pods[0].GPUSpec = 1, 1000, strings.Split(long, "|")
+	for _, m := range mappings {
+		require.ErrorIs(t, m.run(tr, Limits{}), ErrTooLarge, m.name)
+	}
+}

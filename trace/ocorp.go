@@ -102,7 +102,12 @@ func OCORP(tr *Trace, opt OCORPOptions) (*OCORPInstance, error) {
 		inst.Jobs = append(inst.Jobs, j)
 		inst.Pods = append(inst.Pods, i)
 	}
-	if len(inst.Jobs) == 0 {
+	switch {
+	case len(inst.Machines) == 0:
+		return nil, fmt.Errorf("%w: no sampled node has a whole core (cpu_milli >= %d), so no machine", ErrEmpty, CPUUnitMilli)
+	case len(inst.Jobs) == 0 && inst.Unfit > 0:
+		return nil, fmt.Errorf("%w: none of the %d scheduled pods of %s fits the memory of a sampled machine", ErrEmpty, inst.Unfit, tr.PodFile)
+	case len(inst.Jobs) == 0:
 		return nil, fmt.Errorf("%w: no scheduled pods in %s", ErrEmpty, tr.PodFile)
 	}
 	if err := ocorp.ValidateJobs(inst.Jobs); err != nil {

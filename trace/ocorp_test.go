@@ -1,6 +1,10 @@
 package trace
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 func TestOCORPMappingFixture(t *testing.T) {
 	tr := readFixture(t)
@@ -43,4 +47,22 @@ func TestOCORPMappingRealTrace(t *testing.T) {
 		t.Errorf("%d jobs + %d skipped + %d unfit != %d pods", len(inst.Jobs), inst.Skipped, inst.Unfit, len(tr.Pods))
 	}
 	t.Logf("OCORP mapping: %d jobs, %d never scheduled, %d unfit, %d machines", len(inst.Jobs), inst.Skipped, inst.Unfit, len(inst.Machines))
+}
+
+// When no job is left, the error says why: no node with a whole core, or
+// every scheduled pod too large for the machines' memory (it used to say
+// "no scheduled pods" in both cases, sending the user to the wrong file).
+func TestOCORPEmptyErrorsSayWhy(t *testing.T) {
+	tr := readFixture(t)
+	small := *tr
+	small.Nodes = []Node{{Name: "tiny", CPUMilli: 500, MemoryMiB: 1 << 20}}
+	_, err := OCORP(&small, OCORPOptions{Machines: -1})
+	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "whole core") {
+		t.Fatalf("no machine: %v", err)
+	}
+	small.Nodes = []Node{{Name: "nomem", CPUMilli: 64000, MemoryMiB: 1}}
+	_, err = OCORP(&small, OCORPOptions{Machines: -1})
+	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "fits the memory") {
+		t.Fatalf("all unfit: %v", err)
+	}
 }

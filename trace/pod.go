@@ -124,6 +124,10 @@ func (pr *PodReader) Read() (Pod, error) {
 		return Pod{}, t.fail("gpu_milli", t.str("gpu_milli"), "pod asks no GPU (num_gpu = 0) but gpu_milli %d", p.GPUMilli)
 	}
 	if s := t.str("gpu_spec"); s != "" {
+		if n := strings.Count(s, "|") + 1; n > MaxGPUSpec {
+			return Pod{}, &ParseError{File: t.file, Line: t.line, Column: "gpu_spec", Value: s[:min(len(s), 64)] + "...",
+				Err: fmt.Errorf("%w: %d GPU models above MaxGPUSpec = %d", ErrTooLarge, n, MaxGPUSpec)}
+		}
 		p.GPUSpec = strings.Split(s, "|")
 		for _, m := range p.GPUSpec {
 			if m == "" {

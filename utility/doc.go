@@ -56,5 +56,11 @@
 // kind's value, derivative and bound f'(0) are finite; before, a
 // Reciprocal with a = 1e-200 had f'(0) = +Inf and a Linear with a = 1e308
 // overflowed at y = 2), and alpha finite and >= 0. The evaluation methods assume a valid utility and y >= 0 and do
-// not check, so that they can sit on hot paths.
+// not check, so that they can sit on hot paths; a utility with a kind
+// outside the known ones (built by hand, never validated) evaluates to NaN
+// in Value, Deriv, DerivBound and InvDeriv instead of panicking, so that a
+// bad value inside a host process is an error downstream, not a crash.
+// The JSON decoder also rejects a key given twice or spelled in another
+// case ({"kind":"linear","kind":"sqrt"} used to decode as sqrt, the last
+// one, and {"KIND":"linear","A":1} as linear).
 package utility

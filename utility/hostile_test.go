@@ -38,6 +38,15 @@ func TestUnmarshalJSONRejectsHostile(t *testing.T) {
 		{`{"kind":"alphafair","a":1,"alpha":1e400}`, ErrSyntax, ""},
 		{`[]`, ErrSyntax, ""},
 		{`null`, ErrKind, `missing "kind"`},
+		// Duplicate keys and keys in another case (encoding/json keeps
+		// the last duplicate and matches case-insensitively).
+		{`{"kind":"linear","kind":"sqrt","a":1}`, ErrSyntax, `"kind" given twice`},
+		{`{"kind":"linear","a":1,"a":2}`, ErrSyntax, `"a" given twice`},
+		{`{"kind":"alphafair","a":1,"alpha":2,"alpha":0}`, ErrSyntax, `"alpha" given twice`},
+		{`{"KIND":"linear","A":1}`, ErrSyntax, `unknown field "KIND"`},
+		{`{"kind":"linear","A":1}`, ErrSyntax, `unknown field "A"`},
+		{`{"Kind":"linear","a":1}`, ErrSyntax, `unknown field "Kind"`},
+		{"\ufeff" + `{"kind":"linear","a":1}`, ErrSyntax, ""},
 	} {
 		var u Utility
 		err := u.UnmarshalJSON([]byte(tc.in))
@@ -142,4 +151,21 @@ func FuzzValidMeansFinite(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A Utility built by hand with an unknown kind evaluates to NaN instead of
+// panicking inside the host process (issue 12 class 3); Validate names it.
+func TestInvalidKindEvaluatesToNaN(t *testing.T) {
+	for _, k := range []Kind{-1, numKinds, 99, math.MaxInt} {
+		u := Utility{Kind: k, A: 1}
+		require.NotPanics(t, func() {
+			for _, y := range []float64{0, 1, -1, math.Inf(1), math.NaN()} {
+				assert.True(t, math.IsNaN(u.Value(y)), "Value %v", k)
+				assert.True(t, math.IsNaN(u.Deriv(y)), "Deriv %v", k)
+				assert.True(t, math.IsNaN(u.InvDeriv(y)), "InvDeriv %v", k)
+			}
+			assert.True(t, math.IsNaN(u.DerivBound()), "DerivBound %v", k)
+		}, "kind %d", int(k))
+		require.ErrorIs(t, u.Validate(), ErrKind)
+	}
 }

@@ -152,6 +152,9 @@ func (u *Utility) UnmarshalJSON(b []byte) error {
 		A     *float64 `json:"a"`
 		Alpha float64  `json:"alpha"`
 	}
+	if err := checkKeys(b); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&v); err != nil {
@@ -174,6 +177,46 @@ func (u *Utility) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// jsonKeys are the fields of a utility's JSON object, spelled exactly.
+var jsonKeys = [...]string{"kind", "a", "alpha"}
+
+// checkKeys rejects, in a top-level JSON object, a key that is not one of
+// jsonKeys spelled exactly, or one given twice: encoding/json matches keys
+// case-insensitively and keeps the last of duplicates, so
+// {"kind":"linear","kind":"sqrt","a":1} decoded silently as sqrt and
+// {"KIND":"linear","A":1} as linear. Input that is not an object, or is
+// malformed, is left to the decoder, which reports it.
+func checkKeys(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var seen [len(jsonKeys)]bool
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		key, _ := tok.(string)
+		i := 0
+		for i < len(jsonKeys) && jsonKeys[i] != key {
+			i++
+		}
+		if i == len(jsonKeys) {
+			return fmt.Errorf("%w: unknown field %q (want %q, %q or %q, spelled exactly)", ErrSyntax, key, jsonKeys[0], jsonKeys[1], jsonKeys[2])
+		}
+		if seen[i] {
+			return fmt.Errorf("%w: field %q given twice", ErrSyntax, key)
+		}
+		seen[i] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
 // Value returns f(y) for y >= 0.
 func (u Utility) Value(y float64) float64 {
 	a := u.A
@@ -192,7 +235,7 @@ func (u Utility) Value(y float64) float64 {
 	case AlphaFair:
 		return a * alphaFair(y, u.Alpha)
 	}
-	panic(badKind(u.Kind))
+	return math.NaN() // invalid kind: see the package documentation
 }
 
 // alphaFair returns ((y+1)^(1-alpha)-1)/(1-alpha), ln(1+y) at alpha = 1.
@@ -227,7 +270,7 @@ func (u Utility) Deriv(y float64) float64 {
 		}
 		return a * math.Exp(-u.Alpha*math.Log1p(y))
 	}
-	panic(badKind(u.Kind))
+	return math.NaN() // invalid kind: see the package documentation
 }
 
 // DerivBound returns f'(0) = sup_{y>=0} f'(y), the bound varpi of eq. (13)
@@ -242,7 +285,7 @@ func (u Utility) DerivBound() float64 {
 		return u.A / 2
 	}
 	if u.Kind < 0 || u.Kind >= numKinds {
-		panic(badKind(u.Kind))
+		return math.NaN()
 	}
 	return u.A
 }
@@ -252,8 +295,8 @@ func (u Utility) DerivBound() float64 {
 // p < a for Linear). At p = a a Linear utility is indifferent; InvDeriv
 // returns 0. NaN p gives NaN.
 func (u Utility) InvDeriv(p float64) float64 {
-	if math.IsNaN(p) {
-		return p
+	if math.IsNaN(p) || u.Kind < 0 || u.Kind >= numKinds {
+		return math.NaN()
 	}
 	a := u.A
 	if u.Kind == Linear || (u.Kind == AlphaFair && u.Alpha == 0) {
@@ -281,12 +324,10 @@ func (u Utility) InvDeriv(p float64) float64 {
 		// a*(x+1)^(-alpha) = p  =>  x = (a/p)^(1/alpha) - 1.
 		x = math.Expm1(math.Log(a/p) / u.Alpha)
 	default:
-		panic(badKind(u.Kind))
+		return math.NaN()
 	}
 	if !(x > 0) {
 		return 0
 	}
 	return x
 }
-
-func badKind(k Kind) string { return fmt.Sprintf("utility: invalid kind %d", int(k)) }

@@ -122,8 +122,16 @@ func Pct(ratios []float64) string {
 	return Summarize(g).Format("%+.1f") + " %"
 }
 
+// maxSeeds bounds -seeds: every seed is a full run of every family.
+const maxSeeds = 1000
+
+// parseSeeds parses -seeds: comma-separated seeds or increasing ranges
+// lo-hi, at most maxSeeds in all, each seed once. The range is walked by
+// count, not by x <= hi, so that hi = MaxUint64 cannot wrap the loop
+// (-seeds 18446744073709551615 used to loop forever, appending).
 func parseSeeds(s string) ([]uint64, error) {
 	var out []uint64
+	seen := map[uint64]bool{}
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -140,10 +148,15 @@ func parseSeeds(s string) ([]uint64, error) {
 				return nil, fmt.Errorf("-seeds %q: %w", s, err)
 			}
 		}
-		if b < a || b-a >= 1000 || len(out)+int(b-a+1) > 1000 {
-			return nil, fmt.Errorf("-seeds %q: at most 1000 seeds, in increasing ranges", s)
+		if b < a || b-a >= maxSeeds || uint64(len(out))+(b-a+1) > maxSeeds {
+			return nil, fmt.Errorf("-seeds %q: at most %d seeds, in increasing ranges", s, maxSeeds)
 		}
-		for x := a; x <= b; x++ {
+		for i := uint64(0); i <= b-a; i++ {
+			x := a + i
+			if seen[x] {
+				return nil, fmt.Errorf("-seeds %q: seed %d given twice", s, x)
+			}
+			seen[x] = true
 			out = append(out, x)
 		}
 	}
@@ -212,6 +225,43 @@ func main() {
 	}
 }
 
+// maxReadmeBytes bounds the README that -readme names: it is read whole.
+const maxReadmeBytes = 16 << 20
+
+// readReadme reads the README that -readme names and checks, before any
+// family runs, that it is a regular file of at most maxReadmeBytes with the
+// reproduce markers in order: a missing file or markers used to be found
+// only after the whole run, and -readme /dev/zero read forever.
+func readReadme(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("-readme %q: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("-readme %q: not a regular file (%v)", path, st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("-readme %q: %w", path, err)
+	}
+	defer f.Close()
+	doc, err := io.ReadAll(io.LimitReader(f, maxReadmeBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("-readme %q: %w", path, err)
+	}
+	if len(doc) > maxReadmeBytes {
+		return nil, fmt.Errorf("-readme %q: larger than %d bytes", path, maxReadmeBytes)
+	}
+	if _, err := splice(doc, nil); err != nil {
+		return nil, fmt.Errorf("-readme %q: %w", path, err)
+	}
+	return doc, nil
+}
+
+// run parses and checks every flag (no positional argument, a known
+// -family, valid -seeds, a -readme with its markers, a -figures folder)
+// before any family runs: a bad value is an error naming the flag, and
+// nothing is written.
 func run(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("reproduce", flag.ContinueOnError)
 	seedsFlag := fs.String("seeds", "1-5", "seeds, e.g. 1-5 or 1,3,7")
@@ -222,26 +272,42 @@ func run(args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags only; see -h)", fs.Arg(0))
+	}
 	seeds, err := parseSeeds(*seedsFlag)
 	if err != nil {
 		return err
 	}
 	if *only != "" {
 		*readme = ""
+		if !slices.ContainsFunc(families, func(f family) bool { return f.key == *only }) {
+			var keys []string
+			for _, f := range families {
+				keys = append(keys, f.key)
+			}
+			return fmt.Errorf("-family %q: no such family (have %v)", *only, keys)
+		}
+	}
+	if *readme != "" {
+		if _, err := readReadme(*readme); err != nil {
+			return err
+		}
 	}
 	if *figDir != "" {
+		if st, err := os.Stat(*figDir); err == nil && !st.IsDir() {
+			return fmt.Errorf("-figures %q: exists and is not a folder", *figDir)
+		}
 		if err := os.MkdirAll(*figDir, 0o755); err != nil {
-			return err
+			return fmt.Errorf("-figures %q: %w", *figDir, err)
 		}
 	}
 	var outs []Outcome
 	var errs []error
-	found := false
 	for _, f := range families {
 		if *only != "" && f.key != *only {
 			continue
 		}
-		found = true
 		start := time.Now()
 		o, err := f.run(Config{Seeds: seeds, Quick: *quick, FigDir: *figDir})
 		if err != nil {
@@ -250,9 +316,6 @@ func run(args []string, stdout io.Writer) error {
 		}
 		fmt.Fprintf(os.Stderr, "reproduce: %s done in %.1f s\n", f.name, time.Since(start).Seconds())
 		outs = append(outs, o)
-	}
-	if *only != "" && !found {
-		return fmt.Errorf("-family %q: no such family", *only)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
@@ -267,7 +330,8 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *readme != "" {
-		doc, err := os.ReadFile(*readme)
+		// Read again: the run may have taken long; the same checks apply.
+		doc, err := readReadme(*readme)
 		if err != nil {
 			return err
 		}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,9 +17,61 @@ func TestParseSeeds(t *testing.T) {
 	s, err := parseSeeds("1-3,7")
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{1, 2, 3, 7}, s)
-	for _, bad := range []string{"", "x", "5-1", "1-100000", "-3"} {
+	for _, bad := range []string{"", "x", "5-1", "1-100000", "-3", "1,1", "1-3,2", "18446744073709551616"} {
 		_, err := parseSeeds(bad)
 		assert.Error(t, err, bad)
+	}
+	// The largest seeds: a range ending at MaxUint64 used to wrap x++ to 0
+	// and loop forever (a hang, then out of memory).
+	s, err = parseSeeds("18446744073709551615")
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{math.MaxUint64}, s)
+	s, err = parseSeeds("18446744073709551613-18446744073709551615")
+	require.NoError(t, err)
+	assert.Equal(t, []uint64{math.MaxUint64 - 2, math.MaxUint64 - 1, math.MaxUint64}, s)
+	s, err = parseSeeds("1-1000")
+	require.NoError(t, err)
+	assert.Len(t, s, maxSeeds)
+	_, err = parseSeeds("1-1000,1001")
+	assert.Error(t, err)
+}
+
+// TestFlagsCheckedBeforeWork is issue 12 for the reproduce flags: every bad
+// value is an error naming the flag, returned before any family runs and
+// before anything is written (-family used to be checked after the run and
+// after -figures was created; -readme after the whole run, and -readme
+// /dev/zero read forever; extra arguments were ignored).
+func TestFlagsCheckedBeforeWork(t *testing.T) {
+	dir := t.TempDir()
+	noMarkers := filepath.Join(dir, "plain.md")
+	require.NoError(t, os.WriteFile(noMarkers, []byte("no markers here\n"), 0o644))
+	afile := filepath.Join(dir, "file")
+	require.NoError(t, os.WriteFile(afile, []byte("x"), 0o644))
+	figs := filepath.Join(dir, "figs")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-seeds", "18446744073709551615-1"}, "-seeds"},
+		{[]string{"-seeds", "1,1"}, "twice"},
+		{[]string{"-family", "bogus"}, "-family"},
+		{[]string{"-readme", "/dev/zero"}, "not a regular file"},
+		{[]string{"-readme", dir}, "not a regular file"},
+		{[]string{"-readme", filepath.Join(dir, "missing.md")}, "-readme"},
+		{[]string{"-readme", noMarkers}, "markers"},
+		{[]string{"-readme", "", "-figures", afile}, "-figures"},
+		{[]string{"-readme", "", "extra"}, "unexpected argument"},
+	} {
+		args := append([]string{"-quick", "-figures", figs}, tc.args...)
+		start := time.Now()
+		var out bytes.Buffer
+		err := run(args, &out)
+		require.Error(t, err, "%v", tc.args)
+		assert.Contains(t, err.Error(), tc.want, "%v", tc.args)
+		assert.Less(t, time.Since(start), 2*time.Second, "%v: checked before the run", tc.args)
+		assert.Empty(t, out.String(), "%v", tc.args)
+		_, statErr := os.Stat(figs)
+		assert.True(t, os.IsNotExist(statErr), "%v: -figures created before the flags were checked", tc.args)
 	}
 }
 

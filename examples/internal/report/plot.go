@@ -42,8 +42,10 @@ type Scale int
 const (
 	// Auto (the zero value) draws the y axis on a log scale when the series
 	// lie more than two decades apart (the largest median of a series'
-	// positive values over the smallest exceeds 100) and at most 1 % of
-	// the finite values are zero or negative; linear otherwise. A series
+	// positive values over the smallest exceeds 100), at most 1 % of the
+	// finite values are zero or negative, and every series with a finite
+	// value has a positive one (else a log axis could not draw it);
+	// linear otherwise. A series
 	// that grows over decades by itself (a cumulative sum) stays linear:
 	// it is the gap between series that squeezes curves into a flat line.
 	Auto Scale = iota
@@ -156,10 +158,15 @@ func (pl *Plot) Line(name string, pts plotter.XYs) *Plot {
 }
 
 // Func adds a named line y(i) at x = i+1 for i in [0, n). A negative n or
-// one above MaxPoints makes Save return ErrSize; f is then not called.
+// one above MaxPoints makes Save return ErrSize, a nil y ErrSeries; y is
+// then not called.
 func (pl *Plot) Func(name string, n int, y func(i int) float64) *Plot {
 	if n < 0 || n > MaxPoints {
 		pl.errs = append(pl.errs, fmt.Errorf("%w: Func %q: n = %d, want 0 <= n <= %d", ErrSize, name, n, MaxPoints))
+		return pl
+	}
+	if y == nil {
+		pl.errs = append(pl.errs, fmt.Errorf("%w: Func %q: nil function", ErrSeries, name))
 		return pl
 	}
 	pts := make(plotter.XYs, n)
@@ -242,11 +249,13 @@ func (pl *Plot) useLog() bool {
 	var pos []float64
 	for _, s := range pl.series {
 		pos = pos[:0]
+		sFinite := 0
 		for _, p := range s.pts {
 			if !finite2(p) {
 				continue
 			}
 			finite++
+			sFinite++
 			if p.Y <= 0 {
 				nonpos++
 				continue
@@ -254,6 +263,11 @@ func (pl *Plot) useLog() bool {
 			pos = append(pos, p.Y)
 		}
 		if len(pos) == 0 {
+			if sFinite > 0 {
+				// A series with values but none positive cannot be drawn
+				// on a log axis: stay linear rather than fail in Save.
+				return false
+			}
 			continue
 		}
 		slices.Sort(pos)

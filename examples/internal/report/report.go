@@ -32,6 +32,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"strconv"
 )
@@ -43,8 +44,14 @@ func PrintJSON(v any) error {
 	return enc.Encode(v)
 }
 
-// WriteCSV writes a header and rows to path.
+// WriteCSV writes a header and rows to path. Every row must have as many
+// fields as the header (else ErrSeries, and no file is written).
 func WriteCSV(path string, head []string, rows [][]string) error {
+	for i, row := range rows {
+		if len(row) != len(head) {
+			return fmt.Errorf("%w: %s: row %d has %d fields, the header %d", ErrSeries, path, i+1, len(row), len(head))
+		}
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -56,18 +63,42 @@ func WriteCSV(path string, head []string, rows [][]string) error {
 }
 
 // Series writes a per-slot CSV: a "t" column 1..n and one column per
-// function, each called with the slot index 0..n-1.
+// function, each called with the slot index 0..n-1. n must be in
+// [0, MaxPoints] (else ErrSize) and names and cols must match one to one
+// with no nil function (else ErrSeries); both are checked before the file
+// is created. Rows are streamed, so memory does not grow with n (a
+// negative n used to panic in makeslice, a huge one to build every row in
+// memory first).
 func Series(path string, n int, names []string, cols []func(t int) float64) error {
-	rows := make([][]string, n)
-	for t := range rows {
-		row := make([]string, 0, len(cols)+1)
-		row = append(row, strconv.Itoa(t+1))
-		for _, c := range cols {
-			row = append(row, Ftoa(c(t)))
-		}
-		rows[t] = row
+	if n < 0 || n > MaxPoints {
+		return fmt.Errorf("%w: %s: n = %d, want 0 <= n <= %d", ErrSize, path, n, MaxPoints)
 	}
-	return WriteCSV(path, append([]string{"t"}, names...), rows)
+	if len(names) != len(cols) {
+		return fmt.Errorf("%w: %s: %d names for %d columns", ErrSeries, path, len(names), len(cols))
+	}
+	for i, c := range cols {
+		if c == nil {
+			return fmt.Errorf("%w: %s: column %q has no function", ErrSeries, path, names[i])
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write(append([]string{"t"}, names...))
+	row := make([]string, len(cols)+1)
+	for t := range n {
+		row[0] = strconv.Itoa(t + 1)
+		for i, c := range cols {
+			row[i+1] = Ftoa(c(t))
+		}
+		if err := w.Write(row); err != nil {
+			break
+		}
+	}
+	w.Flush()
+	return errors.Join(w.Error(), f.Close())
 }
 
 // Ftoa formats a value for CSV with 10 significant digits.

@@ -214,6 +214,16 @@ func TestLogAxis(t *testing.T) {
 		}, false},
 		{"forced linear", func() *Plot { return NewPlot("", "", "").Line("a", spread(1, 1e6)).LinearY() }, false},
 		{"forced log", func() *Plot { return NewPlot("", "", "").Line("a", spread(1, 2)).LogY() }, true},
+		{"an all-zero series among series decades apart", func() *Plot {
+			// Issue 12: 200 constant series 0..199 chose a log axis (the
+			// zeros are under 1 % of the values), then Save failed on
+			// series "0", which a log axis cannot draw.
+			pl := NewPlot("", "", "")
+			for i := range 200 {
+				pl.Func(fmt.Sprint(i), 3, func(int) float64 { return float64(i) })
+			}
+			return pl
+		}, false},
 		{"one zero in 200 points", func() *Plot {
 			pts := rising(200, 1)
 			pts[0].Y = 0
@@ -255,6 +265,7 @@ func TestSaveErrors(t *testing.T) {
 		{"no series", NewPlot("nothing", "", ""), ErrSeries, "no series"},
 		{"overflowing span", NewPlot("", "", "").Line("wide", plotter.XYs{{X: 1, Y: -1e308}, {X: 2, Y: 1e308}}), ErrSeries, "span"},
 		{"Func n < 0", NewPlot("", "", "").Func("neg", -1, nil), ErrSize, "n = -1"},
+		{"Func nil y", NewPlot("", "", "").Func("nil", 3, nil), ErrSeries, `"nil": nil function`},
 		{"Func n huge", NewPlot("", "", "").Func("huge", math.MaxInt, nil), ErrSize, "huge"},
 		{"huge width", func() *Plot { p := NewPlot("", "", "").Line("a", rising(3, 1)); p.Width = 1e9; return p }(), ErrSize, "Width"},
 		{"NaN height", func() *Plot { p := NewPlot("", "", "").Line("a", rising(3, 1)); p.Height = vg.Length(nan); return p }(), ErrSize, "Height"},
@@ -475,4 +486,41 @@ func TestDeterministic(t *testing.T) {
 		return out
 	}
 	require.Equal(t, files(), files())
+}
+
+// TestSeriesCSVHostile is issue 12 for the CSV writers: a negative n
+// panicked in makeslice and a huge one built every row in memory; now n,
+// the names and the functions are checked before the file is created, and
+// rows are streamed.
+func TestSeriesCSVHostile(t *testing.T) {
+	dir := t.TempDir()
+	one := []func(int) float64{func(t int) float64 { return float64(t) / 2 }}
+	for _, tc := range []struct {
+		name  string
+		n     int
+		names []string
+		cols  []func(int) float64
+		err   error
+	}{
+		{"negative n", -1, []string{"a"}, one, ErrSize},
+		{"n above MaxPoints", MaxPoints + 1, []string{"a"}, one, ErrSize},
+		{"n MaxInt", math.MaxInt, []string{"a"}, one, ErrSize},
+		{"names without columns", 2, []string{"a", "b"}, one, ErrSeries},
+		{"nil column", 2, []string{"a"}, []func(int) float64{nil}, ErrSeries},
+	} {
+		path := filepath.Join(dir, tc.name+".csv")
+		err := Series(path, tc.n, tc.names, tc.cols)
+		require.ErrorIs(t, err, tc.err, tc.name)
+		_, statErr := os.Stat(path)
+		require.True(t, os.IsNotExist(statErr), "%s: file created on error", tc.name)
+	}
+	path := filepath.Join(dir, "ok.csv")
+	require.NoError(t, Series(path, 3, []string{"half"}, one))
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	require.Equal(t, "t,half\n1,0\n2,0.5\n3,1\n", string(b))
+	require.NoError(t, Series(path, 0, nil, nil))
+	err = WriteCSV(filepath.Join(dir, "arity.csv"), []string{"a", "b"}, [][]string{{"1", "2"}, {"3"}})
+	require.ErrorIs(t, err, ErrSeries)
+	require.ErrorContains(t, err, "row 2")
 }
