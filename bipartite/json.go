@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/msched/msched/internal/strictjson"
 )
 
 // graphJSONVersion is the schema version written by MarshalJSON.
@@ -102,14 +104,18 @@ func (g *Graph) UnmarshalJSON(b []byte) error {
 
 // DecodeGraph decodes one JSON graph {"version":1,"left":|L|,"right":|R|,
 // "edges":[[l,r],...]} and validates it as lim.NewGraph does. It rejects
-// unknown fields, an edge that is not a pair (ErrDimension: [], [0],
+// unknown fields, keys given twice or spelled in another case
+// (internal/strictjson), an edge that is not a pair (ErrDimension: [], [0],
 // [0,0,7]) and anything but white space after the object. The sizes are
 // checked against lim before any per-vertex table is allocated; the edge
 // list itself is bounded by the length of b.
 func (lim Limits) DecodeGraph(b []byte) (*Graph, error) {
+	var gj graphJSON
+	if err := strictjson.Check(b, &gj); err != nil {
+		return nil, fmt.Errorf("%w: decoding graph: %w", ErrSyntax, err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	var gj graphJSON
 	if err := dec.Decode(&gj); err != nil {
 		if errors.Is(err, ErrDimension) {
 			return nil, fmt.Errorf("bipartite: decoding graph: %w", err)

@@ -2,6 +2,7 @@ package bipartite
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -230,4 +231,20 @@ func TestEdgePairParse(t *testing.T) {
 func TestDecodeGraphNullEdge(t *testing.T) {
 	_, err := (Limits{}).DecodeGraph([]byte(`{"version":1,"left":1,"right":1,"edges":[null]}`))
 	require.ErrorIs(t, err, ErrDimension)
+}
+
+// TestDecodeGraphStrictKeys: a key given twice (encoding/json keeps the
+// last), spelled in another case or unknown is an error, not a silent
+// reading (issue 12 class 6).
+func TestDecodeGraphStrictKeys(t *testing.T) {
+	for _, in := range []string{
+		`{"version":1,"left":1,"left":5,"right":1,"edges":[[0,0]]}`,
+		`{"VERSION":1,"LEFT":1,"RIGHT":1,"EDGES":[[0,0]]}`,
+		`{"version":1,"left":1,"right":1,"edges":[[0,0]],"zz":1}`,
+	} {
+		_, err := Limits{}.DecodeGraph([]byte(in))
+		if !errors.Is(err, ErrSyntax) {
+			t.Errorf("%s: err = %v, want ErrSyntax", in, err)
+		}
+	}
 }

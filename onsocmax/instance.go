@@ -8,6 +8,7 @@ import (
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/internal/checked"
+	"github.com/msched/msched/internal/strictjson"
 	"github.com/msched/msched/utility"
 )
 
@@ -26,8 +27,12 @@ type Job struct {
 	Utility  []utility.Utility `json:"utility"`  // f_nr
 }
 
+// MaxValue bounds a job's Rho, XBar and Beta (1e15): with utility scales
+// in [utility.MinA, utility.MaxA] every welfare term and sum stays finite.
+const MaxValue = 1e15
+
 // Validate checks j against mesh m: aligned slices, 0 <= Arrival <=
-// Deadline, a finite non-negative Rho, XBar and Beta, valid utilities, and
+// Deadline, Rho, XBar and Beta finite in [0, MaxValue], valid utilities, and
 // distinct units of m whose slots lie in [Arrival, Deadline].
 func (j *Job) Validate(m *bipartite.Mesh) error {
 	return j.check(m.NumUnits(), func(r int) int { _, s := m.NodeSlot(r); return s }, nil)
@@ -44,8 +49,8 @@ func (j *Job) check(nu int, slotOf func(r int) int, seen map[int]struct{}) error
 	if j.Arrival < 0 || j.Deadline < j.Arrival {
 		return fmt.Errorf("%w: job %d arrival %d deadline %d", ErrValue, j.ID, j.Arrival, j.Deadline)
 	}
-	if !finiteNonNeg(j.Rho) {
-		return fmt.Errorf("%w: job %d rho %v", ErrValue, j.ID, j.Rho)
+	if !finiteNonNeg(j.Rho) || j.Rho > MaxValue {
+		return fmt.Errorf("%w: job %d rho %v, want finite in [0, MaxValue = %g]", ErrValue, j.ID, j.Rho, MaxValue)
 	}
 	// Long unit lists use a set; short ones are scanned.
 	switch {
@@ -75,11 +80,11 @@ func (j *Job) check(nu int, slotOf func(r int) int, seen map[int]struct{}) error
 				}
 			}
 		}
-		if !finiteNonNeg(j.XBar[i]) {
-			return fmt.Errorf("%w: job %d xbar index %d value %v", ErrValue, j.ID, i, j.XBar[i])
+		if !finiteNonNeg(j.XBar[i]) || j.XBar[i] > MaxValue {
+			return fmt.Errorf("%w: job %d xbar index %d value %v, want finite in [0, MaxValue = %g]", ErrValue, j.ID, i, j.XBar[i], MaxValue)
 		}
-		if !finiteNonNeg(j.Beta[i]) {
-			return fmt.Errorf("%w: job %d beta index %d value %v", ErrValue, j.ID, i, j.Beta[i])
+		if !finiteNonNeg(j.Beta[i]) || j.Beta[i] > MaxValue {
+			return fmt.Errorf("%w: job %d beta index %d value %v, want finite in [0, MaxValue = %g]", ErrValue, j.ID, i, j.Beta[i], MaxValue)
 		}
 		if err := j.Utility[i].Validate(); err != nil {
 			return fmt.Errorf("%w: job %d utility index %d: %w", ErrValue, j.ID, i, err)
@@ -98,6 +103,9 @@ type Instance struct {
 
 // Validate checks the mesh, every job, unique IDs and the arrival order.
 func (in *Instance) Validate() error {
+	if in == nil {
+		return fmt.Errorf("%w: nil instance", ErrValue)
+	}
 	if err := checkMesh(in.Mesh); err != nil {
 		return err
 	}
@@ -215,6 +223,9 @@ func (in *Instance) Welfare(x [][]float64) float64 {
 // CheckFeasible returns an error naming the first constraint of P1 that x
 // violates by more than tol (relative to max(1, bound)).
 func (in *Instance) CheckFeasible(x [][]float64, tol float64) error {
+	if in == nil {
+		return fmt.Errorf("%w: nil instance", ErrValue)
+	}
 	if len(x) != len(in.Jobs) {
 		return fmt.Errorf("%w: %d allocation rows for %d jobs", ErrDimension, len(x), len(in.Jobs))
 	}
@@ -291,6 +302,9 @@ func ReadInstance(r io.Reader) (*Instance, error) {
 // before the mesh is built.
 func (in *Instance) UnmarshalJSON(b []byte) error {
 	var v instanceJSON
+	if err := strictjson.Check(b, &v); err != nil {
+		return fmt.Errorf("%w: decode instance: %w", ErrValue, err)
+	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return fmt.Errorf("%w: decode instance: %w", ErrValue, err)
 	}

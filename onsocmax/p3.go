@@ -29,10 +29,18 @@ type P3 struct {
 }
 
 // Len returns |R_n|.
-func (p *P3) Len() int { return len(p.XBar) }
+func (p *P3) Len() int {
+	if p == nil {
+		return 0
+	}
+	return len(p.XBar)
+}
 
 // Validate returns an error naming the first invalid datum of p.
 func (p *P3) Validate() error {
+	if p == nil {
+		return fmt.Errorf("%w: nil P3", ErrValue)
+	}
 	n := len(p.XBar)
 	if len(p.Utility) != n || len(p.Beta) != n || len(p.Capacity) != n || len(p.Usage) != n {
 		return fmt.Errorf("%w: len(XBar)=%d len(Utility)=%d len(Beta)=%d len(Capacity)=%d len(Usage)=%d",

@@ -51,7 +51,8 @@ type Policy struct {
 	out     Decision
 	last    SolveResult
 	journal []usageEntry
-	undo    []float64 // usage of the columns recycled by the current Decide
+	live    map[int]struct{} // IDs holding reservations (checkLive's scratch)
+	undo    []float64        // usage of the columns recycled by the current Decide
 	ids     map[int]struct{}
 	seen    map[int]struct{} // units of a job, for Job.check
 }
@@ -144,9 +145,12 @@ func (p *Policy) Window() (w, first int) { return p.w, p.now }
 // job must arrive at t (ErrValue), name units of existing nodes whose
 // slots lie in [t, Deadline] (Units builds them; a unit of a removed node
 // has zero capacity) and have an ID unique in the batch (ErrDuplicate).
-// IDs are the caller's and opaque; the policy keeps no table of them, so
-// an ID reused while an earlier job still holds reservations in the
-// window is accepted, and RemoveNode then reports both under that ID.
+// IDs are the caller's and opaque. An ID that still holds reservations
+// in the window [t, t+W) is refused (ErrDuplicate): a job arrives once,
+// and a second job under a live ID could take more than its rho. The
+// check scans the reservations of the window, so its cost follows the
+// live reservations and an ID is free again once its last reserved slot
+// has left the window.
 //
 // Decide is all or nothing: on any error (including a solver failure on a
 // later job of the batch) it returns a zero Decision and leaves the policy
@@ -185,6 +189,11 @@ func (p *Policy) Decide(t int, jobs []Job) (Decision, error) {
 	}
 	now, started, last := p.now, p.started, p.last
 	k := p.advance(t)
+	if err := p.checkLive(jobs); err != nil {
+		p.retreat(now, k)
+		p.now, p.started, p.last = now, started, last
+		return Decision{}, err
+	}
 	p.out.Allocations, p.out.Outcomes = p.out.Allocations[:0], p.out.Outcomes[:0]
 	p.journal = p.journal[:0]
 	for n := range jobs {
@@ -225,6 +234,32 @@ func (p *Policy) log(t, jobs int) {
 			l.LogAttrs(ctx, slog.LevelDebug, "onsocmax: job got nothing", slog.Int("slot", t), slog.Int("job", o.Job), slog.String("reason", o.Reason.String()))
 		}
 	}
+}
+
+// checkLive refuses a job whose ID holds a reservation in the window,
+// which advance has already moved to the decided slot.
+func (p *Policy) checkLive(jobs []Job) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	if p.live == nil {
+		p.live = make(map[int]struct{})
+	}
+	clear(p.live)
+	for _, col := range p.ledger {
+		for _, rv := range col {
+			p.live[rv.job] = struct{}{}
+		}
+	}
+	if len(p.live) == 0 {
+		return nil
+	}
+	for n := range jobs {
+		if _, ok := p.live[jobs[n].ID]; ok {
+			return fmt.Errorf("%w: job index %d: id %d still holds reservations in the window [%d, %d)", ErrDuplicate, n, jobs[n].ID, p.now, p.now+p.w)
+		}
+	}
+	return nil
 }
 
 // slotOf returns the absolute slot of unit r for a job arriving at a in

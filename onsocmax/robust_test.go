@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/strictjson"
 	"github.com/msched/msched/utility"
 )
 
@@ -336,4 +337,59 @@ func TestUnvalidatedInstances(t *testing.T) {
 	_, err = Generate(DefaultConfig(), nil)
 	require.ErrorIs(t, err, ErrValue)
 	require.PanicsWithValue(t, panicLen, func() { good.Welfare([][]float64{{1, 2}}) })
+}
+
+// TestReadInstanceStrictKeys: repeated, miscased and unknown keys at any
+// depth are errors (encoding/json would keep the last of "rho":19.5,"rho":1).
+func TestReadInstanceStrictKeys(t *testing.T) {
+	ok := `{"version":1,"mesh":{"nodes":2,"slots":2,"capacity":[21.4,21.4,21.7,21.7]},"jobs":[{"id":0,"arrival":0,"deadline":1,"rho":19.5,"units":[0,1],"xbar":[7.3,7.3],"beta":[0.3,0.36],"utility":[{"kind":"linear","a":1.15},{"kind":"linear","a":1.08}]}]}`
+	_, err := ReadInstance(strings.NewReader(ok))
+	require.NoError(t, err)
+	for _, bad := range []string{
+		strings.Replace(ok, `"rho":19.5`, `"rho":19.5,"rho":1`, 1),
+		strings.Replace(ok, `"capacity"`, `"zz":1,"capacity"`, 1),
+		strings.Replace(ok, `"version":1`, `"Version":1`, 1),
+		strings.Replace(ok, `"kind":"linear","a":1.15`, `"kind":"linear","a":1.15,"a":9`, 1),
+	} {
+		_, err := ReadInstance(strings.NewReader(bad))
+		require.ErrorIs(t, err, ErrValue, bad)
+		require.ErrorIs(t, err, strictjson.ErrKey, bad)
+	}
+}
+
+// TestDecideRejectsLiveIDAcrossSlots: a job ID that still holds
+// reservations in the window is refused in a later Decide (it could
+// otherwise take rho again: 41.6 units for a job of rho 19.5 in the audit),
+// the policy is left unchanged, and the ID is free again once its last
+// reserved slot has left the window.
+func TestDecideRejectsLiveIDAcrossSlots(t *testing.T) {
+	m, err := bipartite.NewMesh(1, 2, []float64{100, 100})
+	require.NoError(t, err)
+	pr, err := NewPricing(1, 3)
+	require.NoError(t, err)
+	p, err := newPolicyP(m, pr, nil)
+	require.NoError(t, err)
+	job := func(id, slot int) Job {
+		units, err := p.Units(nil, []int{0}, slot, slot+1)
+		require.NoError(t, err)
+		k := len(units)
+		j := Job{ID: id, Arrival: slot, Deadline: slot + 1, Rho: 3, Units: units, XBar: make([]float64, k), Beta: make([]float64, k), Utility: make([]utility.Utility, k)}
+		for i := range units {
+			j.XBar[i], j.Beta[i], j.Utility[i] = 3, 0.1, lin(2)
+		}
+		return j
+	}
+	dec, err := p.Decide(0, []Job{job(7, 0)})
+	require.NoError(t, err)
+	require.NotEmpty(t, dec.Allocations)
+	before, err := p.MarshalBinary()
+	require.NoError(t, err)
+	_, err = p.Decide(1, []Job{job(8, 1), job(7, 1)})
+	require.ErrorIs(t, err, ErrDuplicate)
+	after, err := p.MarshalBinary()
+	require.NoError(t, err)
+	require.Equal(t, before, after, "a refused Decide leaves the policy unchanged")
+	// Slot 1 still holds job 7's reservation; at slot 2 it has left.
+	_, err = p.Decide(2, []Job{job(7, 2)})
+	require.NoError(t, err)
 }
