@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/ocorp"
 )
 
@@ -20,8 +19,8 @@ import (
 // for concurrent use.
 
 var (
-	_ bipartite.OnlinePolicy[ocorp.Obs, ocorp.Decision] = (*ocorp.Priority)(nil)
-	_ bipartite.OnlinePolicy[ocorp.Obs, ocorp.Decision] = (*Tetris)(nil)
+	_ ocorp.OnlinePolicy = (*ocorp.Priority)(nil)
+	_ ocorp.OnlinePolicy = (*Tetris)(nil)
 )
 
 // NewSRPT returns SRPT, shortest remaining processing time p_j(t) first.
@@ -66,6 +65,7 @@ type Tetris struct {
 	ms    []ocorp.Machine
 	byCap []int
 	total int
+	last  int // slot of the last successful Decide, -1 before
 	pk    *ocorp.Packer
 	order []int
 	want  []int
@@ -79,9 +79,9 @@ type Tetris struct {
 func NewTetris(ms []ocorp.Machine) (*Tetris, error) {
 	pk, err := ocorp.NewPacker(ms)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("baselines: tetris: %w", err)
 	}
-	t := &Tetris{ms: append([]ocorp.Machine(nil), ms...), pk: pk, total: ocorp.TotalCores(ms)}
+	t := &Tetris{ms: append([]ocorp.Machine(nil), ms...), pk: pk, total: ocorp.TotalCores(ms), last: -1}
 	t.byCap = make([]int, len(ms))
 	for i := range t.byCap {
 		t.byCap[i] = i
@@ -93,18 +93,23 @@ func NewTetris(ms []ocorp.Machine) (*Tetris, error) {
 // Name returns "Tetris".
 func (t *Tetris) Name() string { return "Tetris" }
 
-// Decide returns the placements of slot t (owned by the policy). The
+// Decide returns the placements of slot t (owned by the policy, valid
+// until its next call), naming jobs by ID. The slot must be >= 0 and
+// greater than the previous one (an error wrapping ocorp.ErrSlot); the
 // observation is checked with ocorp.ValidateObs (job IDs are arbitrary and
 // only break ties; a job whose memory fits no machine is an error wrapping
-// ocorp.ErrUnfit).
+// ocorp.ErrUnfit). On error the policy is unchanged.
 func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
+	if slot < 0 || slot <= t.last {
+		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: %w: Decide(%d) after Decide(%d): need t >= 0 and t > the previous slot", ocorp.ErrSlot, slot, t.last)
+	}
+	if err := ocorp.ValidateObs(slot, obs, t.ms); err != nil {
+		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: slot %d: %w", slot, err)
+	}
 	n := len(obs.Jobs)
 	t.want = growInts(t.want, n)
 	t.rt = growFloats(t.rt, n)
 	t.order = t.order[:0]
-	if err := ocorp.ValidateObs(slot, obs, t.ms); err != nil {
-		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: %w", err)
-	}
 	for k, a := range obs.Jobs {
 		t.want[k] = int(min(int64(a.Cores), a.Remaining))
 		t.rt[k] = float64(a.Remaining) / float64(a.Cores)
@@ -125,7 +130,9 @@ func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
 		cum += t.want[k]
 		t.cand = append(t.cand, k)
 	}
-	t.pk.Reset(obs.Jobs)
+	if err := t.pk.Reset(obs.Jobs); err != nil {
+		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: slot %d: %w", slot, err)
+	}
 	got := t.pk.Got()
 	for _, i := range t.byCap {
 		m := t.ms[i]
@@ -152,12 +159,13 @@ func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
 				break
 			}
 			if err := t.pk.Add(best, i, t.want[best]); err != nil {
-				return ocorp.Decision{}, err
+				panic("baselines: tetris: " + err.Error()) // a bug: best fits by construction
 			}
 		}
 	}
 	t.pk.Fill(t.order, t.want, false)
 	t.out.Placements = t.pk.Placements()
+	t.last = slot
 	return t.out, nil
 }
 

@@ -7,10 +7,10 @@ import (
 	"github.com/msched/msched/ocorp"
 )
 
-// slotObs draws n unfinished jobs (2-D, DefaultGenConfig sizes, arrivals
+// slotObs draws n unfinished jobs (2-D, DefaultConfig sizes, arrivals
 // before slot 1000) for one slot on m machines.
 func slotObs(n, m int) (ocorp.Obs, []ocorp.Machine) {
-	cfg := ocorp.DefaultGenConfig()
+	cfg := ocorp.DefaultConfig()
 	cfg.Jobs = n
 	cfg.Horizon = 10000
 	sec, _ := ocorp.Generate(cfg, rand.New(rand.NewPCG(1, 2)))
@@ -23,7 +23,7 @@ func slotObs(n, m int) (ocorp.Obs, []ocorp.Machine) {
 	return obs, ocorp.Cluster(m)
 }
 
-func benchmarkSlot(b *testing.B, n, m int, mk func([]ocorp.Machine) ocorp.Policy) {
+func benchmarkSlot(b *testing.B, n, m int, mk func([]ocorp.Machine) ocorp.OnlinePolicy) {
 	obs, ms := slotObs(n, m)
 	p := mk(ms)
 	t := 1001
@@ -40,22 +40,22 @@ func benchmarkSlot(b *testing.B, n, m int, mk func([]ocorp.Machine) ocorp.Policy
 	}
 }
 
-func ocorpPolicy(ms []ocorp.Machine) ocorp.Policy {
+func ocorpPolicy(ms []ocorp.Machine) ocorp.OnlinePolicy {
 	p, _ := ocorp.New(ms, ocorp.Settings{})
 	return p
 }
 
-func ocorpM(ms []ocorp.Machine) ocorp.Policy {
+func ocorpM(ms []ocorp.Machine) ocorp.OnlinePolicy {
 	p, _ := ocorp.NewM(ms, ocorp.Settings{})
 	return p
 }
 
-func ocorpPlus(ms []ocorp.Machine) ocorp.Policy {
+func ocorpPlus(ms []ocorp.Machine) ocorp.OnlinePolicy {
 	p, _ := ocorp.NewPlus(ms, ocorp.PlusSettings{Alpha: 10})
 	return p
 }
 
-func svf(ms []ocorp.Machine) ocorp.Policy {
+func svf(ms []ocorp.Machine) ocorp.OnlinePolicy {
 	p, _ := ocorp.NewTransient(ms)
 	return p
 }
@@ -90,8 +90,8 @@ func BenchmarkSlotOCORPPlus1000x1000(b *testing.B) {
 
 // benchmarkRun simulates the whole synthetic workload of the example
 // (6500 jobs in 10 h, 10 s slots, 5 machines).
-func benchmarkRun(b *testing.B, mk func([]ocorp.Machine) ocorp.Policy, cpuOnly bool) {
-	sec, _ := ocorp.Generate(ocorp.DefaultGenConfig(), rand.New(rand.NewPCG(1, 4)))
+func benchmarkRun(b *testing.B, mk func([]ocorp.Machine) ocorp.OnlinePolicy, cpuOnly bool) {
+	sec, _ := ocorp.Generate(ocorp.DefaultConfig(), rand.New(rand.NewPCG(1, 4)))
 	jobs, _ := ocorp.Discretize(nil, sec, 10)
 	if cpuOnly {
 		jobs = ocorp.CPUOnly(jobs)
@@ -100,7 +100,7 @@ func benchmarkRun(b *testing.B, mk func([]ocorp.Machine) ocorp.Policy, cpuOnly b
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := ocorp.Run(jobs, ms, mk(ms), ocorp.RunSettings{NoSeries: true}); err != nil {
+		if _, err := runOne(jobs, ms, mk(ms), ocorp.RunSettings{NoSeries: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -114,4 +114,13 @@ func BenchmarkRun6500OCORPPlus(b *testing.B) {
 		b.Skip("long")
 	}
 	benchmarkRun(b, ocorpPlus, true)
+}
+
+// runOne runs one policy through ocorp.Run and returns its series.
+func runOne(jobs []ocorp.Job, ms []ocorp.Machine, p ocorp.OnlinePolicy, s ocorp.RunSettings) (*ocorp.Series, error) {
+	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, []ocorp.OnlinePolicy{p}, s)
+	if res == nil {
+		return nil, err
+	}
+	return &res.Series[0], err
 }

@@ -40,7 +40,7 @@
 //     filled with the largest unassigned jobs that fit.
 //   - OCORP+M (NewM): Algorithm 1, alternating the x step (11) with z = 1
 //     and the z step (12), one exact 0/1 knapsack on memory per machine
-//     (Knapsack, dynamic programming, checked against brute force).
+//     (KnapsackDP, dynamic programming, checked against brute force).
 //   - OCORP+ (NewPlus): the Lagrangian with switching cost
 //     alpha sum (x_j^i(t) - x_j^i(t-1))^2 (31)-(32), relaxed to continuous
 //     rates and solved as a strictly convex QP (QPSolver), then rounded to
@@ -132,7 +132,7 @@
 //	job                 p_j * d_j <= math.MaxInt (Job.Validate)
 //	machines            sum of cores and of memory <= math.MaxInt (ValidateMachines)
 //	Packer, policies    memory O(machines + jobs), not per core
-//	Knapsack            any int sizes, table <= MaxCells (default 1 << 24), sums checked
+//	KnapsackDP          any int sizes, table <= MaxCells (default 1 << 24), sums checked
 //	OCORP+              QP candidates x machines <= MaxQPCells (1 << 22) per slot
 //	Run                 idle time skipped; busy slots <= MaxBusySlots (default
 //	                    DefaultMaxBusySlots = 1 << 24); series <= MaxSeriesSlots

@@ -60,7 +60,7 @@ func TestQPSatisfiesKKT(t *testing.T) {
 		if err := qs.Solve(&res, q, QPSettings{}); err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != QPConverged {
+		if res.Status != Success {
 			t.Fatalf("it %d: %v after %d sweeps, residual %v; qp %+v", it, res.Status, res.Sweeps, res.Residual, *q)
 		}
 		x := res.X
@@ -182,8 +182,8 @@ func TestPlusAlphaZeroIsOCORP(t *testing.T) {
 	jobs, ms := randomInstance(rng, 20, 3, false)
 	o, _ := New(ms, Settings{})
 	p, _ := NewPlus(ms, PlusSettings{})
-	a, err1 := Run(jobs, ms, o, RunSettings{})
-	b, err2 := Run(jobs, ms, p, RunSettings{})
+	a, err1 := runOne(jobs, ms, o, RunSettings{})
+	b, err2 := runOne(jobs, ms, p, RunSettings{})
 	if err1 != nil || err2 != nil || a.ExactLk != b.ExactLk || a.TotalPreemptions != b.TotalPreemptions {
 		t.Fatalf("%v %v: %v vs %v", err1, err2, a.ExactLk, b.ExactLk)
 	}
@@ -197,7 +197,7 @@ func TestSwitchingCostReducesPreemptions(t *testing.T) {
 	var sw []int
 	for _, a := range []float64{0, 10} {
 		p, _ := NewPlus(ms, PlusSettings{Alpha: a, Normalize: true})
-		r, err := Run(jobs, ms, p, RunSettings{})
+		r, err := runOne(jobs, ms, p, RunSettings{})
 		if err != nil {
 			t.Fatal(err)
 		}
