@@ -347,7 +347,11 @@ func (d *dual) end(t int, obs Obs, pl []Placement, got []int) {
 	for k, a := range obs.Jobs {
 		y := float64(got[k]) / float64(a.Cores)
 		st := &d.st[d.slot[k]]
-		st.lambda = min(max(0, st.lambda+mu*LongTerm(a.Job, d.gamma, y)), math.MaxFloat64)
+		v := st.lambda + mu*LongTerm(a.Job, d.gamma, y)
+		if v != v { // Inf * 0 for a huge step: keep lambda
+			v = st.lambda
+		}
+		st.lambda = min(max(0, v), math.MaxFloat64)
 	}
 }
 
