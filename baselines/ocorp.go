@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/msched/msched/internal/snapshot"
 	"github.com/msched/msched/ocorp"
 )
 
@@ -181,4 +182,79 @@ func growFloats(s []float64, n int) []float64 {
 		return s[:n]
 	}
 	return make([]float64, n, 2*n)
+}
+
+// formatTetris is the snapshot format of Tetris.
+const formatTetris = "msched/baselines.Tetris"
+
+type tetrisSaved struct {
+	Last int `json:"last"`
+}
+
+func (t *Tetris) fingerprint() string {
+	h := snapshot.NewHasher(formatTetris).Int(len(t.ms))
+	for _, m := range t.ms {
+		h.Int(m.Cores).Int(m.Memory)
+	}
+	return h.Sum()
+}
+
+// MarshalBinary saves the only state Tetris keeps across slots, the slot
+// of its last Decide (format "msched/baselines.Tetris", version 1),
+// fingerprinted on the machines.
+func (t *Tetris) MarshalBinary() ([]byte, error) {
+	return snapshot.Encode(formatTetris, 1, t.fingerprint(), tetrisSaved{Last: t.last})
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary into a Tetris
+// built on the same machines; a mismatch is an error wrapping
+// ocorp.ErrSnapshot and leaves t unchanged.
+func (t *Tetris) UnmarshalBinary(data []byte) error {
+	var st tetrisSaved
+	if err := snapshot.Decode(data, formatTetris, 1, t.fingerprint(), &st); err != nil {
+		return fmt.Errorf("baselines: tetris: %w: %w", ocorp.ErrSnapshot, err)
+	}
+	if st.Last < -1 {
+		return fmt.Errorf("baselines: tetris: %w: %w: last = %d < -1", ocorp.ErrSnapshot, snapshot.ErrCorrupt, st.Last)
+	}
+	t.last = st.Last
+	return nil
+}
+
+// MarshalJSON is MarshalBinary.
+func (t *Tetris) MarshalJSON() ([]byte, error) { return t.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (t *Tetris) UnmarshalJSON(data []byte) error { return t.UnmarshalBinary(data) }
+
+// Machines returns a copy of the current machines.
+func (t *Tetris) Machines() []ocorp.Machine { return slices.Clone(t.ms) }
+
+// AddMachine appends machine m (index len(Machines())), with the rules of
+// ocorp.Policy.AddMachine.
+func (t *Tetris) AddMachine(m ocorp.Machine) error {
+	if len(t.ms) >= ocorp.MaxMachines {
+		return fmt.Errorf("baselines: tetris: %w: more than ocorp.MaxMachines = %d machines", ocorp.ErrTooLarge, ocorp.MaxMachines)
+	}
+	return t.setMachines(append(slices.Clip(t.ms), m))
+}
+
+// RemoveMachine removes machine i (the machines after it move down one
+// index), with the rules of ocorp.Policy.RemoveMachine.
+func (t *Tetris) RemoveMachine(i int) error {
+	if i < 0 || i >= len(t.ms) || len(t.ms) == 1 {
+		return fmt.Errorf("baselines: tetris: %w: remove machine %d of %d", ocorp.ErrMachine, i, len(t.ms))
+	}
+	return t.setMachines(slices.Delete(slices.Clone(t.ms), i, i+1))
+}
+
+func (t *Tetris) setMachines(ms []ocorp.Machine) error {
+	nt, err := NewTetris(ms)
+	if err != nil {
+		return err
+	}
+	nt.last = t.last
+	nt.want, nt.rt, nt.order, nt.cand = t.want, t.rt, t.order, t.cand
+	*t = *nt
+	return nil
 }

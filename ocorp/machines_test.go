@@ -1,6 +1,8 @@
 package ocorp
 
 import (
+	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -80,6 +82,57 @@ func lambdaOf(p OnlinePolicy, id int) float64 {
 		return q.Lambda(id)
 	case *Plus:
 		return q.Lambda(id)
+	}
+	return 0
+}
+
+// TestMillionJobs runs 10^6 short jobs (1-2 slots, IDs spread over 2^40)
+// through every job-based policy of the package from a caller's loop and
+// reports the live heap after GC at each quarter: it stays flat, as the
+// policies release a job's state when it leaves the observation.
+func TestMillionJobs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10^6 jobs per policy")
+	}
+	const n = 1_000_000
+	ms := []Machine{{Cores: 8, Memory: 16}, {Cores: 4, Memory: 8}, {Cores: 6, Memory: 12}}
+	for _, name := range []string{"OCORP", "OCORP-fill", "OCORP+M", "OCORP+a10", "Transient"} {
+		p, err := statefulCtors()[name](ms)
+		require.NoError(t, err)
+		rng := rand.New(rand.NewPCG(5, 6))
+		var live []ActiveJob
+		var heap []uint64
+		next, slot := 0, 0
+		for mark := n / 4; next < n; slot++ {
+			for range 4 {
+				j := Job{Arrival: slot, Cores: 1 + rng.IntN(4), Memory: rng.IntN(4), Processing: 1 + rng.IntN(2)}
+				live = append(live, ActiveJob{ID: next << 20, Job: j, Remaining: j.Volume()})
+				next++
+			}
+			d, err := p.Decide(slot, Obs{Jobs: live})
+			require.NoError(t, err)
+			for _, pl := range d.Placements {
+				if k := slices.IndexFunc(live, func(a ActiveJob) bool { return a.ID == pl.Job }); pl.Admit && k >= 0 {
+					live[k].Remaining -= min(live[k].Remaining, int64(pl.Cores))
+				}
+			}
+			live = slices.DeleteFunc(live, func(a ActiveJob) bool { return a.Remaining == 0 })
+			if next >= mark {
+				var m runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&m)
+				heap = append(heap, m.HeapAlloc)
+				mark += n / 4
+			}
+		}
+		t.Logf("%s: %d jobs in %d slots, %d live at the end (state held: %d), live heap after GC at quarters: %v bytes", name, next, slot, len(live), liveState(p), heap)
+		assert.Less(t, float64(heap[len(heap)-1]), 1.5*float64(heap[0])+1<<20, "%s: live heap grows", name)
+	}
+}
+
+func liveState(p OnlinePolicy) int {
+	if l, ok := p.(interface{ Live() int }); ok {
+		return l.Live()
 	}
 	return 0
 }
