@@ -1,6 +1,7 @@
 package ocorp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -81,15 +82,48 @@ func DefaultConfig() Config {
 		MemPerCoreMin: 1, MemPerCoreMax: 8}
 }
 
-// Generate draws a job list (times in seconds) from cfg with rng.
-func Generate(cfg Config, rng *rand.Rand) ([]Job, error) {
-	if cfg.Jobs < 1 || cfg.Jobs > MaxGenJobs || cfg.Horizon < 1 || cfg.MinProc < 1 || cfg.MaxProc < cfg.MinProc || !(cfg.Shape > 0) ||
-		math.IsInf(cfg.Shape, 0) || len(cfg.Cores) == 0 || len(cfg.Cores) != len(cfg.CoreWeights) || cfg.MemPerCoreMin < 0 ||
-		cfg.MemPerCoreMax < cfg.MemPerCoreMin || cfg.MemPerCoreMax == math.MaxInt {
-		return nil, fmt.Errorf("%w: %+v (jobs at most %d)", ErrSettings, cfg, MaxGenJobs)
+// Validate reports every invalid field of the configuration, joined with
+// errors.Join, each wrapping ErrSettings and naming the field and value.
+func (cfg Config) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrSettings}, a...)...))
 	}
-	if !(cfg.Load >= 0) || math.IsInf(cfg.Load, 0) || (cfg.Load > 0 && cfg.ClusterCores < 1) || cfg.Bursts < 0 {
-		return nil, fmt.Errorf("%w: load %v with cluster cores %d, bursts %d", ErrSettings, cfg.Load, cfg.ClusterCores, cfg.Bursts)
+	if cfg.Jobs < 1 || cfg.Jobs > MaxGenJobs {
+		bad("Jobs = %d, want 1..MaxGenJobs = %d", cfg.Jobs, MaxGenJobs)
+	}
+	if cfg.Horizon < 1 {
+		bad("Horizon = %d, want >= 1", cfg.Horizon)
+	}
+	if cfg.MinProc < 1 || cfg.MaxProc < cfg.MinProc {
+		bad("MinProc = %d, MaxProc = %d, want 1 <= MinProc <= MaxProc", cfg.MinProc, cfg.MaxProc)
+	}
+	if !(cfg.Shape > 0) || math.IsInf(cfg.Shape, 0) {
+		bad("Shape = %v, want finite > 0", cfg.Shape)
+	}
+	if len(cfg.Cores) == 0 || len(cfg.Cores) != len(cfg.CoreWeights) {
+		bad("len(Cores) = %d, len(CoreWeights) = %d, want equal and > 0", len(cfg.Cores), len(cfg.CoreWeights))
+	}
+	if cfg.MemPerCoreMin < 0 || cfg.MemPerCoreMax < cfg.MemPerCoreMin || cfg.MemPerCoreMax == math.MaxInt {
+		bad("MemPerCoreMin = %d, MemPerCoreMax = %d, want 0 <= min <= max < MaxInt", cfg.MemPerCoreMin, cfg.MemPerCoreMax)
+	}
+	if !(cfg.Load >= 0) || math.IsInf(cfg.Load, 0) || (cfg.Load > 0 && cfg.ClusterCores < 1) {
+		bad("Load = %v with ClusterCores = %d, want Load finite >= 0 and ClusterCores >= 1 if Load > 0", cfg.Load, cfg.ClusterCores)
+	}
+	if cfg.Bursts < 0 {
+		bad("Bursts = %d, want >= 0", cfg.Bursts)
+	}
+	return errors.Join(errs...)
+}
+
+// Generate draws a job list (times in seconds) from cfg with rng; an
+// invalid cfg gives the errors of Config.Validate.
+func Generate(cfg Config, rng *rand.Rand) ([]Job, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if rng == nil {
+		return nil, fmt.Errorf("%w: nil *rand.Rand", ErrSettings)
 	}
 	for i, c := range cfg.Cores {
 		// memory d * MemPerCoreMax and volume p * d must fit

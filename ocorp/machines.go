@@ -5,33 +5,6 @@ import (
 	"slices"
 )
 
-// A cluster that changes while the scheduler runs. Every policy of the
-// package takes AddMachine and RemoveMachine between two Decide calls:
-//
-//   - AddMachine(m) appends m as machine len(Machines()): the indices of
-//     the others do not change.
-//   - RemoveMachine(i) removes machine i: the machines after it move down
-//     one index (i+1 becomes i, ...), as in a slice. The jobs that ran on
-//     it are preempted: they stay in the caller's observation with their
-//     remaining work and are placed on the other machines from the next
-//     Decide (OCORP+ forgets their rates on the removed machine, so the
-//     switching cost (32) does not hold them there).
-//
-// The learned state of the rest is carried over: lambda_j of every live
-// job, the running terms of Gamma (the online Gamma of (27) then uses the
-// new total of cores, 4 sum_j v_j / sum_i C_i), OCORP+'s rates on the
-// remaining machines and their prices nu. A live job whose memory no
-// longer fits any machine is an *UnfitError at the next Decide (drop it
-// from the observation). Decisions name machines by their index at the
-// time of the Decide, so re-read Machines() (or keep your own list in
-// step) after every change. A snapshot is fingerprinted on the machines:
-// restore it into a policy on the same machines (rebuild with New and
-// replay the same AddMachine/RemoveMachine calls, then restore).
-//
-// Errors: an invalid machine wraps ErrValue, an index out of range or the
-// removal of the last machine wraps ErrMachine, more than MaxMachines
-// machines wraps ErrTooLarge; the policy is then unchanged.
-
 // withMachine returns ms with m appended, validated.
 func withMachine(ms []Machine, m Machine) ([]Machine, error) {
 	if len(ms) >= MaxMachines {
@@ -66,8 +39,10 @@ func (c *core) setMachines(ms []Machine) error {
 	return nil
 }
 
-// AddMachine appends machine m (see the package's rules for a changing
-// cluster in machines.go: indices of the others unchanged, state kept).
+// AddMachine appends machine m as machine len(Machines()), keeping the
+// learned state (package doc, "A changing cluster"). An invalid machine is
+// an error wrapping ErrValue, more than MaxMachines machines ErrTooLarge;
+// the policy is then unchanged.
 func (o *Policy) AddMachine(m Machine) error {
 	ms, err := withMachine(o.c.d.ms, m)
 	if err != nil {
@@ -77,7 +52,9 @@ func (o *Policy) AddMachine(m Machine) error {
 }
 
 // RemoveMachine removes machine i; machines after i move down one index.
-// Jobs that ran on it are placed elsewhere from the next Decide.
+// Jobs that ran on it are placed elsewhere from the next Decide. An index
+// out of range or the last machine is an error wrapping ErrMachine, and
+// the policy is then unchanged.
 func (o *Policy) RemoveMachine(i int) error {
 	ms, err := withoutMachine(o.c.d.ms, i)
 	if err != nil {

@@ -175,16 +175,14 @@ func ExampleRun() {
 	sec, _ := ocorp.Generate(cfg, rand.New(rand.NewPCG(1, 1)))
 	jobs, _ := ocorp.Discretize(nil, sec, 10)
 	ms := ocorp.Cluster(2)
-	for _, mk := range []func() (ocorp.OnlinePolicy, error){
-		func() (ocorp.OnlinePolicy, error) { return ocorp.NewM(ms, ocorp.Settings{}) },
-		func() (ocorp.OnlinePolicy, error) { return ocorp.NewTransient(ms) },
-	} {
-		p, _ := mk()
-		r, err := runOne(jobs, ms, p, ocorp.RunSettings{})
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
+	m, _ := ocorp.NewM(ms, ocorp.Settings{})
+	svf, _ := ocorp.NewTransient(ms)
+	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, []ocorp.OnlinePolicy{m, svf}, ocorp.RunSettings{Workers: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.Series {
 		fmt.Printf("%s: l2 exact %.1f fractional %.1f bound %.1f makespan %d preemptions %d\n",
 			r.Policy, r.ExactLk, r.FractionalLk, r.LowerBoundLk, r.Makespan, r.TotalPreemptions)
 	}
@@ -247,7 +245,8 @@ func ExampleTestableConfig() {
 	secs, _ := ocorp.Generate(cfg, rand.New(rand.NewPCG(1, 4)))
 	jobs, _ := ocorp.Discretize(nil, secs, 10)
 	svf, _ := ocorp.NewTransient(ms)
-	r, _ := runOne(jobs, ms, svf, ocorp.RunSettings{NoSeries: true})
+	res, _ := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, []ocorp.OnlinePolicy{svf}, ocorp.RunSettings{NoSeries: true})
+	r := res.Series[0]
 	fmt.Printf("%d jobs, %d bursts, SVF l2 flowtime %.2fx the lower bound\n", len(jobs), cfg.Bursts, r.ExactLk/r.LowerBoundLk)
 	// Output:
 	// 400 jobs, 4 bursts, SVF l2 flowtime 2.47x the lower bound

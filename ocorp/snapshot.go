@@ -148,7 +148,7 @@ func decodeDual(data []byte, format, model string, m int, plus bool) (*dualState
 		return nil, fmt.Errorf("%w: %w", ErrSnapshot, err)
 	}
 	if err := st.check(m, plus); err != nil {
-		return nil, fmt.Errorf("%w: %w: %s", ErrSnapshot, snapshot.ErrCorrupt, err)
+		return nil, fmt.Errorf("%w: %w: %w", ErrSnapshot, snapshot.ErrCorrupt, err)
 	}
 	return &st, nil
 }
