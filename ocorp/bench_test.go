@@ -38,6 +38,10 @@ func benchmarkSlot(b *testing.B, n, m int, mk func([]ocorp.Machine) ocorp.Online
 			b.Fatal(err)
 		}
 	}
+	if pl, ok := p.(*ocorp.Plus); ok { // the QP's KKT residual (cores) and sweeps of the last slot
+		b.ReportMetric(pl.LastQP().Residual, "residual")
+		b.ReportMetric(float64(pl.LastQP().Sweeps), "sweeps")
+	}
 }
 
 func ocorpPolicy(ms []ocorp.Machine) ocorp.OnlinePolicy {

@@ -115,6 +115,10 @@ type QPSolver struct {
 	comp, size []int
 	aff        []int
 	zbuf       []float64
+	zrow       []float64 // z of the row being projected
+	cnt        []int     // per row: active entries if its sum is binding, else 0
+	psum       []float64 // per row: sum of its positive z (valid if cnt == 0)
+	inv2a      float64   // 1 / (2 alpha)
 }
 
 // Solve solves q into res (reusing its slices). It returns an error for
@@ -170,6 +174,10 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 	res.X = grow(res.X, n*m)
 	x := res.X
 	a2 := 2 * q.Alpha
+	qs.inv2a = 1 / a2
+	qs.cnt = grow(qs.cnt, n)
+	qs.psum = grow(qs.psum, n)
+	qs.zrow = grow(qs.zrow, m)
 	qs.load = grow(qs.load, m)
 	for j := 0; j < n; j++ {
 		qs.row(q, j, res.Nu, res.Tau, x)
@@ -236,22 +244,38 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 
 // row sets tau_j and row j of x to the exact minimiser for the given nu:
 // the projection of z_i = xbar_ji - (c_j + d_j nu_i)/(2 alpha) onto
-// {x >= 0, sum x <= b_j}.
+// {x >= 0, sum x <= b_j}. z is computed once per row (with the
+// precomputed 1/(2 alpha)); qs.cnt[j] records the active set's size when
+// the sum is binding (0 otherwise), which gives the slope of the row in
+// nu_i (coordinate's Newton steps).
 func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
 	m := len(q.Capacity)
-	a2 := 2 * q.Alpha
+	inv := qs.inv2a
+	cj, dj := q.Cost[j], q.Demand[j]
+	prev := q.Prev[j*m : (j+1)*m]
+	z := qs.zrow[:m]
 	vals := qs.zbuf[:0]
 	sum := 0.0
-	for i := 0; i < m; i++ {
-		z := q.Prev[j*m+i] - (q.Cost[j]+q.Demand[j]*nu[i])/a2
-		if z > 0 && (q.Block == nil || !q.Block[j*m+i]) {
-			sum += z
-			vals = append(vals, z)
+	var block []bool
+	if q.Block != nil {
+		block = q.Block[j*m : (j+1)*m]
+	}
+	for i := range z {
+		v := prev[i] - (cj+dj*nu[i])*inv
+		if block != nil && block[i] {
+			v = math.Inf(-1)
+		}
+		z[i] = v
+		if v > 0 {
+			sum += v
+			vals = append(vals, v)
 		}
 	}
 	// Michelot's finite method: theta = (sum of the active z - b)/count,
 	// drop the z <= theta, repeat; theta only grows and stops at the root.
 	th := 0.0
+	qs.cnt[j] = 0
+	qs.psum[j] = sum
 	if b := q.Bound[j]; sum > b {
 		th = (sum - b) / float64(len(vals))
 		for {
@@ -269,16 +293,34 @@ func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
 			vals = vals[:w]
 			th = (s - b) / float64(w)
 		}
+		qs.cnt[j] = len(vals)
 	}
 	qs.zbuf = vals[:0]
-	tau[j] = a2 * th
-	for i := 0; i < m; i++ {
-		v := 0.0
-		if q.Block == nil || !q.Block[j*m+i] {
-			v = max(0, q.Prev[j*m+i]-(q.Cost[j]+q.Demand[j]*nu[i])/a2-th)
-		}
-		x[j*m+i] = v
+	tau[j] = 2 * q.Alpha * th
+	r := x[j*m : (j+1)*m]
+	for i, v := range z {
+		r[i] = max(0, v-th)
 	}
+}
+
+// slopeAt returns d load_i / d nu_i at the current x: each row using
+// machine i moves with slope -d_j^2/(2 alpha) times 1 (sum not binding)
+// or (cnt-1)/cnt (binding, cnt active entries: tau_j absorbs the rest).
+func (qs *QPSolver) slopeAt(q *SwitchQP, i int, x []float64) float64 {
+	m := len(q.Capacity)
+	s := 0.0
+	for _, j := range qs.aff {
+		if x[j*m+i] <= 0 {
+			continue
+		}
+		d := q.Demand[j]
+		f := 1.0
+		if c := qs.cnt[j]; c > 0 {
+			f = float64(c-1) / float64(c)
+		}
+		s -= d * d * qs.inv2a * f
+	}
+	return s
 }
 
 // shift is an exact line search of the dual along u = 1 on
@@ -444,6 +486,25 @@ func (qs *QPSolver) loads(q *SwitchQP, x []float64) {
 	}
 }
 
+// rowUpdateAt is rowUpdate after a change of nu_i alone: a row whose sum
+// is not binding and stays so only changes x_ji (O(1)); any other row is
+// re-projected.
+func (qs *QPSolver) rowUpdateAt(q *SwitchQP, j, i int, nu, tau, x []float64) {
+	m := len(q.Capacity)
+	if qs.cnt[j] == 0 && (q.Block == nil || !q.Block[j*m+i]) {
+		e := j*m + i
+		z := q.Prev[e] - (q.Cost[j]+q.Demand[j]*nu[i])*qs.inv2a
+		old := x[e]
+		if ns := qs.psum[j] - old + max(0, z); ns <= q.Bound[j] {
+			x[e] = max(0, z)
+			qs.psum[j] = ns
+			qs.load[i] += q.Demand[j] * (x[e] - old)
+			return
+		}
+	}
+	qs.rowUpdate(q, j, nu, tau, x)
+}
+
 // rowUpdate re-projects row j, keeping qs.load current.
 func (qs *QPSolver) rowUpdate(q *SwitchQP, j int, nu, tau, x []float64) {
 	m := len(q.Capacity)
@@ -492,13 +553,55 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	f := func(v float64) float64 {
 		nu[i] = v
 		for _, j := range qs.aff {
-			qs.rowUpdate(q, j, nu, tau, x)
+			qs.rowUpdateAt(q, j, i, nu, tau, x)
 		}
 		return qs.load[i] - C
 	}
 	cur := nu[i]
 	qs.affected(q, i, cur, tau, x)
 	fc := f(cur)
+	// Exact steps on the piecewise-linear load: a Newton step along the
+	// current linear piece (slopeAt) lands on the root unless a row
+	// changes its active set on the way; a few steps, kept inside the
+	// bracket they build, usually finish the coordinate, and the
+	// false-position search below takes over otherwise.
+	if lo, hi, low := 0.0, math.Inf(1), cur; fc > tol/4 || (fc < -tol/4 && cur > 0) {
+		if fc > 0 {
+			lo = cur
+		} else {
+			hi = cur
+		}
+		v, fv := cur, fc
+		for it := 0; it < 8; it++ {
+			sl := qs.slopeAt(q, i, x)
+			if sl >= 0 {
+				break
+			}
+			nv := v - fv/sl
+			if nv <= lo || nv >= hi {
+				if fv < 0 && lo == 0 && nv <= 0 {
+					nv = 0
+				} else {
+					break
+				}
+			}
+			if nv < low {
+				low = nv
+				qs.affected(q, i, low, tau, x)
+			}
+			v, fv = nv, f(nv)
+			if fv > 0 {
+				lo = v
+			} else {
+				hi = v
+			}
+			if math.Abs(fv) <= tol/4 || (v == 0 && fv <= 0) {
+				return
+			}
+		}
+		cur, fc = v, fv
+		qs.affected(q, i, min(cur, low), tau, x)
+	}
 	// A first step from the slope bound |dload_i/dnu_i| <= sum_j d_j^2/(2 alpha)
 	// over the rows on machine i, then doubling: the bracket stays near the
 	// current price, so few rows need re-projecting.
@@ -506,7 +609,7 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	slope := 0.0
 	for _, j := range qs.aff {
 		if x[j*m+i] > 0 {
-			slope += q.Demand[j] * q.Demand[j] / (2 * q.Alpha)
+			slope += q.Demand[j] * q.Demand[j] * qs.inv2a
 		}
 	}
 	step := math.Max(cur*1e-9, 1e-12)
