@@ -9,22 +9,24 @@ import (
 	"github.com/msched/msched/ocorp"
 )
 
-// The OCORP-family baselines (paper 004, Section VI-2) observe the
-// unfinished jobs of the slot and return integral placements satisfying
-// (4b)-(4f). SRPT, SRVF, SVF and SRF differ only in the order in which
-// jobs take their cores, min(d_j, d_j p_j(t)) each while the cluster has
-// cores (the rate step of Lemma 1 with another order), and share OCORP's
-// packing (ocorp.Packer: servers largest first, largest jobs first,
-// splitting what fits nowhere whole, memory respected), so a comparison
-// with OCORP isolates the order. Ties are broken by job ID. None is safe
-// for concurrent use.
-
 var (
 	_ ocorp.OnlinePolicy = (*ocorp.Priority)(nil)
 	_ ocorp.OnlinePolicy = (*Tetris)(nil)
 )
 
 // NewSRPT returns SRPT, shortest remaining processing time p_j(t) first.
+//
+// The OCORP-family baselines (paper 004, Section VI-2) observe the
+// unfinished jobs of the slot and return integral placements satisfying
+// (4b)-(4f), naming jobs by ID, under the rules of package ocorp (0-based,
+// strictly increasing slots; snapshots; AddMachine and RemoveMachine).
+// SRPT, SRVF, SVF and SRF differ only in the order in which jobs take their
+// cores, min(d_j, d_j p_j(t)) each while the cluster has cores (the rate
+// step of Lemma 1 with another order), and share OCORP's packing
+// (ocorp.Packer: servers largest first, largest jobs first, splitting what
+// fits nowhere whole, memory respected), so a comparison with OCORP
+// isolates the order. Ties are broken by job ID. None is safe for
+// concurrent use.
 func NewSRPT(ms []ocorp.Machine) (*ocorp.Priority, error) {
 	return ocorp.NewPriority("SRPT", ms, func(_ int, j ocorp.ActiveJob) float64 {
 		return float64(j.Remaining) / float64(j.Cores)
