@@ -223,9 +223,11 @@
 // allocates nothing once the buffers have grown (BenchmarkSlot: OCORP and
 // OCORP+M take about 2 ms at 10 000 jobs x 1000 machines, 0.2 ms at 1000 x
 // 100). OCORP+ solves a dense QP over its candidate jobs and all machines:
-// about 5 ms a slot at 1000 x 100 in steady state, 3-4 s for a cold slot
-// at 10 000 x 100 (exact Newton steps on each machine's piecewise-linear
-// load; the rows are not yet split across cores). The 10^6-job churn
+// about 5 ms a slot at 1000 x 100 in steady state, about 1.5 s for a cold
+// slot at 10 000 x 100 (exact Newton steps on each machine's
+// piecewise-linear load, rows updated on their current linear piece; the
+// common-shift line search still re-projects whole rows, and rows are not
+// yet split across cores). The 10^6-job churn
 // tests (TestMillionJobs, here and in package baselines) keep the live
 // heap flat.
 //

@@ -118,6 +118,8 @@ type QPSolver struct {
 	zrow       []float64 // z of the row being projected
 	cnt        []int     // per row: active entries if its sum is binding, else 0
 	psum       []float64 // per row: sum of its positive z (valid if cnt == 0)
+	th         []float64 // per row: theta = tau_j/(2 alpha) (valid if cnt > 0)
+	maxIn      []float64 // per row: an upper bound on its inactive z (valid if cnt > 0)
 	inv2a      float64   // 1 / (2 alpha)
 }
 
@@ -177,6 +179,8 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 	qs.inv2a = 1 / a2
 	qs.cnt = grow(qs.cnt, n)
 	qs.psum = grow(qs.psum, n)
+	qs.th = grow(qs.th, n)
+	qs.maxIn = grow(qs.maxIn, n)
 	qs.zrow = grow(qs.zrow, m)
 	qs.load = grow(qs.load, m)
 	for j := 0; j < n; j++ {
@@ -297,10 +301,16 @@ func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
 	}
 	qs.zbuf = vals[:0]
 	tau[j] = 2 * q.Alpha * th
+	qs.th[j] = th
 	r := x[j*m : (j+1)*m]
+	mi := math.Inf(-1)
 	for i, v := range z {
 		r[i] = max(0, v-th)
+		if v <= th {
+			mi = max(mi, v)
+		}
 	}
+	qs.maxIn[j] = mi
 }
 
 // slopeAt returns d load_i / d nu_i at the current x: each row using
@@ -486,11 +496,54 @@ func (qs *QPSolver) loads(q *SwitchQP, x []float64) {
 	}
 }
 
-// rowUpdateAt is rowUpdate after a change of nu_i alone: a row whose sum
-// is not binding and stays so only changes x_ji (O(1)); any other row is
+// rowUpdateAt is rowUpdate after a change of nu_i alone, exact on the
+// row's current linear piece: a row whose sum is not binding and stays so
+// only changes x_ji (O(1)); a binding row on which i is inactive and stays
+// so does not change (O(1)); a binding row on which i is active and whose
+// active set does not change shifts its active entries by the change of
+// theta, (z_ji' - z_ji)/cnt (O(m), no projection). Any other row is
 // re-projected.
 func (qs *QPSolver) rowUpdateAt(q *SwitchQP, j, i int, nu, tau, x []float64) {
 	m := len(q.Capacity)
+	if c := qs.cnt[j]; c > 0 && (q.Block == nil || !q.Block[j*m+i]) {
+		e := j*m + i
+		th := qs.th[j]
+		zn := q.Prev[e] - (q.Cost[j]+q.Demand[j]*nu[i])*qs.inv2a
+		if x[e] == 0 {
+			if zn <= th {
+				qs.maxIn[j] = max(qs.maxIn[j], zn)
+				return
+			}
+		} else if thn := th + (zn-(x[e]+th))/float64(c); thn > 0 && zn > thn && qs.maxIn[j] <= thn {
+			r := x[j*m : (j+1)*m]
+			dth := thn - th
+			ok := true
+			if dth > 0 {
+				for k, v := range r {
+					if k != i && v > 0 && v <= dth {
+						ok = false
+						break
+					}
+				}
+			}
+			if ok {
+				d := q.Demand[j]
+				for k, v := range r {
+					if v > 0 {
+						nv := v - dth
+						if k == i {
+							nv = zn - thn
+						}
+						r[k] = nv
+						qs.load[k] += d * (nv - v)
+					}
+				}
+				qs.th[j] = thn
+				tau[j] = 2 * q.Alpha * thn
+				return
+			}
+		}
+	}
 	if qs.cnt[j] == 0 && (q.Block == nil || !q.Block[j*m+i]) {
 		e := j*m + i
 		z := q.Prev[e] - (q.Cost[j]+q.Demand[j]*nu[i])*qs.inv2a
