@@ -208,6 +208,13 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 			}
 		}
 		qs.shift(q, res.Nu, res.Tau, x, nil, 0)
+		// Re-project every row from scratch once per sweep: the
+		// incremental row updates of the coordinate steps (rowUpdateAt)
+		// then never accumulate rounding, and x, tau are exactly the
+		// projections for the sweep's nu.
+		for j := 0; j < n; j++ {
+			qs.row(q, j, res.Nu, res.Tau, x)
+		}
 		qs.loads(q, x)
 		r = 0
 		for i := 0; i < m; i++ {
