@@ -220,10 +220,10 @@
 // # Performance
 //
 // One slot costs O(n log n) for n observed jobs plus the packing, and
-// allocates nothing once the buffers have grown (BenchmarkSlot: OCORP and
-// OCORP+M take about 2 ms at 10 000 jobs x 1000 machines, 0.2 ms at 1000 x
-// 100). OCORP+ solves a dense QP over its candidate jobs and all machines:
-// about 5 ms a slot at 1000 x 100 in steady state, about 1.5 s for a cold
+// allocates nothing once the buffers have grown (BenchmarkSlot, on a
+// shared 2-core machine: OCORP 2-3 ms at 10 000 jobs x 1000 machines and
+// 0.15 ms at 1000 x 100, OCORP+M 7-13 ms and 0.5-1 ms). OCORP+ solves a dense QP over its candidate jobs and all machines:
+// about 5 ms a slot at 1000 x 100 in steady state, about 1.2 s for a cold
 // slot at 10 000 x 100 (exact Newton steps on each machine's
 // piecewise-linear load, rows updated on their current linear piece; the
 // common-shift line search still re-projects whole rows, and rows are not
