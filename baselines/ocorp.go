@@ -5,26 +5,28 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/snapshot"
 	"github.com/msched/msched/ocorp"
 )
 
-// The OCORP-family baselines (paper 004, Section VI-2) observe the
-// unfinished jobs of the slot and return integral placements satisfying
-// (4b)-(4f). SRPT, SRVF, SVF and SRF differ only in the order in which
-// jobs take their cores, min(d_j, d_j p_j(t)) each while the cluster has
-// cores (the rate step of Lemma 1 with another order), and share OCORP's
-// packing (ocorp.Packer: servers largest first, largest jobs first,
-// splitting what fits nowhere whole, memory respected), so a comparison
-// with OCORP isolates the order. Ties are broken by job ID. None is safe
-// for concurrent use.
-
 var (
-	_ bipartite.OnlinePolicy[ocorp.Obs, ocorp.Decision] = (*ocorp.Priority)(nil)
-	_ bipartite.OnlinePolicy[ocorp.Obs, ocorp.Decision] = (*Tetris)(nil)
+	_ ocorp.OnlinePolicy = (*ocorp.Priority)(nil)
+	_ ocorp.OnlinePolicy = (*Tetris)(nil)
 )
 
 // NewSRPT returns SRPT, shortest remaining processing time p_j(t) first.
+//
+// The OCORP-family baselines (paper 004, Section VI-2) observe the
+// unfinished jobs of the slot and return integral placements satisfying
+// (4b)-(4f), naming jobs by ID, under the rules of package ocorp (0-based,
+// strictly increasing slots; snapshots; AddMachine and RemoveMachine).
+// SRPT, SRVF, SVF and SRF differ only in the order in which jobs take their
+// cores, min(d_j, d_j p_j(t)) each while the cluster has cores (the rate
+// step of Lemma 1 with another order), and share OCORP's packing
+// (ocorp.Packer: servers largest first, largest jobs first, splitting what
+// fits nowhere whole, memory respected), so a comparison with OCORP
+// isolates the order. Ties are broken by job ID. None is safe for
+// concurrent use.
 func NewSRPT(ms []ocorp.Machine) (*ocorp.Priority, error) {
 	return ocorp.NewPriority("SRPT", ms, func(_ int, j ocorp.ActiveJob) float64 {
 		return float64(j.Remaining) / float64(j.Cores)
@@ -66,6 +68,7 @@ type Tetris struct {
 	ms    []ocorp.Machine
 	byCap []int
 	total int
+	last  int // slot of the last successful Decide, -1 before
 	pk    *ocorp.Packer
 	order []int
 	want  []int
@@ -79,9 +82,9 @@ type Tetris struct {
 func NewTetris(ms []ocorp.Machine) (*Tetris, error) {
 	pk, err := ocorp.NewPacker(ms)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("baselines: tetris: %w", err)
 	}
-	t := &Tetris{ms: append([]ocorp.Machine(nil), ms...), pk: pk, total: ocorp.TotalCores(ms)}
+	t := &Tetris{ms: append([]ocorp.Machine(nil), ms...), pk: pk, total: ocorp.TotalCores(ms), last: -1}
 	t.byCap = make([]int, len(ms))
 	for i := range t.byCap {
 		t.byCap[i] = i
@@ -93,18 +96,23 @@ func NewTetris(ms []ocorp.Machine) (*Tetris, error) {
 // Name returns "Tetris".
 func (t *Tetris) Name() string { return "Tetris" }
 
-// Decide returns the placements of slot t (owned by the policy). The
+// Decide returns the placements of slot t (owned by the policy, valid
+// until its next call), naming jobs by ID. The slot must be >= 0 and
+// greater than the previous one (an error wrapping ocorp.ErrSlot); the
 // observation is checked with ocorp.ValidateObs (job IDs are arbitrary and
 // only break ties; a job whose memory fits no machine is an error wrapping
-// ocorp.ErrUnfit).
+// ocorp.ErrUnfit). On error the policy is unchanged.
 func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
+	if slot < 0 || slot <= t.last {
+		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: %w: Decide(%d) after Decide(%d): need t >= 0 and t > the previous slot", ocorp.ErrSlot, slot, t.last)
+	}
+	if err := ocorp.ValidateObs(slot, obs, t.ms); err != nil {
+		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: slot %d: %w", slot, err)
+	}
 	n := len(obs.Jobs)
 	t.want = growInts(t.want, n)
 	t.rt = growFloats(t.rt, n)
 	t.order = t.order[:0]
-	if err := ocorp.ValidateObs(slot, obs, t.ms); err != nil {
-		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: %w", err)
-	}
 	for k, a := range obs.Jobs {
 		t.want[k] = int(min(int64(a.Cores), a.Remaining))
 		t.rt[k] = float64(a.Remaining) / float64(a.Cores)
@@ -125,7 +133,9 @@ func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
 		cum += t.want[k]
 		t.cand = append(t.cand, k)
 	}
-	t.pk.Reset(obs.Jobs)
+	if err := t.pk.Reset(obs.Jobs); err != nil {
+		return ocorp.Decision{}, fmt.Errorf("baselines: tetris: slot %d: %w", slot, err)
+	}
 	got := t.pk.Got()
 	for _, i := range t.byCap {
 		m := t.ms[i]
@@ -152,12 +162,13 @@ func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
 				break
 			}
 			if err := t.pk.Add(best, i, t.want[best]); err != nil {
-				return ocorp.Decision{}, err
+				panic("baselines: tetris: " + err.Error()) // a bug: best fits by construction
 			}
 		}
 	}
 	t.pk.Fill(t.order, t.want, false)
 	t.out.Placements = t.pk.Placements()
+	t.last = slot
 	return t.out, nil
 }
 
@@ -173,4 +184,79 @@ func growFloats(s []float64, n int) []float64 {
 		return s[:n]
 	}
 	return make([]float64, n, 2*n)
+}
+
+// formatTetris is the snapshot format of Tetris.
+const formatTetris = "msched/baselines.Tetris"
+
+type tetrisSaved struct {
+	Last int `json:"last"`
+}
+
+func (t *Tetris) fingerprint() string {
+	h := snapshot.NewHasher(formatTetris).Int(len(t.ms))
+	for _, m := range t.ms {
+		h.Int(m.Cores).Int(m.Memory)
+	}
+	return h.Sum()
+}
+
+// MarshalBinary saves the only state Tetris keeps across slots, the slot
+// of its last Decide (format "msched/baselines.Tetris", version 1),
+// fingerprinted on the machines.
+func (t *Tetris) MarshalBinary() ([]byte, error) {
+	return snapshot.Encode(formatTetris, 1, t.fingerprint(), tetrisSaved{Last: t.last})
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary into a Tetris
+// built on the same machines; a mismatch is an error wrapping
+// ocorp.ErrSnapshot and leaves t unchanged.
+func (t *Tetris) UnmarshalBinary(data []byte) error {
+	var st tetrisSaved
+	if err := snapshot.Decode(data, formatTetris, 1, t.fingerprint(), &st); err != nil {
+		return fmt.Errorf("baselines: tetris: %w: %w", ocorp.ErrSnapshot, err)
+	}
+	if st.Last < -1 {
+		return fmt.Errorf("baselines: tetris: %w: %w: last = %d < -1", ocorp.ErrSnapshot, snapshot.ErrCorrupt, st.Last)
+	}
+	t.last = st.Last
+	return nil
+}
+
+// MarshalJSON is MarshalBinary.
+func (t *Tetris) MarshalJSON() ([]byte, error) { return t.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (t *Tetris) UnmarshalJSON(data []byte) error { return t.UnmarshalBinary(data) }
+
+// Machines returns a copy of the current machines.
+func (t *Tetris) Machines() []ocorp.Machine { return slices.Clone(t.ms) }
+
+// AddMachine appends machine m (index len(Machines())), with the rules of
+// ocorp.Policy.AddMachine.
+func (t *Tetris) AddMachine(m ocorp.Machine) error {
+	if len(t.ms) >= ocorp.MaxMachines {
+		return fmt.Errorf("baselines: tetris: %w: more than ocorp.MaxMachines = %d machines", ocorp.ErrTooLarge, ocorp.MaxMachines)
+	}
+	return t.setMachines(append(slices.Clip(t.ms), m))
+}
+
+// RemoveMachine removes machine i (the machines after it move down one
+// index), with the rules of ocorp.Policy.RemoveMachine.
+func (t *Tetris) RemoveMachine(i int) error {
+	if i < 0 || i >= len(t.ms) || len(t.ms) == 1 {
+		return fmt.Errorf("baselines: tetris: %w: remove machine %d of %d", ocorp.ErrMachine, i, len(t.ms))
+	}
+	return t.setMachines(slices.Delete(slices.Clone(t.ms), i, i+1))
+}
+
+func (t *Tetris) setMachines(ms []ocorp.Machine) error {
+	nt, err := NewTetris(ms)
+	if err != nil {
+		return err
+	}
+	nt.last = t.last
+	nt.want, nt.rt, nt.order, nt.cand = t.want, t.rt, t.order, t.cand
+	*t = *nt
+	return nil
 }

@@ -18,15 +18,15 @@ var (
 	}}
 )
 
-func show(p ocorp.Policy) {
-	d, err := p.Decide(1, exampleObs)
+func show(p ocorp.OnlinePolicy) {
+	d, err := p.Decide(0, exampleObs)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Printf("%s:", p.Name())
 	for _, pl := range d.Placements {
-		fmt.Printf(" job %d gets %d cores;", exampleObs.Jobs[pl.Job].ID, pl.Cores)
+		fmt.Printf(" job %d gets %d cores;", pl.Job, pl.Cores)
 	}
 	fmt.Println()
 }

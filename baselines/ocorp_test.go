@@ -1,6 +1,7 @@
 package baselines
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -11,7 +12,7 @@ import (
 	"github.com/msched/msched/ocorp"
 )
 
-func ocorpBaselines(t testing.TB, ms []ocorp.Machine) []ocorp.Policy {
+func ocorpBaselines(t testing.TB, ms []ocorp.Machine) []ocorp.OnlinePolicy {
 	t.Helper()
 	srpt, err := NewSRPT(ms)
 	if err != nil {
@@ -21,7 +22,7 @@ func ocorpBaselines(t testing.TB, ms []ocorp.Machine) []ocorp.Policy {
 	svf, _ := NewSVF(ms)
 	srf, _ := NewSRF(ms)
 	tet, _ := NewTetris(ms)
-	return []ocorp.Policy{srpt, srvf, svf, srf, tet}
+	return []ocorp.OnlinePolicy{srpt, srvf, svf, srf, tet}
 }
 
 // TestOCORPBaselinesFeasible runs every baseline on random 1-D and 2-D
@@ -49,7 +50,7 @@ func TestOCORPBaselinesFeasible(t *testing.T) {
 			}
 		}
 		for _, p := range ocorpBaselines(t, ms) {
-			r, err := ocorp.Run(jobs, ms, p, ocorp.RunSettings{})
+			r, err := runOne(jobs, ms, p, ocorp.RunSettings{})
 			if err != nil {
 				t.Fatalf("it %d %s: %v", it, p.Name(), err)
 			}
@@ -83,7 +84,7 @@ func TestOCORPBaselineOrders(t *testing.T) {
 		}
 		var got [3]int
 		for _, pl := range d.Placements {
-			got[pl.Job] += pl.Cores
+			got[pl.Job] += pl.Cores // IDs 0..2
 		}
 		if got != want[p.Name()] {
 			t.Errorf("%s: cores %v, want %v", p.Name(), got, want[p.Name()])
@@ -119,32 +120,36 @@ func benchmarkTetrisSlot(b *testing.B, n, m int) {
 		obs.Jobs[j] = ocorp.ActiveJob{ID: j, Job: jb, Remaining: 1 + rng.Int64N(jb.Volume())}
 	}
 	p, _ := NewTetris(ms)
-	if _, err := p.Decide(1001, obs); err != nil {
+	slot := 1000
+	if _, err := p.Decide(slot, obs); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := p.Decide(1001, obs); err != nil {
+	for b.Loop() {
+		slot++ // slots strictly increase; the jobs stay the same
+		if _, err := p.Decide(slot, obs); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
 
-func BenchmarkTetrisSlot1000x100(b *testing.B)   { benchmarkTetrisSlot(b, 1000, 100) }
-func BenchmarkTetrisSlot10000x1000(b *testing.B) { benchmarkTetrisSlot(b, 10000, 1000) }
+func BenchmarkTetrisSlot(b *testing.B) {
+	for _, c := range []struct{ n, m int }{{1000, 100}, {10000, 1000}} {
+		b.Run(fmt.Sprintf("n=%d/m=%d", c.n, c.m), func(b *testing.B) { benchmarkTetrisSlot(b, c.n, c.m) })
+	}
+}
 
 // TestOCORPBaselinesHostile is issue 12 classes 2, 6 and 7 for the
 // baselines: nil machines are errors, IDs may be anything, and a job
 // whose memory fits no machine is reported (ocorp.ErrUnfit), not silently
 // left waiting forever.
 func TestOCORPBaselinesHostile(t *testing.T) {
-	ctors := []func([]ocorp.Machine) (ocorp.Policy, error){
-		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewSRPT(ms) },
-		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewSRVF(ms) },
-		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewSVF(ms) },
-		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewSRF(ms) },
-		func(ms []ocorp.Machine) (ocorp.Policy, error) { return NewTetris(ms) },
+	ctors := []func([]ocorp.Machine) (ocorp.OnlinePolicy, error){
+		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) { return NewSRPT(ms) },
+		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) { return NewSRVF(ms) },
+		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) { return NewSVF(ms) },
+		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) { return NewSRF(ms) },
+		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) { return NewTetris(ms) },
 	}
 	ms := []ocorp.Machine{{Cores: 4, Memory: 8}}
 	for _, mk := range ctors {
@@ -165,4 +170,13 @@ func TestOCORPBaselinesHostile(t *testing.T) {
 		_, err = p.Decide(2, obs)
 		assert.ErrorIs(t, err, ocorp.ErrUnfit, p.Name())
 	}
+}
+
+// runOne runs one policy through ocorp.Run and returns its series.
+func runOne(jobs []ocorp.Job, ms []ocorp.Machine, p ocorp.OnlinePolicy, s ocorp.RunSettings) (*ocorp.Series, error) {
+	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, []ocorp.OnlinePolicy{p}, s)
+	if res == nil {
+		return nil, err
+	}
+	return &res.Series[0], err
 }

@@ -21,6 +21,17 @@ var (
 	ErrTooLarge = errors.New("ocorp: input too large")
 	// ErrNotFinished is returned by Run when jobs remain after the slot limit.
 	ErrNotFinished = errors.New("ocorp: jobs unfinished after the slot limit")
+	// ErrSlot: a slot out of order (Decide needs t >= 0 and t greater
+	// than that of the previous Decide).
+	ErrSlot = errors.New("ocorp: slot out of order")
+	// ErrSnapshot: a saved state that cannot be restored into this policy
+	// (wrong format or version, another model, corrupt or invalid values).
+	ErrSnapshot = errors.New("ocorp: cannot restore snapshot")
+	// ErrNotConverged: a solver stopped before its tolerance (Status.Err).
+	ErrNotConverged = errors.New("ocorp: solver did not converge")
+	// ErrMachine: a machine operation on an index out of range or that
+	// would leave no machine.
+	ErrMachine = errors.New("ocorp: invalid machine operation")
 )
 
 const (

@@ -81,7 +81,7 @@ func FuzzKnapsack(f *testing.F) {
 			value[k] = float64(int8(b[2*k])) / 4
 			weight[k] = int(b[2*k+1] % 32)
 		}
-		var ks Knapsack
+		var ks KnapsackDP
 		z := make([]bool, n)
 		got := ks.Solve(z, value, weight, int(capacity%64))
 		want := bruteKnapsack(value, weight, int(capacity%64))
@@ -110,7 +110,7 @@ func FuzzKnapsackHuge(f *testing.F) {
 		for k := range value {
 			value[k] = float64(1 + (k*7+int(n))%5)
 		}
-		ks := Knapsack{MaxCells: int(cells)}
+		ks := KnapsackDP{MaxCells: int(cells)}
 		z := make([]bool, len(weight))
 		got := ks.Solve(z, value, weight, int(capacity))
 		w, v := chosenWeight(z, value, weight)
@@ -152,7 +152,7 @@ func FuzzPoliciesFeasible(f *testing.F) {
 			if p.Name() == "OCORP-theory" {
 				continue
 			}
-			if _, err := Run(jobs, ms, p, RunSettings{MaxSlots: 5000}); err != nil {
+			if _, err := runOne(jobs, ms, p, RunSettings{MaxSlots: 5000}); err != nil {
 				t.Fatalf("%s: %v", p.Name(), err)
 			}
 		}
@@ -171,11 +171,11 @@ func FuzzDecideHostile(f *testing.F) {
 		ms := []Machine{{Cores: int(cores), Memory: int(mem)}, {Cores: 3, Memory: 5}}
 		job := Job{Arrival: 0, Cores: int(d), Memory: int(m), Processing: int(p)}
 		obs := Obs{Jobs: []ActiveJob{{ID: int(id0), Job: job, Remaining: rem0}, {ID: int(id1), Job: job, Remaining: rem1}}}
-		ctors := []func() (Policy, error){
-			func() (Policy, error) { return New(ms, Settings{}) },
-			func() (Policy, error) { return NewM(ms, Settings{Fill: true}) },
-			func() (Policy, error) { return NewPlus(ms, PlusSettings{Alpha: 10, Normalize: true}) },
-			func() (Policy, error) { return NewTransient(ms) },
+		ctors := []func() (OnlinePolicy, error){
+			func() (OnlinePolicy, error) { return New(ms, Settings{}) },
+			func() (OnlinePolicy, error) { return NewM(ms, Settings{Fill: true}) },
+			func() (OnlinePolicy, error) { return NewPlus(ms, PlusSettings{Alpha: 10, Normalize: true}) },
+			func() (OnlinePolicy, error) { return NewTransient(ms) },
 		}
 		chk, cerr := NewChecker(ms)
 		for _, mk := range ctors {

@@ -1,6 +1,7 @@
 package ocorp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,7 +10,7 @@ import (
 	"github.com/msched/msched/internal/checked"
 )
 
-// GenConfig describes a synthetic job list in the style of the paper's
+// Config describes a synthetic job list in the style of the paper's
 // Google-trace workload (Section VI: 6487 jobs in 10 hours on servers of
 // 64, 32 and 16 cores). Times are in seconds; use Discretize for slots.
 //
@@ -26,8 +27,8 @@ import (
 // ClusterCores cores would serve the drawn volume at utilisation Load,
 // ceil(sum_j p_j d_j / (Load * ClusterCores)) seconds. That is how a
 // workload is made busy enough for the baselines to queue (see
-// TestableGenConfig).
-type GenConfig struct {
+// TestableConfig).
+type Config struct {
 	Jobs, Horizon                int
 	MinProc, MaxProc             int
 	Shape                        float64
@@ -47,10 +48,10 @@ type GenConfig struct {
 	Bursts int
 }
 
-// MaxGenJobs bounds GenConfig.Jobs (the job list is allocated up front).
+// MaxGenJobs bounds Config.Jobs (the job list is allocated up front).
 const MaxGenJobs = 1 << 24
 
-// TestableGenConfig returns a workload on which the paper's claimed
+// TestableConfig returns a workload on which the paper's claimed
 // reductions can be measured. On the default synthetic workload the l2
 // norm is dominated by the few very long jobs, which every policy runs at
 // once, so SRPT stays within about 1.1-1.2x of the lower bound
@@ -65,31 +66,64 @@ const MaxGenJobs = 1 << 24
 //
 // On 5 machines (208 cores) the best baseline's l2 flowtime is about 2x
 // the bound in 1-D and 3x in 2-D (examples/reproduce).
-func TestableGenConfig(jobs, clusterCores int) GenConfig {
-	return GenConfig{Jobs: jobs, Horizon: 36000, MinProc: 10, MaxProc: 2000, Shape: 1.2,
+func TestableConfig(jobs, clusterCores int) Config {
+	return Config{Jobs: jobs, Horizon: 36000, MinProc: 10, MaxProc: 2000, Shape: 1.2,
 		Cores: []int{1, 2, 4, 8, 16, 32}, CoreWeights: []float64{0.3, 0.2, 0.2, 0.15, 0.1, 0.05},
 		MemPerCoreMin: 1, MemPerCoreMax: 8, Load: 0.95, ClusterCores: clusterCores, Bursts: max(1, jobs/100)}
 }
 
-// DefaultGenConfig returns 6500 jobs over 10 h, processing times bounded
+// DefaultConfig returns 6500 jobs over 10 h, processing times bounded
 // Pareto(0.6) on [10 s, 30000 s] (mean about 400 s), cores in
 // {1, 2, 4, 8, 16} with probabilities {0.4, 0.25, 0.2, 0.1, 0.05}, and
 // 1-8 GB of memory per core.
-func DefaultGenConfig() GenConfig {
-	return GenConfig{Jobs: 6500, Horizon: 36000, MinProc: 10, MaxProc: 30000, Shape: 0.6,
+func DefaultConfig() Config {
+	return Config{Jobs: 6500, Horizon: 36000, MinProc: 10, MaxProc: 30000, Shape: 0.6,
 		Cores: []int{1, 2, 4, 8, 16}, CoreWeights: []float64{0.4, 0.25, 0.2, 0.1, 0.05},
 		MemPerCoreMin: 1, MemPerCoreMax: 8}
 }
 
-// Generate draws a job list (times in seconds) from cfg with rng.
-func Generate(cfg GenConfig, rng *rand.Rand) ([]Job, error) {
-	if cfg.Jobs < 1 || cfg.Jobs > MaxGenJobs || cfg.Horizon < 1 || cfg.MinProc < 1 || cfg.MaxProc < cfg.MinProc || !(cfg.Shape > 0) ||
-		math.IsInf(cfg.Shape, 0) || len(cfg.Cores) == 0 || len(cfg.Cores) != len(cfg.CoreWeights) || cfg.MemPerCoreMin < 0 ||
-		cfg.MemPerCoreMax < cfg.MemPerCoreMin || cfg.MemPerCoreMax == math.MaxInt {
-		return nil, fmt.Errorf("%w: %+v (jobs at most %d)", ErrSettings, cfg, MaxGenJobs)
+// Validate reports every invalid field of the configuration, joined with
+// errors.Join, each wrapping ErrSettings and naming the field and value.
+func (cfg Config) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%w: "+format, append([]any{ErrSettings}, a...)...))
 	}
-	if !(cfg.Load >= 0) || math.IsInf(cfg.Load, 0) || (cfg.Load > 0 && cfg.ClusterCores < 1) || cfg.Bursts < 0 {
-		return nil, fmt.Errorf("%w: load %v with cluster cores %d, bursts %d", ErrSettings, cfg.Load, cfg.ClusterCores, cfg.Bursts)
+	if cfg.Jobs < 1 || cfg.Jobs > MaxGenJobs {
+		bad("Jobs = %d, want 1..MaxGenJobs = %d", cfg.Jobs, MaxGenJobs)
+	}
+	if cfg.Horizon < 1 {
+		bad("Horizon = %d, want >= 1", cfg.Horizon)
+	}
+	if cfg.MinProc < 1 || cfg.MaxProc < cfg.MinProc {
+		bad("MinProc = %d, MaxProc = %d, want 1 <= MinProc <= MaxProc", cfg.MinProc, cfg.MaxProc)
+	}
+	if !(cfg.Shape > 0) || math.IsInf(cfg.Shape, 0) {
+		bad("Shape = %v, want finite > 0", cfg.Shape)
+	}
+	if len(cfg.Cores) == 0 || len(cfg.Cores) != len(cfg.CoreWeights) {
+		bad("len(Cores) = %d, len(CoreWeights) = %d, want equal and > 0", len(cfg.Cores), len(cfg.CoreWeights))
+	}
+	if cfg.MemPerCoreMin < 0 || cfg.MemPerCoreMax < cfg.MemPerCoreMin || cfg.MemPerCoreMax == math.MaxInt {
+		bad("MemPerCoreMin = %d, MemPerCoreMax = %d, want 0 <= min <= max < MaxInt", cfg.MemPerCoreMin, cfg.MemPerCoreMax)
+	}
+	if !(cfg.Load >= 0) || math.IsInf(cfg.Load, 0) || (cfg.Load > 0 && cfg.ClusterCores < 1) {
+		bad("Load = %v with ClusterCores = %d, want Load finite >= 0 and ClusterCores >= 1 if Load > 0", cfg.Load, cfg.ClusterCores)
+	}
+	if cfg.Bursts < 0 {
+		bad("Bursts = %d, want >= 0", cfg.Bursts)
+	}
+	return errors.Join(errs...)
+}
+
+// Generate draws a job list (times in seconds) from cfg with rng; an
+// invalid cfg gives the errors of Config.Validate.
+func Generate(cfg Config, rng *rand.Rand) ([]Job, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if rng == nil {
+		return nil, fmt.Errorf("%w: nil *rand.Rand", ErrSettings)
 	}
 	for i, c := range cfg.Cores {
 		// memory d * MemPerCoreMax and volume p * d must fit

@@ -6,7 +6,7 @@ import (
 	"github.com/msched/msched/internal/checked"
 )
 
-// Knapsack solves the 0/1 knapsack of the z step of Algorithm 1 (eq. (12),
+// KnapsackDP solves the 0/1 knapsack of the z step of Algorithm 1 (eq. (12),
 // (15)): on one machine,
 //
 //	max sum_k value_k z_k   s.t.   sum_k weight_k z_k <= capacity, z_k in {0,1}
@@ -23,7 +23,7 @@ import (
 // overflow-checked arithmetic (a sum beyond math.MaxInt cannot fit), and
 // the table size is bounded before anything is allocated, so the memory
 // used is O(n + MaxCells) whatever the sizes.
-type Knapsack struct {
+type KnapsackDP struct {
 	// MaxCells bounds the DP table; 0 means 1 << 24.
 	MaxCells int
 	// Exact is set by Solve: false if the weights had to be coarsened.
@@ -40,7 +40,7 @@ type Knapsack struct {
 // broken towards leaving an item out, deterministically. It panics if the
 // lengths of dst, value and weight differ or a weight is negative (a
 // programmer error: Packer.Knapsack passes validated memories).
-func (ks *Knapsack) Solve(dst []bool, value []float64, weight []int, capacity int) float64 {
+func (ks *KnapsackDP) Solve(dst []bool, value []float64, weight []int, capacity int) float64 {
 	n := len(value)
 	if len(weight) != n || len(dst) != n {
 		panic(panicKnapsackLen)

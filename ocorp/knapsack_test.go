@@ -48,7 +48,7 @@ func chosenWeight(z []bool, value []float64, weight []int) (*big.Int, float64) {
 // [2^62, 2^62] at capacity 2^62 summed to a negative int, so both items
 // were "chosen" with Exact = true.
 func TestKnapsackOverflowReproducer(t *testing.T) {
-	var ks Knapsack
+	var ks KnapsackDP
 	z := make([]bool, 2)
 	got := ks.Solve(z, []float64{1, 1}, []int{1 << 62, 1 << 62}, 1<<62)
 	assert.Equal(t, 1.0, got)
@@ -79,7 +79,7 @@ func TestKnapsackHugeSizes(t *testing.T) {
 		if rng.IntN(10) == 0 {
 			capacity = -capacity
 		}
-		ks := Knapsack{MaxCells: []int{1, 7, 64, 4096}[rng.IntN(4)]} // the default 1<<24 is exercised below
+		ks := KnapsackDP{MaxCells: []int{1, 7, 64, 4096}[rng.IntN(4)]} // the default 1<<24 is exercised below
 		z := make([]bool, n)
 		got := ks.Solve(z, value, weight, capacity)
 		w, v := chosenWeight(z, value, weight)
@@ -97,7 +97,7 @@ func TestKnapsackHugeSizes(t *testing.T) {
 // TestKnapsackManyItemsTinyTable: more items than MaxCells keeps the table
 // at n cells and stays feasible.
 func TestKnapsackManyItemsTinyTable(t *testing.T) {
-	ks := Knapsack{MaxCells: 3}
+	ks := KnapsackDP{MaxCells: 3}
 	value := []float64{1, 2, 3, 4, 5}
 	weight := []int{math.MaxInt, math.MaxInt - 1, 5, 7, 1 << 62}
 	z := make([]bool, 5)
@@ -113,7 +113,7 @@ func TestKnapsackManyItemsTinyTable(t *testing.T) {
 // enumeration of all 2^n subsets on random small instances.
 func TestKnapsackMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
-	var ks Knapsack
+	var ks KnapsackDP
 	for it := 0; it < 3000; it++ {
 		n := 1 + rng.IntN(10)
 		value := make([]float64, n)
@@ -149,7 +149,7 @@ func TestKnapsackMatchesBruteForce(t *testing.T) {
 // TestKnapsackCoarsenedStaysFeasible checks the fallback for huge
 // capacities: feasible, flagged inexact.
 func TestKnapsackCoarsenedStaysFeasible(t *testing.T) {
-	ks := Knapsack{MaxCells: 1000}
+	ks := KnapsackDP{MaxCells: 1000}
 	value := []float64{3, 4, 5, 6}
 	weight := []int{3001, 4003, 5009, 6007}
 	z := make([]bool, 4)

@@ -45,7 +45,7 @@ func (m MapReduceJob) Dummies() (mapJob, reduceJob Job, err error) {
 // dummy jobs (map job of job j at index 2j, reduce job at 2j+1) and the
 // flowtime of every MapReduce job (reduce completion - a_j).
 type MapReduceResult struct {
-	*Result
+	Run         *Series
 	JobFlowtime []int
 	ExactLk     float64 // l_k norm of JobFlowtime
 	LowerBound  []int   // p^m + p^r per job
@@ -55,7 +55,10 @@ type MapReduceResult struct {
 // dummy job and a reduce dummy job; the reduce job is visible to the
 // policy only from the slot after its map job completes, so (43) holds and
 // any policy of the package schedules the dummies as ordinary jobs.
-func RunMapReduce(jobs []MapReduceJob, ms []Machine, pol Policy, s RunSettings) (*MapReduceResult, error) {
+func RunMapReduce(jobs []MapReduceJob, ms []Machine, pol OnlinePolicy, s RunSettings) (*MapReduceResult, error) {
+	if pol == nil {
+		return nil, fmt.Errorf("%w: nil policy", ErrSettings)
+	}
 	if len(jobs) == 0 {
 		return nil, fmt.Errorf("%w: no jobs", ErrEmpty)
 	}
@@ -73,7 +76,7 @@ func RunMapReduce(jobs []MapReduceJob, ms []Machine, pol Policy, s RunSettings) 
 	if err != nil {
 		return nil, err
 	}
-	out := &MapReduceResult{Result: r, JobFlowtime: make([]int, len(jobs)), LowerBound: make([]int, len(jobs))}
+	out := &MapReduceResult{Run: r, JobFlowtime: make([]int, len(jobs)), LowerBound: make([]int, len(jobs))}
 	f := make([]float64, len(jobs))
 	for j, m := range jobs {
 		out.JobFlowtime[j] = r.Completion[2*j+1] - m.Arrival

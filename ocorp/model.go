@@ -103,11 +103,12 @@ func TotalCores(ms []Machine) int {
 	return s
 }
 
-// Weight returns the fractional-flowtime weight of eq. (5) of job j in slot
-// t: (t - a_j)^k / p_j + p_j^(k-1). A unit rate in slot t costs this much.
+// Weight returns the fractional-flowtime weight of eq. (5) of job j in the
+// 0-based slot t, the paper's slot t+1 (the time interval [t, t+1)):
+// (t + 1 - a_j)^k / p_j + p_j^(k-1). A unit rate in slot t costs this much.
 func Weight(j Job, t int, k float64) float64 {
 	p := float64(j.Processing)
-	return math.Pow(float64(t-j.Arrival), k)/p + math.Pow(p, k-1)
+	return math.Pow(float64(t)+1-float64(j.Arrival), k)/p + math.Pow(p, k-1)
 }
 
 // Gamma returns Gamma of eq. (27):
@@ -157,14 +158,14 @@ func LkNorm(f []float64, k float64) float64 {
 }
 
 // FractionalFlowtime returns the fractional k-th power flowtime of eq. (5)
-// of a job served at rates y[s] in slots a_j+1+s:
-// sum_s ((t - a_j)^k / p_j + p_j^(k-1)) y[s] with t = a_j + 1 + s.
+// of a job served at rates y[s] in the 0-based slots a_j+s:
+// sum_s Weight(j, a_j+s, k) y[s] = sum_s ((s+1)^k / p_j + p_j^(k-1)) y[s].
 // For a job served to completion, (FractionalFlowtime)^(1/k) approximates
 // its flowtime; Example 1 of the paper gives 3, 5.25 and 7 1/6 for k = 1.
 func FractionalFlowtime(j Job, y []float64, k float64) float64 {
 	s := 0.0
 	for i, r := range y {
-		s += Weight(j, j.Arrival+1+i, k) * r
+		s += Weight(j, j.Arrival+i, k) * r
 	}
 	return s
 }

@@ -152,7 +152,7 @@ func TestDiscretize(t *testing.T) {
 }
 
 func TestGenerateDeterministic(t *testing.T) {
-	cfg := DefaultGenConfig()
+	cfg := DefaultConfig()
 	cfg.Jobs = 300
 	a, err := Generate(cfg, rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
@@ -174,7 +174,7 @@ func TestGenerateDeterministic(t *testing.T) {
 // bursts give at most Bursts distinct arrival times, and bad settings are
 // errors, not panics.
 func TestGenerateLoad(t *testing.T) {
-	cfg := TestableGenConfig(1000, 208)
+	cfg := TestableConfig(1000, 208)
 	jobs, err := Generate(cfg, rand.New(rand.NewPCG(1, 4)))
 	if err != nil {
 		t.Fatal(err)
@@ -193,18 +193,18 @@ func TestGenerateLoad(t *testing.T) {
 	if len(times) > cfg.Bursts {
 		t.Fatalf("%d arrival times > %d bursts", len(times), cfg.Bursts)
 	}
-	for _, bad := range []func(*GenConfig){
-		func(c *GenConfig) { c.Load = math.NaN() },
-		func(c *GenConfig) { c.Load = math.Inf(1) },
-		func(c *GenConfig) { c.ClusterCores = 0 },
-		func(c *GenConfig) { c.Bursts = -1 },
-		func(c *GenConfig) { c.Jobs = MaxGenJobs + 1 },
-		func(c *GenConfig) { c.Cores[0] = math.MaxInt },
-		func(c *GenConfig) { c.MemPerCoreMax = math.MaxInt },
-		func(c *GenConfig) { c.Shape = math.Inf(1) },
-		func(c *GenConfig) { c.Load = 1e-300 },
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.Load = math.NaN() },
+		func(c *Config) { c.Load = math.Inf(1) },
+		func(c *Config) { c.ClusterCores = 0 },
+		func(c *Config) { c.Bursts = -1 },
+		func(c *Config) { c.Jobs = MaxGenJobs + 1 },
+		func(c *Config) { c.Cores[0] = math.MaxInt },
+		func(c *Config) { c.MemPerCoreMax = math.MaxInt },
+		func(c *Config) { c.Shape = math.Inf(1) },
+		func(c *Config) { c.Load = 1e-300 },
 	} {
-		c := TestableGenConfig(10, 208)
+		c := TestableConfig(10, 208)
 		c.Cores = append([]int(nil), c.Cores...)
 		bad(&c)
 		if _, err := Generate(c, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrSettings) {

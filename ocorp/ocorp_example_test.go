@@ -13,11 +13,12 @@ import (
 // Gamma of (27) and the long-term constraint (7).
 func ExampleWeight() {
 	j := ocorp.Job{Arrival: 0, Cores: 2, Processing: 3}
-	fmt.Printf("w(1) = %.4f, w(3) = %.4f\n", ocorp.Weight(j, 1, 2), ocorp.Weight(j, 3, 2))
+	// Slots are 0-based: slot 0 is the paper's slot 1.
+	fmt.Printf("w(0) = %.4f, w(2) = %.4f\n", ocorp.Weight(j, 0, 2), ocorp.Weight(j, 2, 2))
 	g, _ := ocorp.Gamma([]ocorp.Job{j, {Arrival: 2, Cores: 4, Processing: 1}}, []ocorp.Machine{{Cores: 4}})
 	fmt.Printf("Gamma = %.4f, g_j at rate 1 = %.4f\n", g, ocorp.LongTerm(j, g, 1))
 	// Output:
-	// w(1) = 3.3333, w(3) = 6.0000
+	// w(0) = 3.3333, w(2) = 6.0000
 	// Gamma = 10.0000, g_j at rate 1 = -0.7000
 }
 
@@ -61,17 +62,17 @@ var obs1 = ocorp.Obs{Jobs: []ocorp.ActiveJob{
 
 func show(d ocorp.Decision) {
 	for _, p := range d.Placements {
-		fmt.Printf(" job %d: %d cores on machine %d;", obs1.Jobs[p.Job].ID, p.Cores, p.Machine)
+		fmt.Printf(" job %d: %d cores on machine %d;", p.Job, p.Cores, p.Machine)
 	}
 	fmt.Println()
 }
 
 // OCORP on a 4-core and a 2-core machine, CPU only, with
-// lambda_j(a_j + 1) = 20: in slot 2 every coefficient w_j - lambda_j is
-// negative, the jobs take their cores in omega order (job 2, 0, 1) and are
-// packed largest first; the update (10) with mu = t^2.5 lowers lambda by
-// mu (1 - p_j/(Gamma - a_j)) for each served job (job 1 reaches 0 in
-// slot 3, so it will wait in slot 4).
+// lambda_j = 20 in a job's first slot: in slot 1 (the paper's slot 2)
+// every coefficient w_j - lambda_j is negative, the jobs take their cores
+// in omega order (job 2, 0, 1) and are packed largest first; the update
+// (10) with mu = (t+1)^2.5 lowers lambda by mu (1 - p_j/(Gamma - a_j)) for
+// each served job (job 1 reaches 0 in slot 2, so it will wait in slot 3).
 func ExampleNew() {
 	ms := []ocorp.Machine{{Cores: 4}, {Cores: 2}}
 	p, _ := ocorp.New(ms, ocorp.Settings{Gamma: 20, InitLambda: 20})
@@ -79,16 +80,16 @@ func ExampleNew() {
 	for k := range cpu.Jobs {
 		cpu.Jobs[k].Memory = 0
 	}
-	for t := 2; t <= 3; t++ {
+	for t := 1; t <= 2; t++ {
 		d, _ := p.Decide(t, cpu)
 		fmt.Printf("slot %d:", t)
 		show(d)
 		fmt.Printf("  lambda = %.4f %.4f %.4f\n", p.Lambda(0), p.Lambda(1), p.Lambda(2))
 	}
 	// Output:
-	// slot 2: job 1: 3 cores on machine 0; job 2: 1 cores on machine 0; job 0: 2 cores on machine 1;
+	// slot 1: job 1: 3 cores on machine 0; job 2: 1 cores on machine 0; job 0: 2 cores on machine 1;
 	//   lambda = 15.4745 14.6260 16.1295
-	// slot 3: job 1: 3 cores on machine 0; job 2: 1 cores on machine 0; job 0: 2 cores on machine 1;
+	// slot 2: job 1: 3 cores on machine 0; job 2: 1 cores on machine 0; job 0: 2 cores on machine 1;
 	//   lambda = 3.0038 0.0000 5.4637
 }
 
@@ -98,42 +99,42 @@ func ExampleNew() {
 func ExampleNewM() {
 	ms := []ocorp.Machine{{Cores: 4, Memory: 8}, {Cores: 2, Memory: 4}}
 	p, _ := ocorp.NewM(ms, ocorp.Settings{Gamma: 20, InitLambda: 1000})
-	d, _ := p.Decide(2, obs1)
+	d, _ := p.Decide(1, obs1)
 	show(d)
 	// Output: job 1: 3 cores on machine 0; job 2: 1 cores on machine 0;
 }
 
 // OCORP+ with switching weight alpha = 1 and normalised costs: the QP
-// splits jobs 0 and 1 over both machines in slot 2, and in slot 3 the
+// splits jobs 0 and 1 over both machines in slot 1, and in slot 2 the
 // switching cost keeps every job where it was.
 func ExampleNewPlus() {
 	ms := []ocorp.Machine{{Cores: 4}, {Cores: 2}}
-	p, _ := ocorp.NewPlus(ms, ocorp.PlusSettings{Settings: ocorp.Settings{Gamma: 20, InitLambda: 1000}, Alpha: 1, Normalize: true})
+	p, _ := ocorp.NewPlus(ms, ocorp.PlusSettings{Base: ocorp.Settings{Gamma: 20, InitLambda: 1000}, Alpha: 1, Normalize: true})
 	cpu := ocorp.Obs{Jobs: append([]ocorp.ActiveJob(nil), obs1.Jobs...)}
 	for k := range cpu.Jobs {
 		cpu.Jobs[k].Memory = 0
 	}
-	for t := 2; t <= 3; t++ {
+	for t := 1; t <= 2; t++ {
 		d, _ := p.Decide(t, cpu)
-		fmt.Printf("slot %d (%v after %d sweeps):", t, p.Last.Status, p.Last.Sweeps)
+		fmt.Printf("slot %d (%v after %d sweeps):", t, p.LastQP().Status, p.LastQP().Sweeps)
 		show(d)
 	}
 	// Output:
-	// slot 2 (Converged after 1 sweeps): job 2: 1 cores on machine 0; job 0: 1 cores on machine 0; job 0: 1 cores on machine 1; job 1: 2 cores on machine 0; job 1: 1 cores on machine 1;
-	// slot 3 (Converged after 1 sweeps): job 0: 1 cores on machine 0; job 0: 1 cores on machine 1; job 1: 2 cores on machine 0; job 1: 1 cores on machine 1; job 2: 1 cores on machine 0;
+	// slot 1 (Success after 1 sweeps): job 2: 1 cores on machine 0; job 0: 1 cores on machine 0; job 0: 1 cores on machine 1; job 1: 2 cores on machine 0; job 1: 1 cores on machine 1;
+	// slot 2 (Success after 1 sweeps): job 0: 1 cores on machine 0; job 0: 1 cores on machine 1; job 1: 2 cores on machine 0; job 1: 1 cores on machine 1; job 2: 1 cores on machine 0;
 }
 
 // The transient scheduler: smallest volume p_j d_j first (job 1, then
 // job 2, then job 0), min(1, p_j(t)) of a rate each (Lemma 2 with min).
 func ExampleNewTransient() {
 	p, _ := ocorp.NewTransient([]ocorp.Machine{{Cores: 4, Memory: 16}, {Cores: 2, Memory: 8}})
-	d, _ := p.Decide(2, obs1)
+	d, _ := p.Decide(1, obs1)
 	show(d)
 	// Output: job 1: 3 cores on machine 0; job 2: 1 cores on machine 0; job 0: 2 cores on machine 1;
 }
 
-func ExampleKnapsack() {
-	var ks ocorp.Knapsack
+func ExampleKnapsackDP() {
+	var ks ocorp.KnapsackDP
 	z := make([]bool, 4)
 	v := ks.Solve(z, []float64{6, 10, 12, 1}, []int{1, 2, 3, 0}, 5)
 	fmt.Println(v, z, ks.Exact)
@@ -150,7 +151,7 @@ func ExampleQPSolver() {
 	var res ocorp.QPResult
 	qs.Solve(&res, q, ocorp.QPSettings{})
 	fmt.Printf("%v x = [%.4f %.4f; %.4f %.4f] nu = [%.4f %.4f]\n", res.Status, res.X[0], res.X[1], res.X[2], res.X[3], res.Nu[0], res.Nu[1])
-	// Output: Converged x = [0.7500 0.2500; 0.2500 0.7500] nu = [0.5000 0.0000]
+	// Output: Success x = [0.7500 0.2500; 0.2500 0.7500] nu = [0.5000 0.0000]
 }
 
 func ExamplePacker() {
@@ -160,7 +161,7 @@ func ExamplePacker() {
 		{ID: 1, Job: ocorp.Job{Cores: 2, Processing: 1}, Remaining: 2},
 		{ID: 2, Job: ocorp.Job{Cores: 2, Processing: 1}, Remaining: 2},
 	}
-	pk.Reset(jobs)
+	_ = pk.Reset(jobs)
 	pk.Pack([]int{0, 1, 2}, []int{3, 2, 2}, false)
 	fmt.Println(pk.Placements())
 	// Output: [{0 0 3 true} {1 1 2 true} {2 0 1 true} {2 1 1 true}]
@@ -169,21 +170,19 @@ func ExamplePacker() {
 // Run on a generated workload: every decision is checked against
 // (4b)-(4f); the result has per-job and per-slot metrics.
 func ExampleRun() {
-	cfg := ocorp.DefaultGenConfig()
+	cfg := ocorp.DefaultConfig()
 	cfg.Jobs, cfg.Horizon = 200, 3600
 	sec, _ := ocorp.Generate(cfg, rand.New(rand.NewPCG(1, 1)))
 	jobs, _ := ocorp.Discretize(nil, sec, 10)
 	ms := ocorp.Cluster(2)
-	for _, mk := range []func() (ocorp.Policy, error){
-		func() (ocorp.Policy, error) { return ocorp.NewM(ms, ocorp.Settings{}) },
-		func() (ocorp.Policy, error) { return ocorp.NewTransient(ms) },
-	} {
-		p, _ := mk()
-		r, err := ocorp.Run(jobs, ms, p, ocorp.RunSettings{})
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
+	m, _ := ocorp.NewM(ms, ocorp.Settings{})
+	svf, _ := ocorp.NewTransient(ms)
+	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, []ocorp.OnlinePolicy{m, svf}, ocorp.RunSettings{Workers: 2})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range res.Series {
 		fmt.Printf("%s: l2 exact %.1f fractional %.1f bound %.1f makespan %d preemptions %d\n",
 			r.Policy, r.ExactLk, r.FractionalLk, r.LowerBoundLk, r.Makespan, r.TotalPreemptions)
 	}
@@ -205,7 +204,7 @@ func ExampleRunMapReduce() {
 
 func ExampleTheoryStep() {
 	s, _ := ocorp.NewTheoryStep(1000, 2, 0.5)
-	fmt.Printf("%.4f %.4f\n", s.Mu(1), ocorp.ExperimentStep{K: 2}.Mu(4))
+	fmt.Printf("%.4f %.4f\n", s.Mu(0), ocorp.ExperimentStep{K: 2}.Mu(3))
 	// Output: 31622.7766 32.0000
 }
 
@@ -235,18 +234,19 @@ func ExampleUnfitError() {
 	fmt.Println(d.Placements, err, pol.Live())
 	// Output:
 	// dropping job -3 memory 16 max 8
-	// [{0 0 2 true}] <nil> 1
+	// [{1099511627776 0 2 true}] <nil> 1
 }
 
-// ExampleTestableGenConfig draws the busier workload on which the paper's
+// ExampleTestableConfig draws the busier workload on which the paper's
 // claimed reductions can be tested and compares SVF with the lower bound.
-func ExampleTestableGenConfig() {
+func ExampleTestableConfig() {
 	ms := ocorp.Cluster(3)
-	cfg := ocorp.TestableGenConfig(400, ocorp.TotalCores(ms))
+	cfg := ocorp.TestableConfig(400, ocorp.TotalCores(ms))
 	secs, _ := ocorp.Generate(cfg, rand.New(rand.NewPCG(1, 4)))
 	jobs, _ := ocorp.Discretize(nil, secs, 10)
 	svf, _ := ocorp.NewTransient(ms)
-	r, _ := ocorp.Run(jobs, ms, svf, ocorp.RunSettings{NoSeries: true})
+	res, _ := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, []ocorp.OnlinePolicy{svf}, ocorp.RunSettings{NoSeries: true})
+	r := res.Series[0]
 	fmt.Printf("%d jobs, %d bursts, SVF l2 flowtime %.2fx the lower bound\n", len(jobs), cfg.Bursts, r.ExactLk/r.LowerBoundLk)
 	// Output:
 	// 400 jobs, 4 bursts, SVF l2 flowtime 2.47x the lower bound

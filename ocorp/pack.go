@@ -22,7 +22,9 @@ type Packer struct {
 
 	jobs         []ActiveJob
 	freeC, freeM []int
-	place        []Placement
+	place        []Placement // Job = index into jobs
+	byID         []Placement // Placements: Job = ID
+	ids          map[int]struct{}
 	got          []int // cores placed per obs job
 	headP, nextP []int // placements of each job (linked)
 	target       []int
@@ -44,7 +46,7 @@ func NewPacker(ms []Machine) (*Packer, error) {
 	if err := ValidateMachines(ms); err != nil {
 		return nil, err
 	}
-	p := &Packer{ms: append([]Machine(nil), ms...)}
+	p := &Packer{ms: append([]Machine(nil), ms...), ids: map[int]struct{}{}}
 	p.byCap = make([]int, len(ms))
 	for i := range p.byCap {
 		p.byCap[i] = i
@@ -62,8 +64,18 @@ func NewPacker(ms []Machine) (*Packer, error) {
 // Machines returns the packer's machines (do not modify).
 func (p *Packer) Machines() []Machine { return p.ms }
 
-// Reset starts a slot for the given jobs with all machines free.
-func (p *Packer) Reset(jobs []ActiveJob) {
+// Reset starts a slot for the given jobs with all machines free. It
+// returns an error wrapping ErrValue if two jobs share an ID (decisions
+// name jobs by ID), and the packer then holds no jobs.
+func (p *Packer) Reset(jobs []ActiveJob) error {
+	clear(p.ids)
+	for k, a := range jobs {
+		if _, dup := p.ids[a.ID]; dup {
+			p.jobs = nil
+			return fmt.Errorf("%w: job %d: duplicate id %d", ErrValue, k, a.ID)
+		}
+		p.ids[a.ID] = struct{}{}
+	}
 	p.jobs = jobs
 	for i, m := range p.ms {
 		p.freeC[i], p.freeM[i] = m.Cores, m.Memory
@@ -77,11 +89,20 @@ func (p *Packer) Reset(jobs []ActiveJob) {
 	for j := range p.headP {
 		p.headP[j] = -1
 	}
+	return nil
 }
 
-// Placements returns the placements made since Reset. The slice is owned
-// by the packer and valid until the next Reset.
-func (p *Packer) Placements() []Placement { return p.place }
+// Placements returns the placements made since Reset, naming jobs by
+// ActiveJob.ID. The slice is owned by the packer and valid until its next
+// call. (The other methods name jobs by their index in the jobs given to
+// Reset.)
+func (p *Packer) Placements() []Placement {
+	p.byID = append(p.byID[:0], p.place...)
+	for e := range p.byID {
+		p.byID[e].Job = p.jobs[p.byID[e].Job].ID
+	}
+	return p.byID
+}
 
 // Free returns the free cores and memory of machine i in the current slot
 // (memory may be negative after Pack with ignoreMemory).
@@ -256,7 +277,7 @@ func (p *Packer) Fill(priority, want []int, ignoreMemory bool) {
 // with z = 0 they would do no work). gain has one entry per job (-c_j of
 // the Lagrangian (9), >= 0 for jobs worth running). It returns the number
 // of placements removed.
-func (p *Packer) Knapsack(ks *Knapsack, gain []float64) int {
+func (p *Packer) Knapsack(ks *KnapsackDP, gain []float64) int {
 	if len(gain) != len(p.jobs) {
 		panic("ocorp: len(gain) != number of jobs")
 	}
@@ -339,4 +360,12 @@ func (p *Packer) Add(j, i, c int) error {
 	}
 	p.put(j, i, c, true)
 	return nil
+}
+
+// mustReset is Reset for jobs whose IDs the caller has checked (the dual
+// policies reject duplicates in begin, before changing any state).
+func mustReset(p *Packer, jobs []ActiveJob) {
+	if err := p.Reset(jobs); err != nil {
+		panic("ocorp: " + err.Error())
+	}
 }

@@ -3,11 +3,9 @@ package ocorp
 import (
 	"fmt"
 	"slices"
-
-	"github.com/msched/msched/bipartite"
 )
 
-var _ bipartite.OnlinePolicy[Obs, Decision] = (*Priority)(nil)
+var _ OnlinePolicy = (*Priority)(nil)
 
 // Key is the priority of a job in a slot: smaller is served first (ties by
 // ID). It must not return NaN.
@@ -24,6 +22,7 @@ type Priority struct {
 	key    Key
 	pk     *Packer
 	maxMem int
+	last   int // slot of the last successful Decide, -1 before
 	keys   []keyed
 	order  []int
 	want   []int
@@ -39,18 +38,20 @@ func NewPriority(name string, ms []Machine, key Key) (*Priority, error) {
 	if err != nil {
 		return nil, err
 	}
-	mm := 0
-	for _, m := range ms {
-		mm = max(mm, m.Memory)
-	}
-	return &Priority{name: name, key: key, pk: pk, maxMem: mm}, nil
+	return &Priority{name: name, key: key, pk: pk, maxMem: maxMemory(ms), last: -1}, nil
 }
 
 // Name returns the name given to NewPriority.
 func (p *Priority) Name() string { return p.name }
 
-// Decide returns the placements of slot t (owned by the policy).
+// Decide returns the placements of slot t (owned by the policy, valid
+// until the next call of any of its methods). t must be >= 0 and greater
+// than the previous Decide's (ErrSlot); a gap means nothing to a priority
+// rule. On error the policy is unchanged.
 func (p *Priority) Decide(t int, obs Obs) (Decision, error) {
+	if err := checkSlot(t, p.last); err != nil {
+		return Decision{}, err
+	}
 	if err := validateObs(t, obs, p.maxMem); err != nil {
 		return Decision{}, err
 	}
@@ -70,9 +71,12 @@ func (p *Priority) Decide(t int, obs Obs) (Decision, error) {
 	for _, e := range p.keys {
 		p.order = append(p.order, e.idx)
 	}
-	p.pk.Reset(obs.Jobs)
+	if err := p.pk.Reset(obs.Jobs); err != nil {
+		return Decision{}, err
+	}
 	p.pk.Pack(p.order, p.want, false)
 	p.out.Placements = p.pk.Placements()
+	p.last = t
 	return p.out, nil
 }
 

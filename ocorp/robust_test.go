@@ -43,8 +43,8 @@ func TestHugeSizesRejectedOrHandled(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "NewPacker with %d cores allocated per core", cores)
 		jobs := []Job{{Arrival: 0, Cores: cores - 6, Memory: math.MaxInt, Processing: 1}, {Arrival: 0, Cores: 3, Memory: 5, Processing: 2}} // total volume <= MaxInt
-		for _, pol := range []Policy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})), mustPol(NewTransient(ms))} {
-			r, err := Run(jobs, ms, pol, RunSettings{})
+		for _, pol := range []OnlinePolicy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})), mustPol(NewTransient(ms))} {
+			r, err := runOne(jobs, ms, pol, RunSettings{})
 			require.NoError(t, err, "%s cores %d", pol.Name(), cores)
 			assert.Equal(t, 2, len(r.Flowtime))
 		}
@@ -52,7 +52,7 @@ func TestHugeSizesRejectedOrHandled(t *testing.T) {
 	}
 }
 
-func mustPol[P Policy](p P, err error) Policy {
+func mustPol[P OnlinePolicy](p P, err error) OnlinePolicy {
 	if err != nil {
 		panic(err)
 	}
@@ -84,7 +84,7 @@ func TestArbitraryJobIDs(t *testing.T) {
 	idSets := [][]int{{0, 1, 2}, {2e7, 1 << 36, 1 << 62}, {-5, -1 << 62, math.MinInt}, {math.MinInt, 0, math.MaxInt}}
 	decide := func(ids []int) [][]Placement {
 		var out [][]Placement
-		pols := []Policy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})),
+		pols := []OnlinePolicy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})),
 			mustPol(NewPlus(ms, PlusSettings{Alpha: 10})), mustPol(NewTransient(ms))}
 		for _, p := range pols {
 			var before, after runtime.MemStats
@@ -99,11 +99,14 @@ func TestArbitraryJobIDs(t *testing.T) {
 				}
 				d, err := p.Decide(slot, obs)
 				require.NoError(t, err, "%s ids %v", p.Name(), ids)
-				out = append(out, append([]Placement(nil), d.Placements...))
-				for _, pl := range d.Placements {
-					k := slices.Index(ids, obs.Jobs[pl.Job].ID)
+				byIndex := append([]Placement(nil), d.Placements...)
+				for e, pl := range d.Placements {
+					k := slices.Index(ids, pl.Job) // decisions name jobs by ID
+					require.GreaterOrEqual(t, k, 0)
+					byIndex[e].Job = k
 					rem[k] = max(0, rem[k]-int64(pl.Cores))
 				}
+				out = append(out, byIndex)
 			}
 			runtime.ReadMemStats(&after)
 			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "%s with ids %v", p.Name(), ids)
@@ -139,9 +142,9 @@ func TestChurnMemoryFlat(t *testing.T) {
 	}
 	ms := []Machine{{Cores: 16, Memory: 64}}
 	for _, p := range []interface {
-		Policy
+		OnlinePolicy
 		Live() int
-	}{mustOCORP(New(ms, Settings{Fill: true})), mustPlus(NewPlus(ms, PlusSettings{Alpha: 10, Settings: Settings{Fill: true}}))} {
+	}{mustOCORP(New(ms, Settings{Fill: true})), mustPlus(NewPlus(ms, PlusSettings{Alpha: 10, Base: Settings{Fill: true}}))} {
 		heap := func() uint64 {
 			var m runtime.MemStats
 			runtime.GC()
@@ -149,12 +152,12 @@ func TestChurnMemoryFlat(t *testing.T) {
 			return m.HeapAlloc
 		}
 		var h []uint64
-		next, slot := 0, 1
+		next, slot := 0, 0
 		var obs Obs
 		for next < n {
 			// 8 new one-slot jobs per slot with IDs spread over 2^40.
 			for k := 0; k < 8; k++ {
-				obs.Jobs = append(obs.Jobs, ActiveJob{ID: next << 20, Job: Job{Arrival: slot - 1, Cores: 1, Memory: 1, Processing: 1}, Remaining: 1})
+				obs.Jobs = append(obs.Jobs, ActiveJob{ID: next << 20, Job: Job{Arrival: slot, Cores: 1, Memory: 1, Processing: 1}, Remaining: 1})
 				next++
 			}
 			d, err := p.Decide(slot, obs)
@@ -162,11 +165,11 @@ func TestChurnMemoryFlat(t *testing.T) {
 			require.Equal(t, len(obs.Jobs), p.Live(), "%s holds state of jobs not observed", p.Name())
 			done := map[int]bool{}
 			for _, pl := range d.Placements {
-				done[pl.Job] = true
+				done[pl.Job] = true // by ID
 			}
 			w := 0
-			for k, a := range obs.Jobs {
-				if !done[k] {
+			for _, a := range obs.Jobs {
+				if !done[a.ID] {
 					obs.Jobs[w] = a
 					w++
 				}
@@ -183,14 +186,14 @@ func TestChurnMemoryFlat(t *testing.T) {
 	}
 }
 
-func mustOCORP(p *OCORP, err error) *OCORP {
+func mustOCORP(p *Policy, err error) *Policy {
 	if err != nil {
 		panic(err)
 	}
 	return p
 }
 
-func mustPlus(p *OCORPPlus, err error) *OCORPPlus {
+func mustPlus(p *Plus, err error) *Plus {
 	if err != nil {
 		panic(err)
 	}
@@ -235,7 +238,7 @@ func TestNilAndUnfit(t *testing.T) {
 		_, err = p.Decide(2, Obs{Jobs: []ActiveJob{ok}})
 		require.NoError(t, err, "%s after an error", p.Name())
 	}
-	_, err = Run([]Job{ok.Job, unfit.Job}, ms, mustPol(New(ms, Settings{})), RunSettings{})
+	_, err = runOne([]Job{ok.Job, unfit.Job}, ms, mustPol(New(ms, Settings{})), RunSettings{})
 	require.ErrorIs(t, err, ErrUnfit)
 	require.ErrorIs(t, err, ErrValue)
 }
@@ -253,28 +256,28 @@ func TestIdleJumpAndLimits(t *testing.T) {
 	// OCORP+ with its literal costs (~1e19 at t = 1e13) does not serve the
 	// late job within the slot limit (an error, not a hang); normalised
 	// costs do.
-	for _, p := range []Policy{mustPol(New(ms, Settings{})), mustPol(NewTransient(ms)), mustPol(NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true}))} {
-		r, err := Run(jobs, ms, p, RunSettings{NoSeries: true})
+	for _, p := range []OnlinePolicy{mustPol(New(ms, Settings{})), mustPol(NewTransient(ms)), mustPol(NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true}))} {
+		r, err := runOne(jobs, ms, p, RunSettings{NoSeries: true})
 		require.NoError(t, err, p.Name())
 		assert.Equal(t, int(1e13), r.Completion[1]-r.Flowtime[1], p.Name())
-		_, err = Run(jobs, ms, p, RunSettings{})
+		_, err = runOne(jobs, ms, p, RunSettings{})
 		require.ErrorIs(t, err, ErrTooLarge, p.Name())
 	}
 	assert.Less(t, time.Since(start), 2*time.Second)
 	// Gaps shorter than the series limit are filled, flat.
-	r, err := Run([]Job{{Arrival: 0, Cores: 1, Processing: 1}, {Arrival: 1000, Cores: 1, Processing: 2}}, ms, mustPol(NewTransient(ms)), RunSettings{})
+	r, err := runOne([]Job{{Arrival: 0, Cores: 1, Processing: 1}, {Arrival: 1000, Cores: 1, Processing: 2}}, ms, mustPol(NewTransient(ms)), RunSettings{})
 	require.NoError(t, err)
 	require.Len(t, r.ExactSeries, 1002)
 	assert.Equal(t, r.ExactSeries[1], r.ExactSeries[999])
 	assert.Equal(t, int64(0), r.Unfinished[500])
 	// Busy slots are bounded: a job of 1e12 slots stops with an error.
-	_, err = Run([]Job{{Cores: 1, Processing: 1e12}}, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true, MaxBusySlots: 1000})
+	_, err = runOne([]Job{{Cores: 1, Processing: 1e12}}, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true, MaxBusySlots: 1000})
 	require.ErrorIs(t, err, ErrNotFinished)
 	require.ErrorIs(t, err, ErrTooLarge)
 	// Extreme arrivals: at MaxInt nothing can be simulated, and that is an
 	// error, not an overflow.
 	for _, a := range []int{math.MaxInt, math.MaxInt - 1, 1 << 62} {
-		_, err = Run([]Job{{Arrival: a, Cores: 1, Processing: 1}}, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
+		_, err = runOne([]Job{{Arrival: a, Cores: 1, Processing: 1}}, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
 		if a == 1<<62 {
 			require.NoError(t, err)
 		} else {
@@ -288,7 +291,7 @@ func TestIdleJumpAndLimits(t *testing.T) {
 func TestRunSumsExact(t *testing.T) {
 	ms := []Machine{{Cores: 1}}
 	jobs := []Job{{Cores: 1, Processing: math.MaxInt}, {Cores: 1, Processing: math.MaxInt}}
-	_, err := Run(jobs, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
+	_, err := runOne(jobs, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
 	require.ErrorIs(t, err, ErrTooLarge)
 	d, err := Discretize(nil, []Job{{Cores: 1, Processing: math.MaxInt, Arrival: math.MaxInt}}, 10)
 	require.NoError(t, err)
@@ -296,7 +299,7 @@ func TestRunSumsExact(t *testing.T) {
 	assert.Equal(t, math.MaxInt/10, d[0].Arrival)
 	pk, err := NewPacker([]Machine{{Cores: math.MaxInt / 2}, {Cores: math.MaxInt / 2}})
 	require.NoError(t, err)
-	pk.Reset([]ActiveJob{{Job: Job{Cores: math.MaxInt, Processing: 1}, Remaining: math.MaxInt}})
+	_ = pk.Reset([]ActiveJob{{Job: Job{Cores: math.MaxInt, Processing: 1}, Remaining: math.MaxInt}})
 	require.NoError(t, pk.Add(0, 0, math.MaxInt/2))
 	require.NoError(t, pk.Add(0, 1, math.MaxInt/2))
 	assert.Equal(t, math.MaxInt-1, pk.Got()[0])
@@ -328,7 +331,7 @@ func TestPackMatchesPerCoreReference(t *testing.T) {
 		ignore := rng.IntN(2) == 0
 		pk, err := NewPacker(ms)
 		require.NoError(t, err)
-		pk.Reset(jobs)
+		require.NoError(t, pk.Reset(jobs))
 		pk.Pack(prio, want, ignore)
 		got := append([]Placement(nil), pk.Placements()...)
 
@@ -373,14 +376,21 @@ func TestPackMatchesPerCoreReference(t *testing.T) {
 func TestRunAllHostileArguments(t *testing.T) {
 	ms := []Machine{{Cores: 2}}
 	jobs := []Job{{Cores: 1, Processing: 1}}
-	for _, w := range []int{math.MinInt, -1, 0, 1, 3, math.MaxInt} {
-		rs, err := RunAll(jobs, ms, []Policy{mustPol(NewTransient(ms))}, RunSettings{}, w)
+	in := &Instance{Jobs: jobs, Machines: ms}
+	for _, w := range []int{0, 1, 3, math.MaxInt} {
+		rs, err := Run(in, []OnlinePolicy{mustPol(NewTransient(ms))}, RunSettings{Workers: w})
 		require.NoError(t, err, "workers %d", w)
-		assert.Len(t, rs, 1)
+		assert.Len(t, rs.Series, 1)
 	}
-	_, err := RunAll(jobs, ms, []Policy{nil}, RunSettings{}, 1)
+	for _, w := range []int{math.MinInt, -1} {
+		_, err := Run(in, []OnlinePolicy{mustPol(NewTransient(ms))}, RunSettings{Workers: w})
+		require.ErrorIs(t, err, ErrSettings, "workers %d", w)
+	}
+	_, err := Run(in, []OnlinePolicy{nil}, RunSettings{Workers: 1})
 	require.ErrorIs(t, err, ErrSettings)
-	_, err = Run(jobs, ms, nil, RunSettings{})
+	_, err = Run(nil, []OnlinePolicy{mustPol(NewTransient(ms))}, RunSettings{})
+	require.Error(t, err)
+	_, err = runOne(jobs, ms, nil, RunSettings{})
 	require.ErrorIs(t, err, ErrSettings)
 	_, err = RunMapReduce([]MapReduceJob{{MapTasks: 1, MapCores: 1, MapTime: 1, ReduceTasks: 1, ReduceCores: 1, ReduceTime: 1}}, ms, nil, RunSettings{})
 	require.ErrorIs(t, err, ErrSettings)
@@ -399,7 +409,7 @@ func TestPlusQPBounded(t *testing.T) {
 	for j := 0; j < 2000; j++ {
 		obs.Jobs = append(obs.Jobs, ActiveJob{ID: j, Job: Job{Cores: 1, Processing: 1}, Remaining: 1})
 	}
-	p, err := NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true, Settings: Settings{InitLambda: 1e9}})
+	p, err := NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true, Base: Settings{InitLambda: 1e9}})
 	require.NoError(t, err)
 	_, err = p.Decide(1, obs)
 	require.ErrorIs(t, err, ErrTooLarge)

@@ -12,8 +12,13 @@ import (
 )
 
 // RunSettings configures Run. The zero value uses k = 2, records the
-// per-slot series and derives the slot limit from the jobs.
+// per-slot series, derives the slot limit from the jobs and simulates the
+// policies one at a time.
 type RunSettings struct {
+	// Workers is the number of policies simulated concurrently; 0 means 1
+	// (values above the number of policies mean that number). Results do
+	// not depend on it.
+	Workers int
 	// K is the order of the l_k norms reported; 0 means 2.
 	K float64
 	// MaxSlots stops the run with ErrNotFinished; 0 means
@@ -38,12 +43,18 @@ const (
 	MaxSeriesSlots      = 1 << 22
 )
 
-// Result is the record of one policy on one job list. Times are in slots.
+// Result is the record of Run: one Series per policy, in the order of the
+// policies.
 type Result struct {
+	Series []Series
+}
+
+// Series is the record of one policy on one job list. Times are in slots.
+type Series struct {
 	Policy string
 	K      float64
 	// Per job (indexed like the input jobs):
-	Completion  []int     // c_j, the slot of the last unit of work
+	Completion  []int     // c_j: the last unit of work ran in slot c_j - 1
 	Flowtime    []int     // f_j = c_j - a_j
 	Waiting     []int     // f_j - p_j
 	Fractional  []float64 // fractional k-th power flowtime, eq. (5)
@@ -56,7 +67,7 @@ type Result struct {
 	LowerBound                        int     // sum_j p_j
 	Makespan                          int     // max_j c_j
 	TotalPreemptions, TotalMigrations int
-	// Per-slot series, index t-1 for slot t (unless NoSeries):
+	// Per-slot series, index t for slot t (unless NoSeries):
 	ExactSeries      []float64 // l_k norm of the flowtimes of jobs completed by t
 	FractionalSeries []float64 // (sum_j accrued fractional flowtime by t)^(1/k)
 	Unfinished       []int64   // remaining volume of arrived jobs after slot t
@@ -64,44 +75,58 @@ type Result struct {
 	Wall             time.Duration
 }
 
-// Run simulates the policy on the jobs (in slots; see Discretize) and
-// machines: in slot t = 1, 2, ... the unfinished jobs with a_j < t are
-// observed (ID = index in jobs, Remaining in core-slots), the decision is
-// checked against (4b)-(4f) (a violation is an error wrapping
-// ErrInfeasible), and every admitted placement does Cores units of work,
-// capped by what the job has left. Jobs whose memory exceeds every machine
-// are rejected up front (ErrUnfit and ErrValue). The simulation is
-// event-driven over idle time: when no job is waiting it jumps to the slot
-// after the next arrival (the series repeat their values over the gap),
-// so the run time depends on the busy slots only; those are bounded by
-// RunSettings.MaxBusySlots and the series by MaxSeriesSlots.
-func Run(jobs []Job, ms []Machine, pol Policy, s RunSettings) (*Result, error) {
-	return run(jobs, nil, ms, pol, s)
-}
-
-// RunAll runs every policy on the same jobs, workers at a time (values
-// below 1 mean 1, above len(pols) mean len(pols)). Results do not depend
-// on workers.
-func RunAll(jobs []Job, ms []Machine, pols []Policy, s RunSettings, workers int) ([]*Result, error) {
-	out := make([]*Result, len(pols))
+// Run simulates every policy on in.Jobs (in slots; see Discretize) and
+// in.Machines, RunSettings.Workers policies at a time: in slot
+// t = 0, 1, ... the unfinished jobs with a_j <= t are observed (ID = index
+// in in.Jobs, Remaining in core-slots), each decision is checked against
+// (4b)-(4f) (a violation is an error wrapping ErrInfeasible), and every
+// admitted placement does Cores units of work, capped by what the job has
+// left. Jobs whose memory exceeds every machine are rejected up front
+// (ErrUnfit and ErrValue). The simulation is event-driven over idle time:
+// when no job is waiting it jumps to the next arrival (the series repeat
+// their values over the gap, and the policies see the gap), so the run
+// time depends on the busy slots only; those are bounded by
+// RunSettings.MaxBusySlots and the series by MaxSeriesSlots. Every policy
+// must be fresh (no Decide yet). The errors of the policies are joined;
+// Result holds the (partial) series of every policy even then.
+func Run(in *Instance, pols []OnlinePolicy, s RunSettings) (*Result, error) {
+	if in == nil {
+		return nil, fmt.Errorf("%w: nil instance", ErrEmpty)
+	}
+	if len(pols) == 0 {
+		return nil, fmt.Errorf("%w: no policies", ErrEmpty)
+	}
+	for i, p := range pols {
+		if p == nil {
+			return nil, fmt.Errorf("%w: policy %d is nil", ErrSettings, i)
+		}
+	}
+	if s.Workers < 0 {
+		return nil, fmt.Errorf("%w: Workers = %d, want >= 0", ErrSettings, s.Workers)
+	}
+	res := &Result{Series: make([]Series, len(pols))}
 	errs := make([]error, len(pols))
-	sem := make(chan struct{}, min(max(1, workers), max(1, len(pols)))) // any workers value
+	sem := make(chan struct{}, min(max(1, s.Workers), len(pols)))
 	var wg sync.WaitGroup
 	for i, p := range pols {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i], errs[i] = Run(jobs, ms, p, s)
+			r, err := run(in.Jobs, nil, in.Machines, p, s)
+			if r != nil {
+				res.Series[i] = *r
+			}
+			errs[i] = err
 		}()
 	}
 	wg.Wait()
-	return out, errors.Join(errs...)
+	return res, errors.Join(errs...)
 }
 
 // run is Run with dependencies: job j becomes visible only after job
 // dep[j] completes (dep[j] < 0: none); its weights still use a_j.
-func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Result, error) {
+func run(jobs []Job, dep []int, ms []Machine, pol OnlinePolicy, s RunSettings) (*Series, error) {
 	if pol == nil {
 		return nil, fmt.Errorf("%w: nil policy", ErrSettings)
 	}
@@ -167,7 +192,7 @@ func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Resul
 	if !s.NoSeries && lastArr+1 > MaxSeriesSlots {
 		return nil, fmt.Errorf("%w: a job arrives at slot %d: per-slot series beyond %d slots (set RunSettings.NoSeries)", ErrTooLarge, lastArr, MaxSeriesSlots)
 	}
-	r := &Result{Policy: pol.Name(), K: k,
+	r := &Series{Policy: pol.Name(), K: k,
 		Completion: make([]int, n), Flowtime: make([]int, n), Waiting: make([]int, n),
 		Fractional: make([]float64, n), Preemptions: make([]int, n), Migrations: make([]int, n)}
 	byArr := make([]int, n)
@@ -198,6 +223,7 @@ func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Resul
 	var released []int
 	start := time.Now()
 	busy := 0
+	// t is the paper's 1-based slot: the policies see slot t-1.
 	for t := 1; done < n; t++ {
 		if len(active) == 0 && len(released) == 0 && next < n {
 			// Idle: jump to the slot after the next arrival (< limit + 1).
@@ -244,18 +270,18 @@ func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Resul
 		}
 		released = released[:0]
 		obs.Jobs = active
-		d, err := pol.Decide(t, obs)
+		d, err := pol.Decide(t-1, obs)
 		if err != nil {
 			r.Wall = time.Since(start)
-			return r, fmt.Errorf("%s: slot %d: %w", pol.Name(), t, err)
+			return r, fmt.Errorf("%s: slot %d: %w", pol.Name(), t-1, err)
 		}
 		if err := chk.Check(obs, d); err != nil {
 			r.Wall = time.Since(start)
-			return r, fmt.Errorf("%s: slot %d: %w", pol.Name(), t, err)
+			return r, fmt.Errorf("%s: slot %d: %w", pol.Name(), t-1, err)
 		}
 		for _, p := range d.Placements {
 			if p.Admit {
-				id := active[p.Job].ID
+				id := p.Job // the job's index, checked by chk
 				work[id] += int64(p.Cores)
 				fp[id] += mix(uint64(p.Machine))
 			}
@@ -271,8 +297,8 @@ func run(jobs []Job, dep []int, ms []Machine, pol Policy, s RunSettings) (*Resul
 				}
 				print[j] = fp[j]
 				y := float64(did) / float64(a.Cores)
-				r.Fractional[j] += Weight(a.Job, t, k) * y
-				powFrac += Weight(a.Job, t, k) * y
+				r.Fractional[j] += Weight(a.Job, t-1, k) * y
+				powFrac += Weight(a.Job, t-1, k) * y
 				rem[j] -= did
 				unfinished -= did
 			} else if lastRun[j] == t-1 {

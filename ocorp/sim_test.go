@@ -25,7 +25,7 @@ func randomInstance(rng *rand.Rand, n, m int, memory bool) ([]Job, []Machine) {
 	return jobs, ms
 }
 
-func allPolicies(t testing.TB, ms []Machine) []Policy {
+func allPolicies(t testing.TB, ms []Machine) []OnlinePolicy {
 	t.Helper()
 	o, err := New(ms, Settings{})
 	if err != nil {
@@ -38,7 +38,7 @@ func allPolicies(t testing.TB, ms []Machine) []Policy {
 	ts, _ := NewTheoryStep(1000, 2, 0.5)
 	ot, _ := New(ms, Settings{Step: ts, Gamma: 1000, Name: "OCORP-theory"})
 	tr, _ := NewTransient(ms)
-	pols := []Policy{o, of, om, ot, tr}
+	pols := []OnlinePolicy{o, of, om, ot, tr}
 	for _, a := range []float64{0.5, 10, 100} {
 		op, err := NewPlus(ms, PlusSettings{Alpha: a})
 		if err != nil {
@@ -61,7 +61,7 @@ func TestEveryDecisionFeasible(t *testing.T) {
 	for it := 0; it < iters; it++ {
 		jobs, ms := randomInstance(rng, 5+rng.IntN(25), 1+rng.IntN(4), it%2 == 1)
 		for _, p := range allPolicies(t, ms) {
-			r, err := Run(jobs, ms, p, RunSettings{MaxSlots: 3000})
+			r, err := runOne(jobs, ms, p, RunSettings{MaxSlots: 3000})
 			if errors.Is(err, ErrNotFinished) && p.Name() == "OCORP-theory" {
 				continue // every slot run was feasible; the constant step can starve old jobs
 			}
@@ -96,7 +96,7 @@ func TestRunRejectsInfeasibleDecisions(t *testing.T) {
 		{[]Placement{{5, 0, 1, true}}},
 		{[]Placement{{0, 0, 0, true}}},
 	} {
-		_, err := Run(jobs, ms, &badPolicy{d}, RunSettings{})
+		_, err := runOne(jobs, ms, &badPolicy{d}, RunSettings{})
 		if !errors.Is(err, ErrInfeasible) {
 			t.Errorf("decision %v: err %v", d, err)
 		}
@@ -105,7 +105,7 @@ func TestRunRejectsInfeasibleDecisions(t *testing.T) {
 
 // p3Objective is (35): sum_t t^k sum_j y_j(t)/p_j, recovered from the
 // fractional flowtimes (a_j = 0): sum_j F_j - sum_j p_j^k.
-func p3Objective(r *Result, jobs []Job, k float64) float64 {
+func p3Objective(r *Series, jobs []Job, k float64) float64 {
 	s := 0.0
 	for j, jb := range jobs {
 		s += r.Fractional[j] - math.Pow(float64(jb.Processing), k)
@@ -231,7 +231,7 @@ func TestTheorem6Counterexample(t *testing.T) {
 	jobs := []Job{{0, 2, 0, 3}, {0, 2, 0, 1}, {0, 1, 0, 3}}
 	ms := []Machine{{Cores: 4}}
 	tr, _ := NewTransient(ms)
-	r, err := Run(jobs, ms, tr, RunSettings{K: 2})
+	r, err := runOne(jobs, ms, tr, RunSettings{K: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestTransientNearOptimalForP3(t *testing.T) {
 				continue
 			}
 			tr, _ := NewTransient(ms)
-			r, err := Run(jobs, ms, tr, RunSettings{K: k})
+			r, err := runOne(jobs, ms, tr, RunSettings{K: k})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -308,10 +308,10 @@ func TestMapReduceRespectsPrecedence(t *testing.T) {
 			t.Fatalf("%s: %v", p.Name(), err)
 		}
 		for j, m := range jobs {
-			mapDone := r.Completion[2*j]
-			reduceStart := r.Completion[2*j+1] - r.Flowtime[2*j+1] + m.ReduceTime // >= first run slot
-			if r.JobFlowtime[j] < r.LowerBound[j] || r.Completion[2*j+1]-m.ReduceTime < mapDone || reduceStart < 0 {
-				t.Fatalf("%s: job %d map done %d reduce done %d flowtime %d", p.Name(), j, mapDone, r.Completion[2*j+1], r.JobFlowtime[j])
+			mapDone := r.Run.Completion[2*j]
+			reduceStart := r.Run.Completion[2*j+1] - r.Run.Flowtime[2*j+1] + m.ReduceTime // >= first run slot
+			if r.JobFlowtime[j] < r.LowerBound[j] || r.Run.Completion[2*j+1]-m.ReduceTime < mapDone || reduceStart < 0 {
+				t.Fatalf("%s: job %d map done %d reduce done %d flowtime %d", p.Name(), j, mapDone, r.Run.Completion[2*j+1], r.JobFlowtime[j])
 			}
 		}
 	}
@@ -325,13 +325,14 @@ func TestMapReduceRespectsPrecedence(t *testing.T) {
 func TestRunAllDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(12, 1))
 	jobs, ms := randomInstance(rng, 40, 3, true)
-	var prev []*Result
+	var prev []Series
 	for _, w := range []int{1, 3} {
 		pols := allPolicies(t, ms)[:3]
-		rs, err := RunAll(jobs, ms, pols, RunSettings{}, w)
+		res, err := Run(&Instance{Jobs: jobs, Machines: ms}, pols, RunSettings{Workers: w})
 		if err != nil {
 			t.Fatal(err)
 		}
+		rs := res.Series
 		if prev != nil {
 			for k := range rs {
 				if rs[k].ExactLk != prev[k].ExactLk || rs[k].TotalMigrations != prev[k].TotalMigrations || rs[k].FractionalLk != prev[k].FractionalLk {
@@ -396,8 +397,8 @@ func TestLiteralRuleTakesTwiceProcessing(t *testing.T) {
 		}
 		lit, _ := New(ms, Settings{Gamma: g})
 		litM, _ := NewM(ms, Settings{Gamma: g})
-		for _, pol := range []Policy{lit, litM} {
-			r, err := Run(jobs, ms, pol, RunSettings{NoSeries: true})
+		for _, pol := range []OnlinePolicy{lit, litM} {
+			r, err := runOne(jobs, ms, pol, RunSettings{NoSeries: true})
 			if err != nil {
 				t.Fatalf("it %d %s: %v", it, pol.Name(), err)
 			}
@@ -414,7 +415,7 @@ func TestLiteralRuleTakesTwiceProcessing(t *testing.T) {
 	jobs := []Job{{Arrival: 0, Cores: 2, Memory: 1, Processing: 5}}
 	for _, fill := range []bool{false, true} {
 		o, _ := New(ms, Settings{Fill: fill})
-		r, err := Run(jobs, ms, o, RunSettings{})
+		r, err := runOne(jobs, ms, o, RunSettings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -422,4 +423,13 @@ func TestLiteralRuleTakesTwiceProcessing(t *testing.T) {
 			t.Errorf("fill %v: flowtime %d, want 5 with Fill and >= 10 without", fill, f)
 		}
 	}
+}
+
+// runOne runs one policy through Run and returns its series.
+func runOne(jobs []Job, ms []Machine, p OnlinePolicy, s RunSettings) (*Series, error) {
+	res, err := Run(&Instance{Jobs: jobs, Machines: ms}, []OnlinePolicy{p}, s)
+	if res == nil {
+		return nil, err
+	}
+	return &res.Series[0], err
 }

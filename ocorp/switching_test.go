@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 func qpObjective(q *SwitchQP, x []float64) float64 {
@@ -60,45 +62,11 @@ func TestQPSatisfiesKKT(t *testing.T) {
 		if err := qs.Solve(&res, q, QPSettings{}); err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != QPConverged {
+		if res.Status != Success {
 			t.Fatalf("it %d: %v after %d sweeps, residual %v; qp %+v", it, res.Status, res.Sweeps, res.Residual, *q)
 		}
+		checkKKT(t, it, q, &res, scale)
 		x := res.X
-		tol := 1e-7 * math.Max(1, scale)
-		ftol := 1e-8
-		ltol := math.Max(2e-7, 2*res.Floor)
-		for j := 0; j < n; j++ {
-			sum := 0.0
-			for i := 0; i < m; i++ {
-				v := x[j*m+i]
-				if v < 0 {
-					t.Fatalf("it %d: x[%d,%d] = %v < 0", it, j, i, v)
-				}
-				if q.Block != nil && q.Block[j*m+i] {
-					if v != 0 {
-						t.Fatalf("it %d: blocked x = %v", it, v)
-					}
-					continue
-				}
-				sum += v
-				g := q.Cost[j] + 2*q.Alpha*(v-q.Prev[j*m+i]) + res.Tau[j] + q.Demand[j]*res.Nu[i]
-				if (v > 0 && math.Abs(g) > tol) || (v == 0 && g < -tol) {
-					t.Fatalf("it %d: stationarity at (%d,%d): x = %v gradient %v", it, j, i, v, g)
-				}
-			}
-			if sum > q.Bound[j]+ftol || res.Tau[j] < 0 || (res.Tau[j] > 0 && math.Abs(sum-q.Bound[j]) > ftol) {
-				t.Fatalf("it %d: job %d: sum %v bound %v tau %v", it, j, sum, q.Bound[j], res.Tau[j])
-			}
-		}
-		for i := 0; i < m; i++ {
-			load := 0.0
-			for j := 0; j < n; j++ {
-				load += q.Demand[j] * x[j*m+i]
-			}
-			if load > q.Capacity[i]+ltol || res.Nu[i] < 0 || (res.Nu[i] > 0 && math.Abs(load-q.Capacity[i]) > ltol) {
-				t.Fatalf("it %d: machine %d: load %v capacity %v nu %v", it, i, load, q.Capacity[i], res.Nu[i])
-			}
-		}
 		// Random feasible points (scaled-down perturbations) are no better.
 		best := qpObjective(q, x)
 		y := make([]float64, n*m)
@@ -182,8 +150,8 @@ func TestPlusAlphaZeroIsOCORP(t *testing.T) {
 	jobs, ms := randomInstance(rng, 20, 3, false)
 	o, _ := New(ms, Settings{})
 	p, _ := NewPlus(ms, PlusSettings{})
-	a, err1 := Run(jobs, ms, o, RunSettings{})
-	b, err2 := Run(jobs, ms, p, RunSettings{})
+	a, err1 := runOne(jobs, ms, o, RunSettings{})
+	b, err2 := runOne(jobs, ms, p, RunSettings{})
 	if err1 != nil || err2 != nil || a.ExactLk != b.ExactLk || a.TotalPreemptions != b.TotalPreemptions {
 		t.Fatalf("%v %v: %v vs %v", err1, err2, a.ExactLk, b.ExactLk)
 	}
@@ -197,7 +165,7 @@ func TestSwitchingCostReducesPreemptions(t *testing.T) {
 	var sw []int
 	for _, a := range []float64{0, 10} {
 		p, _ := NewPlus(ms, PlusSettings{Alpha: a, Normalize: true})
-		r, err := Run(jobs, ms, p, RunSettings{})
+		r, err := runOne(jobs, ms, p, RunSettings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -206,5 +174,81 @@ func TestSwitchingCostReducesPreemptions(t *testing.T) {
 	t.Logf("preemptions+migrations: alpha 0: %d, alpha 10: %d", sw[0], sw[1])
 	if sw[1] >= sw[0] {
 		t.Fatalf("alpha 10 did not reduce switching: %v", sw)
+	}
+}
+
+// checkKKT checks primal feasibility, the multipliers' signs,
+// complementary slackness and stationarity of res for q.
+func checkKKT(t *testing.T, it int, q *SwitchQP, res *QPResult, scale float64) {
+	t.Helper()
+	n, m := len(q.Cost), len(q.Capacity)
+	x := res.X
+	tol := 1e-7 * math.Max(1, scale)
+	ftol := 1e-8
+	ltol := math.Max(2e-7, 2*res.Floor)
+	for j := 0; j < n; j++ {
+		sum := 0.0
+		for i := 0; i < m; i++ {
+			v := x[j*m+i]
+			if v < 0 {
+				t.Fatalf("it %d: x[%d,%d] = %v < 0", it, j, i, v)
+			}
+			if q.Block != nil && q.Block[j*m+i] {
+				if v != 0 {
+					t.Fatalf("it %d: blocked x = %v", it, v)
+				}
+				continue
+			}
+			sum += v
+			g := q.Cost[j] + 2*q.Alpha*(v-q.Prev[j*m+i]) + res.Tau[j] + q.Demand[j]*res.Nu[i]
+			if (v > 0 && math.Abs(g) > tol) || (v == 0 && g < -tol) {
+				t.Fatalf("it %d: stationarity at (%d,%d): x = %v gradient %v", it, j, i, v, g)
+			}
+		}
+		if sum > q.Bound[j]+ftol || res.Tau[j] < 0 || (res.Tau[j] > 0 && math.Abs(sum-q.Bound[j]) > ftol) {
+			t.Fatalf("it %d: job %d: sum %v bound %v tau %v", it, j, sum, q.Bound[j], res.Tau[j])
+		}
+	}
+	for i := 0; i < m; i++ {
+		load := 0.0
+		for j := 0; j < n; j++ {
+			load += q.Demand[j] * x[j*m+i]
+		}
+		if load > q.Capacity[i]+ltol || res.Nu[i] < 0 || (res.Nu[i] > 0 && math.Abs(load-q.Capacity[i]) > ltol) {
+			t.Fatalf("it %d: machine %d: load %v capacity %v nu %v", it, i, load, q.Capacity[i], res.Nu[i])
+		}
+	}
+}
+
+// TestQPLargeKKT: bigger QPs (hundreds of rows, tens of machines, many
+// binding rows), solved cold and then warm-started after the costs move,
+// as OCORP+ does from slot to slot, meet the KKT conditions.
+func TestQPLargeKKT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var qs QPSolver
+	iters := 30
+	if testing.Short() {
+		iters = 6
+	}
+	for it := 0; it < iters; it++ {
+		n, m := 50+rng.IntN(250), 2+rng.IntN(30)
+		scale := []float64{1, 100, 1e5}[it%3]
+		q := randomQP(rng, n, m, scale)
+		for i := range q.Capacity {
+			q.Capacity[i] *= float64(1 + n/(4*m))
+		}
+		var res QPResult
+		require.NoError(t, qs.Solve(&res, q, QPSettings{}))
+		require.Equal(t, Success, res.Status, "it %d", it)
+		checkKKT(t, it, q, &res, scale)
+		for j := range q.Cost { // next slot: costs move, rates become xbar
+			q.Cost[j] += (rng.Float64() - 0.5) * 0.2 * scale
+			for i := 0; i < m; i++ {
+				q.Prev[j*m+i] = res.X[j*m+i]
+			}
+		}
+		require.NoError(t, qs.Solve(&res, q, QPSettings{}))
+		require.Equal(t, Success, res.Status, "it %d warm", it)
+		checkKKT(t, it, q, &res, scale)
 	}
 }

@@ -32,8 +32,8 @@ func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	pols2 := append([]ocorp.Policy{m2, m2f}, ocorpBaselines(ms)...)
-	res2, err := ocorp.RunAll(jobs, ms, pols2, ocorp.RunSettings{}, o.Workers)
+	pols2 := append([]ocorp.OnlinePolicy{m2, m2f}, ocorpBaselines(ms)...)
+	res2, err := runAllOCORP(jobs, ms, pols2, ocorp.RunSettings{}, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("2-D: %w", err)
 	}
@@ -46,8 +46,8 @@ func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
 		return nil, err
 	}
 	cpu := ocorp.CPUOnly(jobs)
-	pols1 := append([]ocorp.Policy{m1, m1f}, ocorpBaselines(ms)...)
-	res1, err := ocorp.RunAll(cpu, ms, pols1, ocorp.RunSettings{}, o.Workers)
+	pols1 := append([]ocorp.OnlinePolicy{m1, m1f}, ocorpBaselines(ms)...)
+	res1, err := runAllOCORP(cpu, ms, pols1, ocorp.RunSettings{}, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("1-D: %w", err)
 	}
@@ -65,7 +65,7 @@ func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
 		"2-D: cores and memory (4 GiB units), OCORP+M; 1-D: cores only, OCORP. -fill: work-conserving variant (idle cores go to the remaining jobs).",
 		"Reduction = 1 - OCORP/policy in l2 flowtime (the paper's policy, not -fill).",
 	}
-	add := func(setting string, rs []*ocorp.Result) {
+	add := func(setting string, rs []*ocorp.Series) {
 		ref := rs[0].ExactLk
 		for _, x := range rs {
 			mw, xw := 0.0, 0
@@ -104,11 +104,25 @@ func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
 	return r, nil
 }
 
-func ocorpBaselines(ms []ocorp.Machine) []ocorp.Policy {
+func ocorpBaselines(ms []ocorp.Machine) []ocorp.OnlinePolicy {
 	srpt, _ := baselines.NewSRPT(ms)
 	srvf, _ := baselines.NewSRVF(ms)
 	svf, _ := baselines.NewSVF(ms)
 	srf, _ := baselines.NewSRF(ms)
 	tet, _ := baselines.NewTetris(ms)
-	return []ocorp.Policy{srpt, srvf, svf, srf, tet}
+	return []ocorp.OnlinePolicy{srpt, srvf, svf, srf, tet}
+}
+
+// runAllOCORP runs the policies through ocorp.Run and returns their series.
+func runAllOCORP(jobs []ocorp.Job, ms []ocorp.Machine, pols []ocorp.OnlinePolicy, s ocorp.RunSettings, workers int) ([]*ocorp.Series, error) {
+	s.Workers = workers
+	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, pols, s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*ocorp.Series, len(res.Series))
+	for i := range res.Series {
+		out[i] = &res.Series[i]
+	}
+	return out, nil
 }

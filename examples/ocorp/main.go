@@ -11,7 +11,7 @@
 //	    [-jobs FILE.csv|FILE.json] [-alpha 0,10,100] [-normalize] [-k 2]
 //	    [-mode both|1d|2d] [-beta B] [-mapreduce] [-workers 2] [-json] [-out DIR] [-quiet]
 //
-// -workload testable (ocorp.TestableGenConfig) draws a busier workload
+// -workload testable (ocorp.TestableConfig) draws a busier workload
 // (utilisation 0.95, arrivals in n/100 bursts, lighter tails, cores 1-32)
 // on which the baselines sit well above the lower bound, so the paper's
 // claimed reductions can be tested; on the default workload SRPT is
@@ -156,7 +156,7 @@ func run(args []string, stdout io.Writer) error {
 	mapreduce := flag.Bool("mapreduce", false, "also run the MapReduce extension (Section V, Fig. 12) on jobs derived from the workload")
 	asJSON := flag.Bool("json", false, "print a JSON summary instead of the table")
 	out := flag.String("out", "", "directory for CSV series and SVG plots")
-	flag.StringVar(&pr.Workload, "workload", "default", "synthetic workload: default (ocorp.DefaultGenConfig) or testable (ocorp.TestableGenConfig: load 0.95, bursts, lighter tails)")
+	flag.StringVar(&pr.Workload, "workload", "default", "synthetic workload: default (ocorp.DefaultConfig) or testable (ocorp.TestableConfig: load 0.95, bursts, lighter tails)")
 	flag.Float64Var(&pr.Load, "load", 0, "if > 0: offered utilisation of the cluster (overrides the workload's arrival window)")
 	flag.IntVar(&pr.Bursts, "bursts", -1, "if >= 0 (with a load): number of arrival bursts (0 = independent arrivals)")
 	quiet := flag.Bool("quiet", false, "no progress on stderr")
@@ -212,7 +212,7 @@ func run(args []string, stdout io.Writer) error {
 	type exp struct {
 		name  string
 		jobs  []ocorp.Job
-		pols  []ocorp.Policy
+		pols  []ocorp.OnlinePolicy
 		mine  string
 		claim float64
 	}
@@ -236,11 +236,11 @@ func run(args []string, stdout io.Writer) error {
 		if !*quiet {
 			fmt.Fprintf(os.Stderr, "ocorp: %s: %d policies on %d jobs, %d machines (%d cores)...\n", e.name, len(e.pols), len(e.jobs), len(ms), ocorp.TotalCores(ms))
 		}
-		rs, err := ocorp.RunAll(e.jobs, ms, e.pols, ocorp.RunSettings{K: pr.K, NoSeries: *out == ""}, *workers)
+		rs, err := runAllOCORP(e.jobs, ms, e.pols, ocorp.RunSettings{K: pr.K, NoSeries: *out == ""}, *workers)
 		if err != nil {
 			return err
 		}
-		byName := map[string]*ocorp.Result{}
+		byName := map[string]*ocorp.Series{}
 		for _, r := range rs {
 			byName[r.Policy] = r
 			sum.Results = append(sum.Results, summarize(e.name, r, L))
@@ -269,8 +269,8 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		for _, r := range rs {
-			sum.Results = append(sum.Results, result{Experiment: "mapreduce", Policy: r.Policy, Total: r.ExactLk * L,
-				Makespan: float64(r.Makespan) * L, Preemptions: r.TotalPreemptions, Migrations: r.TotalMigrations})
+			sum.Results = append(sum.Results, result{Experiment: "mapreduce", Policy: r.Run.Policy, Total: r.ExactLk * L,
+				Makespan: float64(r.Run.Makespan) * L, Preemptions: r.Run.TotalPreemptions, Migrations: r.Run.TotalMigrations})
 		}
 		if !*asJSON {
 			lb := lowerBoundMR(rs[0], pr.K)
@@ -278,7 +278,7 @@ func run(args []string, stdout io.Writer) error {
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintf(tw, "policy\tl%g job flowtime (s)\t/ lower bound\tmakespan (s)\tpreemptions\tmigrations\t\n", pr.K)
 			for _, r := range rs {
-				fmt.Fprintf(tw, "%s\t%.0f\t%.3f\t%.0f\t%d\t%d\t\n", r.Policy, r.ExactLk*L, r.ExactLk/lb, float64(r.Makespan)*L, r.TotalPreemptions, r.TotalMigrations)
+				fmt.Fprintf(tw, "%s\t%.0f\t%.3f\t%.0f\t%d\t%d\t\n", r.Run.Policy, r.ExactLk*L, r.ExactLk/lb, float64(r.Run.Makespan)*L, r.Run.TotalPreemptions, r.Run.TotalMigrations)
 			}
 			fmt.Fprintf(tw, "lower bound (f_j = p^m + p^r)\t%.0f\t1.000\t\t\t\t\n", lb*L)
 			tw.Flush()
@@ -306,10 +306,10 @@ func lowerBoundMR(r *ocorp.MapReduceResult, k float64) float64 {
 }
 
 // genConfig is the synthetic workload of the flags.
-func genConfig(pr params, clusterCores int) ocorp.GenConfig {
-	cfg := ocorp.DefaultGenConfig()
+func genConfig(pr params, clusterCores int) ocorp.Config {
+	cfg := ocorp.DefaultConfig()
 	if pr.Workload == "testable" {
-		cfg = ocorp.TestableGenConfig(pr.N, clusterCores)
+		cfg = ocorp.TestableConfig(pr.N, clusterCores)
 	}
 	cfg.Jobs = pr.N
 	if pr.Load > 0 {
@@ -353,18 +353,18 @@ func settings(pr params, fill bool) ocorp.Settings {
 	return s
 }
 
-func policies1D(ms []ocorp.Machine, pr params) ([]ocorp.Policy, error) {
+func policies1D(ms []ocorp.Machine, pr params) ([]ocorp.OnlinePolicy, error) {
 	o, err := ocorp.New(ms, settings(pr, false))
 	if err != nil {
 		return nil, err
 	}
 	of, _ := ocorp.New(ms, settings(pr, true))
-	pols := []ocorp.Policy{o, of}
+	pols := []ocorp.OnlinePolicy{o, of}
 	for _, a := range pr.Alpha {
 		if a == 0 {
 			continue // OCORP+(0) is OCORP
 		}
-		p, err := ocorp.NewPlus(ms, ocorp.PlusSettings{Settings: settings(pr, false), Alpha: a, Normalize: pr.Normalize})
+		p, err := ocorp.NewPlus(ms, ocorp.PlusSettings{Base: settings(pr, false), Alpha: a, Normalize: pr.Normalize})
 		if err != nil {
 			return nil, err
 		}
@@ -373,25 +373,25 @@ func policies1D(ms []ocorp.Machine, pr params) ([]ocorp.Policy, error) {
 	return append(pols, mustBaselines(ms)...), nil
 }
 
-func policies2D(ms []ocorp.Machine, pr params) ([]ocorp.Policy, error) {
+func policies2D(ms []ocorp.Machine, pr params) ([]ocorp.OnlinePolicy, error) {
 	o, err := ocorp.NewM(ms, settings(pr, false))
 	if err != nil {
 		return nil, err
 	}
 	of, _ := ocorp.NewM(ms, settings(pr, true))
-	return append([]ocorp.Policy{o, of}, mustBaselines(ms)...), nil
+	return append([]ocorp.OnlinePolicy{o, of}, mustBaselines(ms)...), nil
 }
 
-func mustBaselines(ms []ocorp.Machine) []ocorp.Policy {
+func mustBaselines(ms []ocorp.Machine) []ocorp.OnlinePolicy {
 	srpt, _ := baselines.NewSRPT(ms)
 	srvf, _ := baselines.NewSRVF(ms)
 	svf, _ := baselines.NewSVF(ms)
 	srf, _ := baselines.NewSRF(ms)
 	tet, _ := baselines.NewTetris(ms)
-	return []ocorp.Policy{srpt, srvf, svf, srf, tet}
+	return []ocorp.OnlinePolicy{srpt, srvf, svf, srf, tet}
 }
 
-func waits(r *ocorp.Result) (mean, mx float64) {
+func waits(r *ocorp.Series) (mean, mx float64) {
 	for _, w := range r.Waiting {
 		mean += float64(w)
 		mx = math.Max(mx, float64(w))
@@ -399,7 +399,7 @@ func waits(r *ocorp.Result) (mean, mx float64) {
 	return mean / float64(len(r.Waiting)), mx
 }
 
-func summarize(exp string, r *ocorp.Result, L float64) result {
+func summarize(exp string, r *ocorp.Series, L float64) result {
 	mw, xw := waits(r)
 	mf := 0.0
 	for _, f := range r.Flowtime {
@@ -410,7 +410,7 @@ func summarize(exp string, r *ocorp.Result, L float64) result {
 		Preemptions: r.TotalPreemptions, Migrations: r.TotalMigrations, LowerBoundLk: r.LowerBoundLk * L, OverBound: r.ExactLk / r.LowerBoundLk}
 }
 
-func printTable(w io.Writer, exp string, rs []*ocorp.Result, L float64, pr params, mine string, claim float64, byName map[string]*ocorp.Result) {
+func printTable(w io.Writer, exp string, rs []*ocorp.Series, L float64, pr params, mine string, claim float64, byName map[string]*ocorp.Series) {
 	res := "CPU only (Section VI-A/B, Figs. 2-7)"
 	if exp == "2d" {
 		res = "CPU + memory (Section VI-C, Figs. 8-10)"
@@ -465,7 +465,7 @@ func binLabel(b int) string {
 	return fmt.Sprintf("%g-%g", sizeBins[b], sizeBins[b+1])
 }
 
-func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Result, L float64) error {
+func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Series, L float64) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -533,7 +533,7 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Result, L float
 		return err
 	}
 	lbs := lowerBoundSeries(jobs, rs[0].K, T)
-	line := func(name, title, ylabel string, y func(r *ocorp.Result, t int) float64, keep func(string) bool, withBound bool) error {
+	line := func(name, title, ylabel string, y func(r *ocorp.Series, t int) float64, keep func(string) bool, withBound bool) error {
 		pl := report.NewPlot(title, "time (s)", ylabel).Legend(true, true)
 		pl.Width = 9 * vg.Inch
 		if withBound {
@@ -558,7 +558,7 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Result, L float
 		return pl.Save(filepath.Join(dir, name))
 	}
 	all := func(string) bool { return true }
-	if err := line("flowtime.svg", "l2 norm of the flowtimes of jobs completed by t ("+exp+")", "l2 flowtime (s)", func(r *ocorp.Result, t int) float64 { return at(r.ExactSeries, t) * L }, all, true); err != nil {
+	if err := line("flowtime.svg", "l2 norm of the flowtimes of jobs completed by t ("+exp+")", "l2 flowtime (s)", func(r *ocorp.Series, t int) float64 { return at(r.ExactSeries, t) * L }, all, true); err != nil {
 		return err
 	}
 	pl := report.NewPlot("exact and fractional l2 flowtime ("+exp+")", "time (s)", "l2 flowtime (s)").Legend(true, false)
@@ -574,12 +574,12 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Result, L float
 	if err := pl.Save(filepath.Join(dir, "fractional.svg")); err != nil {
 		return err
 	}
-	if err := line("unfinished.svg", "unfinished work ("+exp+")", "unfinished work (core-slots)", func(r *ocorp.Result, t int) float64 { return atI(r.Unfinished, t) }, all, false); err != nil {
+	if err := line("unfinished.svg", "unfinished work ("+exp+")", "unfinished work (core-slots)", func(r *ocorp.Series, t int) float64 { return atI(r.Unfinished, t) }, all, false); err != nil {
 		return err
 	}
 	if exp == "1d" {
 		plus := func(s string) bool { return s == "OCORP" || strings.HasPrefix(s, "OCORP+") }
-		if err := line("ocorp_plus_flowtime.svg", "OCORP+ l2 flowtime over time (Fig. 5)", "l2 flowtime (s)", func(r *ocorp.Result, t int) float64 { return at(r.ExactSeries, t) * L }, plus, true); err != nil {
+		if err := line("ocorp_plus_flowtime.svg", "OCORP+ l2 flowtime over time (Fig. 5)", "l2 flowtime (s)", func(r *ocorp.Series, t int) float64 { return at(r.ExactSeries, t) * L }, plus, true); err != nil {
 			return err
 		}
 	}
@@ -699,7 +699,7 @@ func runMapReduce(jobs []ocorp.Job, ms []ocorp.Machine, pr params, workers int) 
 	srvf, _ := baselines.NewSRVF(ms)
 	svf, _ := baselines.NewSVF(ms)
 	srf, _ := baselines.NewSRF(ms)
-	pols := []ocorp.Policy{o, of, srpt, srvf, svf, srf}
+	pols := []ocorp.OnlinePolicy{o, of, srpt, srvf, svf, srf}
 	out := make([]*ocorp.MapReduceResult, len(pols))
 	errs := make([]error, len(pols))
 	sem := make(chan struct{}, max(1, workers))
@@ -728,3 +728,17 @@ func writeCSV(path string, head []string, rows [][]string) error {
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+
+// runAllOCORP runs the policies through ocorp.Run and returns their series.
+func runAllOCORP(jobs []ocorp.Job, ms []ocorp.Machine, pols []ocorp.OnlinePolicy, s ocorp.RunSettings, workers int) ([]*ocorp.Series, error) {
+	s.Workers = workers
+	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, pols, s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*ocorp.Series, len(res.Series))
+	for i := range res.Series {
+		out[i] = &res.Series[i]
+	}
+	return out, nil
+}

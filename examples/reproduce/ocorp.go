@@ -26,10 +26,10 @@ import (
 // (Fill = false). Both use mu = t^(k+0.5), k = 2, Gamma of (27) over the
 // whole job list, 10 s slots, 5 servers (64/32/16 cores, 208 in all).
 //
-// Workloads: "testable" is ocorp.TestableGenConfig (utilisation 0.95,
+// Workloads: "testable" is ocorp.TestableConfig (utilisation 0.95,
 // arrivals in n/100 bursts, bounded Pareto(1.2) on [10 s, 2000 s], cores
 // 1-32), where the best baseline sits well above the lower bound
-// (sum_j p_j^2)^(1/2); "default" is ocorp.DefaultGenConfig (6500 jobs in
+// (sum_j p_j^2)^(1/2); "default" is ocorp.DefaultConfig (6500 jobs in
 // 10 h, Pareto(0.6) on [10 s, 30000 s]), where it does not.
 
 func init() { register("ocorp", "OCORP", runocorp) }
@@ -38,14 +38,14 @@ func init() { register("ocorp", "OCORP", runocorp) }
 type ocorpRun struct {
 	lit, fill, best, lb float64 // l2 exact flowtimes and the bound
 	bestName            string
-	res                 []*ocorp.Result
+	res                 []*ocorp.Series
 	jobs                []ocorp.Job
 }
 
 func ocorpWorkload(kind string, n int, ms []ocorp.Machine, seed uint64) ([]ocorp.Job, error) {
-	cfg := ocorp.DefaultGenConfig()
+	cfg := ocorp.DefaultConfig()
 	if kind == "testable" {
-		cfg = ocorp.TestableGenConfig(n, ocorp.TotalCores(ms))
+		cfg = ocorp.TestableConfig(n, ocorp.TotalCores(ms))
 	} else if n != cfg.Jobs {
 		cfg.Horizon = max(1, cfg.Horizon*n/cfg.Jobs) // same arrival rate at smaller sizes
 	}
@@ -65,10 +65,10 @@ func ocorpExperiment(jobs []ocorp.Job, ms []ocorp.Machine, twoD, series bool) (o
 	if err != nil {
 		return ocorpRun{}, err
 	}
-	var pols []ocorp.Policy
+	var pols []ocorp.OnlinePolicy
 	for _, fill := range []bool{false, true} {
 		s := ocorp.Settings{Gamma: g, Fill: fill}
-		var p ocorp.Policy
+		var p ocorp.OnlinePolicy
 		if twoD {
 			p, err = ocorp.NewM(ms, s)
 		} else {
@@ -91,7 +91,7 @@ func ocorpExperiment(jobs []ocorp.Job, ms []ocorp.Machine, twoD, series bool) (o
 		return ocorpRun{}, err
 	}
 	pols = append(pols, tet)
-	rs, err := ocorp.RunAll(jobs, ms, pols, ocorp.RunSettings{NoSeries: !series}, 2)
+	rs, err := runAllOCORP(jobs, ms, pols, ocorp.RunSettings{NoSeries: !series}, 2)
 	if err != nil {
 		return ocorpRun{}, err
 	}
@@ -197,7 +197,7 @@ func runocorp(cfg Config) (Outcome, error) {
 	})
 	out.Notes = append(out.Notes, "OCORP: faithful = the paper's dual rule made work-conserving (ocorp.Settings.Fill), literal = the printed rule, which leaves cores idle and makes every job wait one slot per slot of work (f_j >= 2 p_j). "+
 		"Best baseline = the lowest l2 flowtime of SRPT, SRVF, SVF, SRF and Tetris on each seed. Lower bound = (sum_j p_j^2)^(1/2). "+
-		"Testable workload = ocorp.TestableGenConfig (utilisation 0.95, n/100 arrival bursts, Pareto(1.2) on 10-2000 s, 1-32 cores); default = ocorp.DefaultGenConfig. 5 servers (208 cores), 10 s slots, mu = t^2.5, Gamma of (27).")
+		"Testable workload = ocorp.TestableConfig (utilisation 0.95, n/100 arrival bursts, Pareto(1.2) on 10-2000 s, 1-32 cores); default = ocorp.DefaultConfig. 5 servers (208 cores), 10 s slots, mu = t^2.5, Gamma of (27).")
 	if figRun != nil {
 		if err := ocorpFigure(cfg.FigDir, figRun, cfg.Seeds[0]); err != nil {
 			return out, err
@@ -246,4 +246,18 @@ func ocorpFigure(dir string, r *ocorpRun, seed uint64) error {
 	}
 	pl.Reference("lower bound (every f_j = p_j)", pts)
 	return pl.Save(filepath.Join(dir, "ocorp.svg"))
+}
+
+// runAllOCORP runs the policies through ocorp.Run and returns their series.
+func runAllOCORP(jobs []ocorp.Job, ms []ocorp.Machine, pols []ocorp.OnlinePolicy, s ocorp.RunSettings, workers int) ([]*ocorp.Series, error) {
+	s.Workers = workers
+	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, pols, s)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*ocorp.Series, len(res.Series))
+	for i := range res.Series {
+		out[i] = &res.Series[i]
+	}
+	return out, nil
 }

@@ -3,14 +3,14 @@ package ocorp
 import (
 	"fmt"
 
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/internal/checked"
 )
 
-// ActiveJob is an unfinished job visible at slot t (t > a_j).
+// ActiveJob is an unfinished job visible in slot t (a_j <= t).
 type ActiveJob struct {
-	// ID is a stable identifier of the job across slots: any int,
+	// ID is the caller's identifier of the job across slots: any int,
 	// unique within one observation (the simulator uses the job's index).
+	// Decisions name jobs by ID.
 	// Policies keep per-job state (lambda_j, previous placement) by ID for
 	// the jobs of the last observation only: a job left out of an
 	// observation is forgotten and starts afresh if it comes back. IDs
@@ -27,8 +27,9 @@ type Obs struct {
 	Jobs []ActiveJob
 }
 
-// Placement is one non-zero entry of a decision: job Obs.Jobs[Job] gets
-// Cores = u_j^i = d_j x_j^i >= 1 cores on machine Machine, with memory
+// Placement is one non-zero entry of a decision: the job whose
+// ActiveJob.ID is Job gets Cores = u_j^i = d_j x_j^i >= 1 cores on machine
+// Machine (an index into the policy's current machines), with memory
 // admitted (z_j^i = 1) if Admit. Cores placed without memory count against
 // (4b) but do no work.
 type Placement struct {
@@ -41,17 +42,15 @@ type Decision struct {
 	Placements []Placement
 }
 
-// Policy is the contract of every OCORP-family policy and baseline.
-type Policy = bipartite.OnlinePolicy[Obs, Decision]
-
-// Checker verifies decisions against the constraints (4b)-(4f): valid
-// indices, Cores >= 1 (integral by type), no duplicate (job, machine) pair,
+// Checker verifies decisions against the constraints (4b)-(4f): job IDs
+// of the observation, machine indices in range, Cores >= 1 (integral by type), no duplicate (job, machine) pair,
 // sum_j u_j^i <= C_i (4b), sum_j m_j z_j^i <= M_i (4c), sum_i u_j^i <= d_j
 // (4d). It keeps its buffers, so Check allocates nothing in steady state.
 type Checker struct {
 	ms                []Machine
 	cores, mem, stamp []int
 	per, head, next   []int
+	byID              map[int]int
 }
 
 // NewChecker returns a Checker for the machines.
@@ -60,7 +59,7 @@ func NewChecker(ms []Machine) (*Checker, error) {
 		return nil, err
 	}
 	m := len(ms)
-	return &Checker{ms: append([]Machine(nil), ms...), cores: make([]int, m), mem: make([]int, m), stamp: make([]int, m)}, nil
+	return &Checker{ms: append([]Machine(nil), ms...), cores: make([]int, m), mem: make([]int, m), stamp: make([]int, m), byID: map[int]int{}}, nil
 }
 
 // Check returns nil if d is feasible for obs, else an error wrapping
@@ -76,10 +75,19 @@ func (c *Checker) Check(obs Obs, d Decision) error {
 	for j := range c.head {
 		c.head[j] = -1
 	}
-	for k, p := range d.Placements {
-		if p.Job < 0 || p.Job >= n || p.Machine < 0 || p.Machine >= len(c.ms) {
-			return fmt.Errorf("%w: placement %d: job %d machine %d out of range", ErrInfeasible, k, p.Job, p.Machine)
+	clear(c.byID)
+	for k, a := range obs.Jobs {
+		if _, dup := c.byID[a.ID]; dup {
+			return fmt.Errorf("%w: job %d: duplicate id %d", ErrValue, k, a.ID)
 		}
+		c.byID[a.ID] = k
+	}
+	for k, p := range d.Placements {
+		jk, ok := c.byID[p.Job]
+		if !ok || p.Machine < 0 || p.Machine >= len(c.ms) {
+			return fmt.Errorf("%w: placement %d: job id %d (observed: %v) machine %d (of %d)", ErrInfeasible, k, p.Job, ok, p.Machine, len(c.ms))
+		}
+		p.Job = jk
 		if p.Cores < 1 {
 			return fmt.Errorf("%w: placement %d: cores %d", ErrInfeasible, k, p.Cores)
 		}
@@ -92,10 +100,10 @@ func (c *Checker) Check(obs Obs, d Decision) error {
 		}
 		c.per[p.Job], ok3 = checked.Add(c.per[p.Job], p.Cores)
 		if !ok1 || !ok2 || !ok3 {
-			return fmt.Errorf("%w: placement %d: cores or memory on machine %d or job %d overflow int", ErrInfeasible, k, p.Machine, p.Job)
+			return fmt.Errorf("%w: placement %d: cores or memory on machine %d or job id %d overflow int", ErrInfeasible, k, p.Machine, obs.Jobs[p.Job].ID)
 		}
 		if c.per[p.Job] > j.Cores {
-			return fmt.Errorf("%w: (4d) job %d (id %d) gets %d cores > d_j = %d", ErrInfeasible, p.Job, j.ID, c.per[p.Job], j.Cores)
+			return fmt.Errorf("%w: (4d) job id %d gets %d cores > d_j = %d", ErrInfeasible, j.ID, c.per[p.Job], j.Cores)
 		}
 		c.next[k] = c.head[p.Job]
 		c.head[p.Job] = k
@@ -111,9 +119,9 @@ func (c *Checker) Check(obs Obs, d Decision) error {
 	}
 	for j, h := range c.head {
 		for k := h; k >= 0; k = c.next[k] {
-			i := d.Placements[k].Machine
+			i := d.Placements[k].Machine // valid: checked above
 			if c.stamp[i] == j {
-				return fmt.Errorf("%w: job %d placed twice on machine %d", ErrInfeasible, j, i)
+				return fmt.Errorf("%w: job id %d placed twice on machine %d", ErrInfeasible, obs.Jobs[j].ID, i)
 			}
 			c.stamp[i] = j
 		}

@@ -1,15 +1,10 @@
 package ocorp
 
 import (
+	"context"
 	"fmt"
 	"math"
-	"slices"
-
-	"github.com/msched/msched/bipartite"
-	"github.com/msched/msched/internal/checked"
 )
-
-var _ bipartite.OnlinePolicy[Obs, Decision] = (*OCORPPlus)(nil)
 
 // SwitchQP is the per-slot problem of OCORP+ (eq. (31)-(32)) relaxed to
 // continuous rates, a strictly convex separable QP over n jobs and m
@@ -34,29 +29,44 @@ type SwitchQP struct {
 	Block []bool
 }
 
-// QPStatus reports how SolveQP stopped.
-type QPStatus int
+// Status reports how a solver of the package stopped. The zero value,
+// NotTerminated, is that of a result no solver has written (an empty
+// QPResult claims nothing).
+type Status int
 
 const (
-	// QPConverged: the KKT residual is at most max(Tol, Floor).
-	QPConverged QPStatus = iota
-	// QPIterationLimit: MaxSweeps sweeps were done first; the returned x
+	// NotTerminated: the solver has not run (or not finished).
+	NotTerminated Status = iota
+	// Success: the KKT residual is at most max(Tol, Floor).
+	Success
+	// IterationLimit: MaxSweeps sweeps were done first; the returned x
 	// satisfies the job constraints and the machine constraints within
 	// Residual.
-	QPIterationLimit
+	IterationLimit
+	// Canceled: the context was done between two sweeps; x is the last
+	// sweep's iterate (job constraints exact, machines within Residual).
+	Canceled
 )
 
-func (s QPStatus) String() string {
-	switch s {
-	case QPConverged:
-		return "Converged"
-	case QPIterationLimit:
-		return "IterationLimit"
+var statusNames = [...]string{"NotTerminated", "Success", "IterationLimit", "Canceled"}
+
+func (s Status) String() string {
+	if s >= 0 && int(s) < len(statusNames) {
+		return statusNames[s]
 	}
-	return fmt.Sprintf("QPStatus(%d)", int(s))
+	return fmt.Sprintf("Status(%d)", int(s))
 }
 
-// QPSettings configures SolveQP. Zero fields take their defaults.
+// Err returns nil for Success and an error wrapping ErrNotConverged naming
+// the status otherwise.
+func (s Status) Err() error {
+	if s == Success {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrNotConverged, s)
+}
+
+// QPSettings configures QPSolver.Solve. Zero fields take their defaults.
 type QPSettings struct {
 	// Tol bounds the KKT residual in cores: the machine constraint
 	// violation, and |C_i - load_i| where nu_i > 0 (complementarity); 0
@@ -64,11 +74,13 @@ type QPSettings struct {
 	// alpha) the rounding floor QPResult.Floor replaces Tol if larger. The job constraints, stationarity and the signs of the
 	// multipliers hold exactly (to rounding) by construction.
 	Tol float64
-	// MaxSweeps bounds the number of (tau, nu) sweeps; 0 means 5000.
+	// MaxSweeps bounds the number of (tau, nu) sweeps, the solver's work
+	// budget: a sweep costs O(n m) plus the re-projections of its line
+	// searches, about 10 rows per coordinate step; 0 means 5000.
 	MaxSweeps int
 }
 
-// QPResult is the solution of SolveQP: the rates X and the multipliers.
+// QPResult is the solution of QPSolver.Solve: the rates X and the multipliers.
 // Tau and Nu given on entry (with the right lengths) warm-start the solver.
 type QPResult struct {
 	X        []float64
@@ -79,7 +91,7 @@ type QPResult struct {
 	// max_i sum_j d_j (|c_j| + tau_j + d_j nu_i + 2 alpha xbar_ji)/(2 alpha);
 	// the solver stops at a residual below max(Tol, Floor).
 	Floor  float64
-	Status QPStatus
+	Status Status
 }
 
 // QPSolver solves SwitchQP on its dual over the machine prices nu, with
@@ -103,12 +115,27 @@ type QPSolver struct {
 	comp, size []int
 	aff        []int
 	zbuf       []float64
+	zrow       []float64 // z of the row being projected
+	cnt        []int     // per row: active entries if its sum is binding, else 0
+	psum       []float64 // per row: sum of its positive z (valid if cnt == 0)
+	th         []float64 // per row: theta = tau_j/(2 alpha) (valid if cnt > 0)
+	maxIn      []float64 // per row: an upper bound on its inactive z (valid if cnt > 0)
+	inv2a      float64   // 1 / (2 alpha)
 }
 
 // Solve solves q into res (reusing its slices). It returns an error for
 // invalid data (NaN, negative demand, alpha <= 0) and panics if the slice
-// lengths do not match (n = len(Cost), m = len(Capacity)).
+// lengths do not match (n = len(Cost), m = len(Capacity)). Stopping at
+// MaxSweeps is not an error: see res.Status (and Status.Err).
 func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
+	return qs.SolveContext(context.Background(), res, q, s)
+}
+
+// SolveContext is Solve, checking ctx between sweeps: once ctx is done it
+// stops with res.Status = Canceled and returns ctx's error (wrapped with
+// ErrNotConverged).
+func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP, s QPSettings) error {
+	res.Status = NotTerminated
 	n, m := len(q.Cost), len(q.Capacity)
 	if len(q.Demand) != n || len(q.Bound) != n || len(q.Prev) != n*m || (q.Block != nil && len(q.Block) != n*m) {
 		panic(panicQPLen)
@@ -149,6 +176,12 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 	res.X = grow(res.X, n*m)
 	x := res.X
 	a2 := 2 * q.Alpha
+	qs.inv2a = 1 / a2
+	qs.cnt = grow(qs.cnt, n)
+	qs.psum = grow(qs.psum, n)
+	qs.th = grow(qs.th, n)
+	qs.maxIn = grow(qs.maxIn, n)
+	qs.zrow = grow(qs.zrow, m)
 	qs.load = grow(qs.load, m)
 	for j := 0; j < n; j++ {
 		qs.row(q, j, res.Nu, res.Tau, x)
@@ -175,6 +208,13 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 			}
 		}
 		qs.shift(q, res.Nu, res.Tau, x, nil, 0)
+		// Re-project every row from scratch once per sweep: the
+		// incremental row updates of the coordinate steps (rowUpdateAt)
+		// then never accumulate rounding, and x, tau are exactly the
+		// projections for the sweep's nu.
+		for j := 0; j < n; j++ {
+			qs.row(q, j, res.Nu, res.Tau, x)
+		}
 		qs.loads(q, x)
 		r = 0
 		for i := 0; i < m; i++ {
@@ -199,34 +239,54 @@ func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 		}
 		res.Floor = 1e-13 * fl
 		if r <= math.Max(tol, res.Floor) {
-			res.Status = QPConverged
+			res.Status = Success
 			return nil
 		}
 		if sweep >= maxSweeps {
-			res.Status = QPIterationLimit
+			res.Status = IterationLimit
 			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			res.Status = Canceled
+			return fmt.Errorf("%w: after %d sweeps: %w", ErrNotConverged, sweep, err)
 		}
 	}
 }
 
 // row sets tau_j and row j of x to the exact minimiser for the given nu:
 // the projection of z_i = xbar_ji - (c_j + d_j nu_i)/(2 alpha) onto
-// {x >= 0, sum x <= b_j}.
+// {x >= 0, sum x <= b_j}. z is computed once per row (with the
+// precomputed 1/(2 alpha)); qs.cnt[j] records the active set's size when
+// the sum is binding (0 otherwise), which gives the slope of the row in
+// nu_i (coordinate's Newton steps).
 func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
 	m := len(q.Capacity)
-	a2 := 2 * q.Alpha
+	inv := qs.inv2a
+	cj, dj := q.Cost[j], q.Demand[j]
+	prev := q.Prev[j*m : (j+1)*m]
+	z := qs.zrow[:m]
 	vals := qs.zbuf[:0]
 	sum := 0.0
-	for i := 0; i < m; i++ {
-		z := q.Prev[j*m+i] - (q.Cost[j]+q.Demand[j]*nu[i])/a2
-		if z > 0 && (q.Block == nil || !q.Block[j*m+i]) {
-			sum += z
-			vals = append(vals, z)
+	var block []bool
+	if q.Block != nil {
+		block = q.Block[j*m : (j+1)*m]
+	}
+	for i := range z {
+		v := prev[i] - (cj+dj*nu[i])*inv
+		if block != nil && block[i] {
+			v = math.Inf(-1)
+		}
+		z[i] = v
+		if v > 0 {
+			sum += v
+			vals = append(vals, v)
 		}
 	}
 	// Michelot's finite method: theta = (sum of the active z - b)/count,
 	// drop the z <= theta, repeat; theta only grows and stops at the root.
 	th := 0.0
+	qs.cnt[j] = 0
+	qs.psum[j] = sum
 	if b := q.Bound[j]; sum > b {
 		th = (sum - b) / float64(len(vals))
 		for {
@@ -244,16 +304,40 @@ func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
 			vals = vals[:w]
 			th = (s - b) / float64(w)
 		}
+		qs.cnt[j] = len(vals)
 	}
 	qs.zbuf = vals[:0]
-	tau[j] = a2 * th
-	for i := 0; i < m; i++ {
-		v := 0.0
-		if q.Block == nil || !q.Block[j*m+i] {
-			v = max(0, q.Prev[j*m+i]-(q.Cost[j]+q.Demand[j]*nu[i])/a2-th)
+	tau[j] = 2 * q.Alpha * th
+	qs.th[j] = th
+	r := x[j*m : (j+1)*m]
+	mi := math.Inf(-1)
+	for i, v := range z {
+		r[i] = max(0, v-th)
+		if v <= th {
+			mi = max(mi, v)
 		}
-		x[j*m+i] = v
 	}
+	qs.maxIn[j] = mi
+}
+
+// slopeAt returns d load_i / d nu_i at the current x: each row using
+// machine i moves with slope -d_j^2/(2 alpha) times 1 (sum not binding)
+// or (cnt-1)/cnt (binding, cnt active entries: tau_j absorbs the rest).
+func (qs *QPSolver) slopeAt(q *SwitchQP, i int, x []float64) float64 {
+	m := len(q.Capacity)
+	s := 0.0
+	for _, j := range qs.aff {
+		if x[j*m+i] <= 0 {
+			continue
+		}
+		d := q.Demand[j]
+		f := 1.0
+		if c := qs.cnt[j]; c > 0 {
+			f = float64(c-1) / float64(c)
+		}
+		s -= d * d * qs.inv2a * f
+	}
+	return s
 }
 
 // shift is an exact line search of the dual along u = 1 on
@@ -419,6 +503,68 @@ func (qs *QPSolver) loads(q *SwitchQP, x []float64) {
 	}
 }
 
+// rowUpdateAt is rowUpdate after a change of nu_i alone, exact on the
+// row's current linear piece: a row whose sum is not binding and stays so
+// only changes x_ji (O(1)); a binding row on which i is inactive and stays
+// so does not change (O(1)); a binding row on which i is active and whose
+// active set does not change shifts its active entries by the change of
+// theta, (z_ji' - z_ji)/cnt (O(m), no projection). Any other row is
+// re-projected.
+func (qs *QPSolver) rowUpdateAt(q *SwitchQP, j, i int, nu, tau, x []float64) {
+	m := len(q.Capacity)
+	if c := qs.cnt[j]; c > 0 && (q.Block == nil || !q.Block[j*m+i]) {
+		e := j*m + i
+		th := qs.th[j]
+		zn := q.Prev[e] - (q.Cost[j]+q.Demand[j]*nu[i])*qs.inv2a
+		if x[e] == 0 {
+			if zn <= th {
+				qs.maxIn[j] = max(qs.maxIn[j], zn)
+				return
+			}
+		} else if thn := th + (zn-(x[e]+th))/float64(c); thn > 0 && zn > thn && qs.maxIn[j] <= thn {
+			r := x[j*m : (j+1)*m]
+			dth := thn - th
+			ok := true
+			if dth > 0 {
+				for k, v := range r {
+					if k != i && v > 0 && v <= dth {
+						ok = false
+						break
+					}
+				}
+			}
+			if ok {
+				d := q.Demand[j]
+				for k, v := range r {
+					if v > 0 {
+						nv := v - dth
+						if k == i {
+							nv = zn - thn
+						}
+						r[k] = nv
+						qs.load[k] += d * (nv - v)
+					}
+				}
+				qs.th[j] = thn
+				tau[j] = 2 * q.Alpha * thn
+				return
+			}
+		}
+	}
+	if qs.cnt[j] == 0 && (q.Block == nil || !q.Block[j*m+i]) {
+		e := j*m + i
+		z := q.Prev[e] - (q.Cost[j]+q.Demand[j]*nu[i])*qs.inv2a
+		old := x[e]
+		if ns := qs.psum[j] - old + max(0, z); ns <= q.Bound[j] {
+			x[e] = max(0, z)
+			qs.psum[j] = ns
+			qs.load[i] += q.Demand[j] * (x[e] - old)
+			return
+		}
+	}
+	qs.rowUpdate(q, j, nu, tau, x)
+}
+
 // rowUpdate re-projects row j, keeping qs.load current.
 func (qs *QPSolver) rowUpdate(q *SwitchQP, j int, nu, tau, x []float64) {
 	m := len(q.Capacity)
@@ -467,13 +613,55 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	f := func(v float64) float64 {
 		nu[i] = v
 		for _, j := range qs.aff {
-			qs.rowUpdate(q, j, nu, tau, x)
+			qs.rowUpdateAt(q, j, i, nu, tau, x)
 		}
 		return qs.load[i] - C
 	}
 	cur := nu[i]
 	qs.affected(q, i, cur, tau, x)
 	fc := f(cur)
+	// Exact steps on the piecewise-linear load: a Newton step along the
+	// current linear piece (slopeAt) lands on the root unless a row
+	// changes its active set on the way; a few steps, kept inside the
+	// bracket they build, usually finish the coordinate, and the
+	// false-position search below takes over otherwise.
+	if lo, hi, low := 0.0, math.Inf(1), cur; fc > tol/4 || (fc < -tol/4 && cur > 0) {
+		if fc > 0 {
+			lo = cur
+		} else {
+			hi = cur
+		}
+		v, fv := cur, fc
+		for it := 0; it < 8; it++ {
+			sl := qs.slopeAt(q, i, x)
+			if sl >= 0 {
+				break
+			}
+			nv := v - fv/sl
+			if nv <= lo || nv >= hi {
+				if fv < 0 && lo == 0 && nv <= 0 {
+					nv = 0
+				} else {
+					break
+				}
+			}
+			if nv < low {
+				low = nv
+				qs.affected(q, i, low, tau, x)
+			}
+			v, fv = nv, f(nv)
+			if fv > 0 {
+				lo = v
+			} else {
+				hi = v
+			}
+			if math.Abs(fv) <= tol/4 || (v == 0 && fv <= 0) {
+				return
+			}
+		}
+		cur, fc = v, fv
+		qs.affected(q, i, min(cur, low), tau, x)
+	}
 	// A first step from the slope bound |dload_i/dnu_i| <= sum_j d_j^2/(2 alpha)
 	// over the rows on machine i, then doubling: the bracket stays near the
 	// current price, so few rows need re-projecting.
@@ -481,7 +669,7 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	slope := 0.0
 	for _, j := range qs.aff {
 		if x[j*m+i] > 0 {
-			slope += q.Demand[j] * q.Demand[j] / (2 * q.Alpha)
+			slope += q.Demand[j] * q.Demand[j] * qs.inv2a
 		}
 	}
 	step := math.Max(cur*1e-9, 1e-12)
@@ -543,268 +731,4 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 		}
 	}
 	f(hi)
-}
-
-// MaxQPCells bounds the candidate jobs x machines of OCORP+'s QP in one
-// slot (each cell costs about 40 bytes across the QP's arrays); beyond it
-// Decide returns an error wrapping ErrTooLarge.
-const MaxQPCells = 1 << 22
-
-// PlusSettings configures OCORP+.
-type PlusSettings struct {
-	Settings
-	// Alpha is the switching-cost weight alpha of (32) (paper: 0, 10,
-	// 100). Alpha = 0 is OCORP exactly (the QP becomes the LP of Lemma 1).
-	Alpha float64
-	// Normalize divides the linear costs c_j by max_j |c_j| in every slot
-	// before solving, so that Alpha is relative to the slot's costs. The
-	// paper's (32) is literal (false); with mu = t^(k+0.5) the costs reach
-	// 1e7 and Alpha = 100 then barely matters.
-	Normalize bool
-	// QP are the solver settings.
-	QP QPSettings
-}
-
-// OCORPPlus is OCORP+ (Section IV-B): in slot t it minimises the
-// Lagrangian with switching cost (32) over the jobs with c_j < 0 or a
-// placement in slot t-1 (others stay at 0 in the optimum), relaxing
-// integrality: a SwitchQP with b_j = min(1, p_j(t)), warm-started from the
-// previous slot's multipliers. The rates are rounded to integral cores
-// (floor of d_j x_ji, then the leftover cores of each job — up to
-// ceil(d_j sum_i x_ji) — by largest fractional part where the machine has
-// cores free, ties by job ID), memory is enforced by the knapsack z step, and lambda is
-// updated by (10). Not safe for concurrent use.
-type OCORPPlus struct {
-	dual
-	ps     PlusSettings
-	name   string
-	lp     *OCORP // Alpha == 0
-	ms     []Machine
-	pk     *Packer
-	ks     Knapsack
-	solver QPSolver
-	q      SwitchQP
-	res    QPResult
-	out    Decision
-	cnt    []int
-	// previous decision: machines and rates, flat; each live job's
-	// jobState holds its start and length in them (valid if its prevDec
-	// is the last decision) and its multiplier tau
-	prevM     []int
-	prevR     []float64
-	decisions int
-	cand      []int
-	inCand    []bool
-	scale     float64
-	u         []int
-	budget    []int
-	fr        []keyed
-	// Last is the QP result of the last slot (read-only).
-	Last *QPResult
-}
-
-// NewPlus returns OCORP+ with the given switching weight.
-func NewPlus(ms []Machine, ps PlusSettings) (*OCORPPlus, error) {
-	if !(ps.Alpha >= 0) || math.IsInf(ps.Alpha, 0) {
-		return nil, fmt.Errorf("%w: alpha = %v", ErrSettings, ps.Alpha)
-	}
-	d, err := newDual(ms, ps.Settings)
-	if err != nil {
-		return nil, err
-	}
-	o := &OCORPPlus{dual: d, ps: ps, name: d.s.name(fmt.Sprintf("OCORP+(a=%g)", ps.Alpha)), ms: append([]Machine(nil), ms...)}
-	if ps.Alpha == 0 {
-		o.lp, err = New(ms, ps.Settings)
-		return o, err
-	}
-	o.pk, err = NewPacker(ms)
-	o.Last = &o.res
-	o.res.Nu = make([]float64, len(ms))
-	return o, err
-}
-
-// solveCand builds the QP over o.cand (warm-started from the previous
-// slot's multipliers by job ID) and solves it.
-func (o *OCORPPlus) solveCand(obs Obs) error {
-	m := len(o.ms)
-	n := len(o.cand)
-	if !checked.Within(MaxQPCells, n, m) {
-		return fmt.Errorf("%w: OCORP+ QP of %d candidate jobs x %d machines exceeds %d cells", ErrTooLarge, n, m, MaxQPCells)
-	}
-	o.scale = 0
-	for _, k := range o.cand {
-		o.scale = max(o.scale, math.Abs(o.coef[k]))
-	}
-	if !o.ps.Normalize || o.scale == 0 {
-		o.scale = 1
-	}
-	o.q.Cost = grow(o.q.Cost, n)
-	o.q.Demand = grow(o.q.Demand, n)
-	o.q.Bound = grow(o.q.Bound, n)
-	o.q.Capacity = grow(o.q.Capacity, m)
-	o.q.Prev = grow(o.q.Prev, n*m)
-	o.q.Alpha = o.ps.Alpha
-	clear(o.q.Prev)
-	o.q.Block = grow(o.q.Block, n*m)
-	o.res.Tau = grow(o.res.Tau, n)
-	for i, mc := range o.ms {
-		o.q.Capacity[i] = float64(mc.Cores)
-	}
-	for c, k := range o.cand {
-		a := obs.Jobs[k]
-		o.q.Cost[c] = o.coef[k] / o.scale
-		o.q.Demand[c] = float64(a.Cores)
-		o.q.Bound[c] = float64(o.want[k]) / float64(a.Cores)
-		for i, mc := range o.ms {
-			o.q.Block[c*m+i] = a.Memory > mc.Memory
-		}
-		o.res.Tau[c] = 0
-		if st := &o.st[o.slot[k]]; st.prevDec == o.decisions && o.decisions > 0 {
-			o.res.Tau[c] = st.tau
-			for e := st.prevStart; e < st.prevStart+st.prevLen; e++ {
-				o.q.Prev[c*m+o.prevM[e]] = o.prevR[e]
-			}
-		}
-	}
-	return o.solver.Solve(&o.res, &o.q, o.ps.QP)
-}
-
-// Name returns "OCORP+(a=<alpha>)".
-func (o *OCORPPlus) Name() string { return o.name }
-
-// Decide returns the placements of slot t (owned by the policy).
-func (o *OCORPPlus) Decide(t int, obs Obs) (Decision, error) {
-	if o.lp != nil {
-		return o.lp.Decide(t, obs)
-	}
-	if err := o.begin(t, obs); err != nil {
-		return Decision{}, err
-	}
-	m := len(o.ms)
-	// Candidates: the jobs placed in the previous slot and the first jobs
-	// in omega order (negative cost) until their cores cover twice the
-	// cluster; the others are checked against the KKT conditions after
-	// the solve and added if x = 0 is not optimal for them.
-	o.sortOmega(obs, false)
-	o.inCand = grow(o.inCand, len(obs.Jobs))
-	clear(o.inCand)
-	o.cand = o.cand[:0]
-	for k := range obs.Jobs {
-		if st := &o.st[o.slot[k]]; st.prevDec == o.decisions && o.decisions > 0 && st.prevLen > 0 {
-			o.cand = append(o.cand, k)
-			o.inCand[k] = true
-		}
-	}
-	cum, next := 0, 0
-	for ; next < len(o.order) && cum < 2*int(o.totalCores); next++ {
-		k := o.order[next]
-		cum += o.want[k]
-		if !o.inCand[k] {
-			o.cand = append(o.cand, k)
-			o.inCand[k] = true
-		}
-	}
-	for round := 0; ; round++ {
-		if err := o.solveCand(obs); err != nil {
-			return Decision{}, err
-		}
-		added := false
-		for _, k := range o.order[next:] {
-			if o.inCand[k] {
-				continue
-			}
-			a := obs.Jobs[k]
-			minNu := math.Inf(1)
-			for i, mc := range o.ms {
-				if a.Memory <= mc.Memory {
-					minNu = math.Min(minNu, o.res.Nu[i])
-				}
-			}
-			if c := o.coef[k] / o.scale; c+float64(a.Cores)*minNu < 0 {
-				o.cand = append(o.cand, k)
-				o.inCand[k] = true
-				added = true
-			}
-		}
-		if !added {
-			break
-		}
-	}
-	n := len(o.cand)
-	// Round to integral cores.
-	x := o.res.X
-	o.u = grow(o.u, n*m)
-	o.budget = grow(o.budget, n)
-	o.fr = o.fr[:0]
-	o.pk.Reset(obs.Jobs)
-	free := o.pk.freeC
-	for c, k := range o.cand {
-		d := o.q.Demand[c]
-		sum := 0.0
-		got := 0
-		for i := 0; i < m; i++ {
-			v := d * x[c*m+i]
-			sum += v
-			u := int(math.Floor(v + 1e-9))
-			u = min(u, free[i], o.want[k]-got)
-			o.u[c*m+i] = u
-			free[i] -= u
-			got += u
-			if f := v - float64(u); f > 1e-9 && u < int(d) {
-				o.fr = append(o.fr, keyed{-f, obs.Jobs[k].ID, c*m + i})
-			}
-		}
-		o.budget[c] = min(o.want[k], int(math.Ceil(sum-1e-6))) - got
-	}
-	slices.SortFunc(o.fr, cmpKeyed)
-	for _, e := range o.fr {
-		c, i := e.idx/m, e.idx%m
-		if o.budget[c] > 0 && free[i] > 0 {
-			o.u[e.idx]++
-			o.budget[c]--
-			free[i]--
-		}
-	}
-	for i, mc := range o.ms { // hand the cores back to the packer, then Add
-		free[i] = mc.Cores
-	}
-	for c, k := range o.cand {
-		for i := 0; i < m; i++ {
-			if u := o.u[c*m+i]; u > 0 {
-				if err := o.pk.Add(k, i, u); err != nil {
-					return Decision{}, err // a bug, not a data error
-				}
-			}
-		}
-	}
-	o.pk.Knapsack(&o.ks, o.gain)
-	o.out.Placements = o.pk.Placements()
-	o.cnt = grow(o.cnt, len(obs.Jobs))
-	o.end(t, obs, o.out.Placements, o.cnt)
-	// Remember rates and multipliers by ID for the next slot.
-	o.decisions++
-	o.prevM, o.prevR = o.prevM[:0], o.prevR[:0]
-	for c, k := range o.cand {
-		o.st[o.slot[k]].tau = o.res.Tau[c]
-	}
-	for k := range obs.Jobs { // mark all as decided with no placement
-		st := &o.st[o.slot[k]]
-		st.prevDec = o.decisions
-		st.prevLen = 0
-	}
-	// Placements of one job are contiguous: Add appends them job by job
-	// and Knapsack's compaction keeps the order.
-	for _, p := range o.out.Placements {
-		if !p.Admit {
-			continue
-		}
-		st := &o.st[o.slot[p.Job]]
-		if st.prevLen == 0 {
-			st.prevStart = len(o.prevM)
-		}
-		o.prevM = append(o.prevM, p.Machine)
-		o.prevR = append(o.prevR, float64(p.Cores)/float64(obs.Jobs[p.Job].Cores))
-		st.prevLen++
-	}
-	return o.out, nil
 }

@@ -1,0 +1,311 @@
+package ocorp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/msched/msched/internal/snapshot"
+)
+
+// snapshotVersion is the schema version of every state this package saves.
+const snapshotVersion = 1
+
+// Formats of the saved states (the "format" of the snapshot envelope).
+const (
+	formatPolicy   = "msched/ocorp.Policy"
+	formatM        = "msched/ocorp.M"
+	formatPlus     = "msched/ocorp.Plus"
+	formatPriority = "msched/ocorp.Priority"
+)
+
+// dualState is the saved state of OCORP, OCORP+M and OCORP+:
+//
+//	{"last": t, "gmax": ..., "vol": ..., "gamma": ...,
+//	 "jobs": [{"id": ID, "lambda": ..., "tau": ..., "prev": true,
+//	           "machines": [i, ...], "rates": [x, ...]}, ...],
+//	 "decisions": n, "nu": [...]}
+//
+// last is the slot of the last Decide (-1 before the first), gmax and vol
+// the running terms of Gamma (27), gamma the last Gamma, jobs the live
+// jobs (those of the last observation) with lambda_j; OCORP+ adds per job
+// its multiplier tau_j and its rates x_j^i of the previous decision
+// (machines and rates; prev says the job was in that decision), the count
+// of QP decisions and the machine prices nu (the QP's warm start).
+type dualState struct {
+	Last      int        `json:"last"`
+	GMax      float64    `json:"gmax"`
+	Vol       float64    `json:"vol"`
+	Gamma     float64    `json:"gamma"`
+	Jobs      []jobSaved `json:"jobs"`
+	Decisions int        `json:"decisions,omitempty"`
+	Nu        []float64  `json:"nu,omitempty"`
+}
+
+type jobSaved struct {
+	ID       int       `json:"id"`
+	Lambda   float64   `json:"lambda"`
+	Tau      float64   `json:"tau,omitempty"`
+	Prev     bool      `json:"prev,omitempty"`
+	Machines []int     `json:"machines,omitempty"`
+	Rates    []float64 `json:"rates,omitempty"`
+}
+
+func finiteNonNeg(v float64) bool { return v >= 0 && !math.IsInf(v, 0) }
+
+// fingerprint hashes what decisions depend on: the format, the machines,
+// the settings and extra (OCORP+'s own settings).
+func (d *dual) fingerprint(format string, extra func(*snapshot.Hasher)) string {
+	h := snapshot.NewHasher(format)
+	h.Int(len(d.ms))
+	for _, m := range d.ms {
+		h.Int(m.Cores).Int(m.Memory)
+	}
+	d.s.hash(h)
+	if extra != nil {
+		extra(h)
+	}
+	return h.Sum()
+}
+
+func (d *dual) save() dualState {
+	st := dualState{Last: d.last, GMax: d.gMax, Vol: d.vol, Gamma: d.gamma, Jobs: make([]jobSaved, len(d.st))}
+	for e, s := range d.st {
+		st.Jobs[e] = jobSaved{ID: s.id, Lambda: s.lambda}
+	}
+	return st
+}
+
+// check validates a decoded state for machines m (OCORP+ parts only if
+// plus); it names the first bad field.
+func (st *dualState) check(m int, plus bool) error {
+	if st.Last < -1 {
+		return fmt.Errorf("last = %d < -1", st.Last)
+	}
+	if !finiteNonNeg(st.GMax) || !finiteNonNeg(st.Vol) || !finiteNonNeg(st.Gamma) {
+		return fmt.Errorf("gmax = %v, vol = %v, gamma = %v: want finite >= 0", st.GMax, st.Vol, st.Gamma)
+	}
+	if st.Last == -1 && len(st.Jobs) > 0 {
+		return fmt.Errorf("%d jobs before the first slot", len(st.Jobs))
+	}
+	if st.Decisions < 0 || (!plus && (st.Decisions != 0 || st.Nu != nil)) {
+		return fmt.Errorf("decisions = %d, nu of length %d", st.Decisions, len(st.Nu))
+	}
+	if plus && st.Nu != nil && len(st.Nu) != m {
+		return fmt.Errorf("nu has %d entries for %d machines", len(st.Nu), m)
+	}
+	for i, v := range st.Nu {
+		if !finiteNonNeg(v) {
+			return fmt.Errorf("nu[%d] = %v: want finite >= 0", i, v)
+		}
+	}
+	seen := make(map[int]struct{}, len(st.Jobs))
+	for k, j := range st.Jobs {
+		if _, dup := seen[j.ID]; dup {
+			return fmt.Errorf("jobs[%d]: duplicate id %d", k, j.ID)
+		}
+		seen[j.ID] = struct{}{}
+		if !finiteNonNeg(j.Lambda) || !finiteNonNeg(j.Tau) {
+			return fmt.Errorf("jobs[%d] (id %d): lambda = %v, tau = %v: want finite >= 0", k, j.ID, j.Lambda, j.Tau)
+		}
+		if !plus && (j.Tau != 0 || j.Prev || j.Machines != nil || j.Rates != nil) {
+			return fmt.Errorf("jobs[%d] (id %d): OCORP+ fields in a state without them", k, j.ID)
+		}
+		if len(j.Machines) != len(j.Rates) || len(j.Machines) > m || (!j.Prev && len(j.Machines) > 0) {
+			return fmt.Errorf("jobs[%d] (id %d): %d machines, %d rates (prev %v, %d machines in the cluster)", k, j.ID, len(j.Machines), len(j.Rates), j.Prev, m)
+		}
+		for e, i := range j.Machines {
+			if i < 0 || i >= m {
+				return fmt.Errorf("jobs[%d] (id %d): machines[%d] = %d not in [0, %d)", k, j.ID, e, i, m)
+			}
+			for _, i2 := range j.Machines[:e] {
+				if i2 == i {
+					return fmt.Errorf("jobs[%d] (id %d): machine %d twice", k, j.ID, i)
+				}
+			}
+			if r := j.Rates[e]; !(r > 0 && r <= 1) {
+				return fmt.Errorf("jobs[%d] (id %d): rates[%d] = %v not in (0, 1]", k, j.ID, e, r)
+			}
+		}
+	}
+	return nil
+}
+
+// install replaces the per-job state with st (validated).
+func (d *dual) install(st *dualState) {
+	d.last, d.gMax, d.vol, d.gamma = st.Last, st.GMax, st.Vol, st.Gamma
+	d.idx = make(map[int]int, len(st.Jobs))
+	d.st = make([]jobState, len(st.Jobs))
+	d.calls = 0
+	for e, j := range st.Jobs {
+		d.idx[j.ID] = e
+		d.st[e] = jobState{id: j.ID, lambda: j.Lambda, tau: j.Tau, prevDec: -1}
+	}
+}
+
+func decodeDual(data []byte, format, model string, m int, plus bool) (*dualState, error) {
+	var st dualState
+	if err := snapshot.Decode(data, format, snapshotVersion, model, &st); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	if err := st.check(m, plus); err != nil {
+		return nil, fmt.Errorf("%w: %w: %w", ErrSnapshot, snapshot.ErrCorrupt, err)
+	}
+	return &st, nil
+}
+
+// MarshalBinary saves the policy's learned state (format
+// "msched/ocorp.Policy", version 1): the slot of the last Decide, the
+// running terms of Gamma and lambda_j of every live job by ID,
+// fingerprinted on the machines and the settings (not Name or Logger).
+func (o *Policy) MarshalBinary() ([]byte, error) {
+	return snapshot.Encode(formatPolicy, snapshotVersion, o.c.d.fingerprint(formatPolicy, nil), o.c.d.save())
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary into a policy
+// built by New on the same machines and settings. Any mismatch (format,
+// version, model, a corrupt or invalid value) is an error wrapping
+// ErrSnapshot, and the policy is then unchanged.
+func (o *Policy) UnmarshalBinary(data []byte) error {
+	st, err := decodeDual(data, formatPolicy, o.c.d.fingerprint(formatPolicy, nil), len(o.c.d.ms), false)
+	if err != nil {
+		return err
+	}
+	o.c.d.install(st)
+	return nil
+}
+
+// MarshalJSON is MarshalBinary (the snapshot is JSON).
+func (o *Policy) MarshalJSON() ([]byte, error) { return o.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (o *Policy) UnmarshalJSON(data []byte) error { return o.UnmarshalBinary(data) }
+
+// MarshalBinary saves OCORP+M's state, as Policy.MarshalBinary does
+// (format "msched/ocorp.M").
+func (o *M) MarshalBinary() ([]byte, error) {
+	return snapshot.Encode(formatM, snapshotVersion, o.c.d.fingerprint(formatM, nil), o.c.d.save())
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary, as
+// Policy.UnmarshalBinary does.
+func (o *M) UnmarshalBinary(data []byte) error {
+	st, err := decodeDual(data, formatM, o.c.d.fingerprint(formatM, nil), len(o.c.d.ms), false)
+	if err != nil {
+		return err
+	}
+	o.c.d.install(st)
+	return nil
+}
+
+// MarshalJSON is MarshalBinary.
+func (o *M) MarshalJSON() ([]byte, error) { return o.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (o *M) UnmarshalJSON(data []byte) error { return o.UnmarshalBinary(data) }
+
+func (o *Plus) hashSettings(h *snapshot.Hasher) {
+	h.Float(o.ps.Alpha).Float(o.ps.QP.Tol).Int(o.ps.QP.MaxSweeps)
+	if o.ps.Normalize {
+		h.Int(1)
+	} else {
+		h.Int(0)
+	}
+}
+
+// MarshalBinary saves OCORP+'s state (format "msched/ocorp.Plus"): that
+// of Policy.MarshalBinary plus, per live job, its multiplier tau_j and its
+// rates in the previous decision (the xbar of the switching cost (32)),
+// and the machine prices nu that warm-start the next QP; fingerprinted on
+// the machines and all settings.
+func (o *Plus) MarshalBinary() ([]byte, error) {
+	st := o.d.save()
+	if o.ps.Alpha > 0 {
+		st.Decisions = o.decisions
+		st.Nu = o.res.Nu
+		for e, s := range o.d.st {
+			j := &st.Jobs[e]
+			j.Tau = s.tau
+			if o.decisions > 0 && s.prevDec == o.decisions {
+				j.Prev = true
+				for k := s.prevStart; k < s.prevStart+s.prevLen; k++ {
+					if i := o.prevM[k]; i >= 0 {
+						j.Machines = append(j.Machines, i)
+						j.Rates = append(j.Rates, o.prevR[k])
+					}
+				}
+			}
+		}
+	}
+	return snapshot.Encode(formatPlus, snapshotVersion, o.d.fingerprint(formatPlus, o.hashSettings), st)
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary, as
+// Policy.UnmarshalBinary does.
+func (o *Plus) UnmarshalBinary(data []byte) error {
+	m := len(o.d.ms)
+	st, err := decodeDual(data, formatPlus, o.d.fingerprint(formatPlus, o.hashSettings), m, o.ps.Alpha > 0)
+	if err != nil {
+		return err
+	}
+	o.d.install(st)
+	o.decisions = st.Decisions
+	o.res.Nu = make([]float64, m)
+	copy(o.res.Nu, st.Nu)
+	o.prevM, o.prevR = o.prevM[:0], o.prevR[:0]
+	for e, j := range st.Jobs {
+		if !j.Prev {
+			continue
+		}
+		s := &o.d.st[e]
+		s.prevDec, s.prevStart, s.prevLen = o.decisions, len(o.prevM), len(j.Machines)
+		o.prevM = append(o.prevM, j.Machines...)
+		o.prevR = append(o.prevR, j.Rates...)
+	}
+	return nil
+}
+
+// MarshalJSON is MarshalBinary.
+func (o *Plus) MarshalJSON() ([]byte, error) { return o.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (o *Plus) UnmarshalJSON(data []byte) error { return o.UnmarshalBinary(data) }
+
+type prioritySaved struct {
+	Last int `json:"last"`
+}
+
+func (p *Priority) fingerprint() string {
+	h := snapshot.NewHasher(formatPriority).String(p.name).Int(len(p.pk.ms))
+	for _, m := range p.pk.ms {
+		h.Int(m.Cores).Int(m.Memory)
+	}
+	return h.Sum()
+}
+
+// MarshalBinary saves the only state a priority scheduler keeps across
+// slots, the slot of its last Decide (format "msched/ocorp.Priority"),
+// fingerprinted on its name and machines (the Key, a function, is not:
+// restore into a scheduler built with the same one).
+func (p *Priority) MarshalBinary() ([]byte, error) {
+	return snapshot.Encode(formatPriority, snapshotVersion, p.fingerprint(), prioritySaved{Last: p.last})
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary; a mismatch is
+// an error wrapping ErrSnapshot and leaves p unchanged.
+func (p *Priority) UnmarshalBinary(data []byte) error {
+	var st prioritySaved
+	if err := snapshot.Decode(data, formatPriority, snapshotVersion, p.fingerprint(), &st); err != nil {
+		return fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	if st.Last < -1 {
+		return fmt.Errorf("%w: %w: last = %d < -1", ErrSnapshot, snapshot.ErrCorrupt, st.Last)
+	}
+	p.last = st.Last
+	return nil
+}
+
+// MarshalJSON is MarshalBinary.
+func (p *Priority) MarshalJSON() ([]byte, error) { return p.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (p *Priority) UnmarshalJSON(data []byte) error { return p.UnmarshalBinary(data) }
