@@ -8,6 +8,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/msched/msched/internal/strictjson"
 )
 
 // encodingVersion is the schema version of the JSON encodings.
@@ -49,6 +51,9 @@ func (in *Instance) UnmarshalJSON(b []byte) error {
 		return fmt.Errorf("%w: instance of %d bytes > %d", ErrTooLarge, len(b), MaxEncodedBytes)
 	}
 	var v instanceJSON
+	if err := strictjson.Check(b, &v); err != nil { // repeated, miscased, unknown keys
+		return fmt.Errorf("%w: %w", ErrFormat, err)
+	}
 	if err := json.Unmarshal(b, &v); err != nil { // rejects trailing data too
 		return fmt.Errorf("%w: %w", ErrFormat, err)
 	}
@@ -145,7 +150,10 @@ var csvColumns = [4]string{"arrival", "cores", "memory", "processing"}
 // ReadJobsCSV reads a job list with a header row naming the columns
 // arrival, cores, memory and processing (any order, case-insensitive,
 // other columns ignored) and one job per row, integers. Errors name the
-// line (1-based, the header is line 1), the column and the value.
+// line (1-based, the header is line 1), the column and the value. Every
+// row has as many fields as the header (a blank line is skipped); a value
+// is a decimal integer, optionally negative (then refused by Validate),
+// with white space around it ignored and no '+' sign.
 //
 // A UTF-8 byte-order mark before the header is skipped; a required column
 // named twice is an error. Limits: MaxEncodedBytes in all, MaxLineBytes per
@@ -201,6 +209,9 @@ func ReadJobsCSV(r io.Reader) ([]Job, error) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
+		if len(rec) != len(head) {
+			return nil, fmt.Errorf("%w: line %d: %d fields, the header has %d", ErrFormat, line, len(rec), len(head))
+		}
 		var v [4]int
 		for c := range col {
 			if col[c] >= len(rec) {
@@ -208,7 +219,7 @@ func ReadJobsCSV(r io.Reader) ([]Job, error) {
 			}
 			s := strings.TrimSpace(rec[col[c]])
 			n, err := strconv.Atoi(s)
-			if err != nil {
+			if err != nil || strings.HasPrefix(s, "+") {
 				return nil, fmt.Errorf("%w: line %d: %s = %q is not an integer", ErrValue, line, csvColumns[c], s)
 			}
 			v[c] = n

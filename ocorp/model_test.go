@@ -92,7 +92,7 @@ func TestReadJobsCSV(t *testing.T) {
 		{"arrival,cores,memory\n", `missing column "processing"`},
 		{"arrival,cores,memory,processing\n1,2,3,4\n1,2,x3,4\n", `line 3: memory = "x3" is not an integer`},
 		{"arrival,cores,memory,processing\n1,0,3,4\n", "line 2: ocorp: invalid value: cores 0"},
-		{"arrival,cores,memory,processing\n1,2\n", "line 2: missing memory"},
+		{"arrival,cores,memory,processing\n1,2\n", "line 2: 2 fields, the header has 4"},
 	} {
 		_, err := ReadJobsCSV(strings.NewReader(c.in))
 		if err == nil || !strings.Contains(err.Error(), c.msg) {

@@ -33,12 +33,17 @@ type PlusSettings struct {
 	QP QPSettings
 }
 
+// MaxAlpha bounds PlusSettings.Alpha (1e12, five orders of magnitude above
+// the literal slot costs of about 1e7): with Alpha = 1e308 the switching
+// cost froze every allocation at zero and a run spun to its slot limit.
+const MaxAlpha = 1e12
+
 // Validate reports every invalid field (Base's too), joined with
 // errors.Join, each wrapping ErrSettings and naming the field and value.
 func (ps PlusSettings) Validate() error {
 	errs := []error{ps.Base.Validate()}
-	if !(ps.Alpha >= 0) || math.IsInf(ps.Alpha, 0) {
-		errs = append(errs, fmt.Errorf("%w: Alpha = %v, want finite >= 0", ErrSettings, ps.Alpha))
+	if !(ps.Alpha >= 0) || ps.Alpha > MaxAlpha {
+		errs = append(errs, fmt.Errorf("%w: Alpha = %v, want in [0, MaxAlpha = %g]", ErrSettings, ps.Alpha, MaxAlpha))
 	}
 	if !(ps.QP.Tol >= 0) || math.IsInf(ps.QP.Tol, 0) {
 		errs = append(errs, fmt.Errorf("%w: QP.Tol = %v, want finite >= 0", ErrSettings, ps.QP.Tol))

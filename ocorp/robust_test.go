@@ -414,3 +414,67 @@ func TestPlusQPBounded(t *testing.T) {
 	_, err = p.Decide(1, obs)
 	require.ErrorIs(t, err, ErrTooLarge)
 }
+
+// TestRunWorkBudget: a run whose jobs never drain is stopped by the work
+// budget (jobs shown × busy slots), not only by the slot budget: 1000 jobs
+// of a 12 KB CSV ran for minutes (issue 12 class 4, audit finding 1).
+func TestRunWorkBudget(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("arrival,cores,memory,processing\n")
+	for range 300 {
+		b.WriteString("0,64,1,1000\n")
+	}
+	jobs, err := ReadJobsCSV(strings.NewReader(b.String()))
+	require.NoError(t, err)
+	ms := Cluster(2)
+	p, err := New(ms, Settings{})
+	require.NoError(t, err)
+	_, err = Run(&Instance{Jobs: jobs, Machines: ms}, []OnlinePolicy{p}, RunSettings{MaxWork: 20000, NoSeries: true})
+	require.ErrorIs(t, err, ErrTooLarge)
+	require.ErrorIs(t, err, ErrNotFinished)
+	require.Contains(t, err.Error(), "MaxWork")
+}
+
+// TestReadJobsCSVStrictRows: a row with more or fewer fields than the
+// header and a '+' sign are errors (audit finding 7).
+func TestReadJobsCSVStrictRows(t *testing.T) {
+	for _, in := range []string{
+		"arrival,cores,memory,processing\n0,1,1,1,1\n",
+		"arrival,cores,memory,processing\n0,1,1\n",
+		"arrival,cores,memory,processing\n+0,1,1,1\n",
+	} {
+		_, err := ReadJobsCSV(strings.NewReader(in))
+		require.Error(t, err, in)
+	}
+	jobs, err := ReadJobsCSV(strings.NewReader("arrival,cores,memory,processing\n0, 1, 1, 1\n\n"))
+	require.NoError(t, err)
+	require.Len(t, jobs, 1)
+}
+
+// TestPlusAlphaBounded: Alpha above MaxAlpha (1e308 froze every allocation
+// and spun a run to its slot limit) and NaN are settings errors.
+func TestPlusAlphaBounded(t *testing.T) {
+	ms := Cluster(1)
+	for _, a := range []float64{1e308, math.Inf(1), math.NaN(), -1, MaxAlpha * 2} {
+		_, err := NewPlus(ms, PlusSettings{Alpha: a})
+		require.ErrorIs(t, err, ErrSettings, "alpha %v", a)
+	}
+	_, err := NewPlus(ms, PlusSettings{Alpha: MaxAlpha})
+	require.NoError(t, err)
+}
+
+// TestReadJobsJSONStrictKeys: a repeated or miscased key is an error
+// (encoding/json kept the last "arrival" and matched "ARRIVAL").
+func TestReadJobsJSONStrictKeys(t *testing.T) {
+	ok := `{"version":1,"jobs":[{"arrival":0,"cores":1,"memory":1,"processing":1}]}`
+	_, err := ReadJobsJSON(strings.NewReader(ok))
+	require.NoError(t, err)
+	for _, bad := range []string{
+		strings.Replace(ok, `"processing":1`, `"processing":1,"arrival":5`, 1),
+		strings.Replace(ok, `"arrival"`, `"ARRIVAL"`, 1),
+		strings.Replace(ok, `"version":1`, `"version":1,"version":1`, 1),
+	} {
+		_, err := ReadJobsJSON(strings.NewReader(bad))
+		require.ErrorIs(t, err, ErrFormat, bad)
+	}
+}

@@ -30,6 +30,13 @@ type RunSettings struct {
 	// run stops with an error wrapping ErrNotFinished and ErrTooLarge.
 	// 0 means DefaultMaxBusySlots.
 	MaxBusySlots int
+	// MaxWork bounds the work of a run: the sum over busy slots of the
+	// jobs the policy is shown. A policy's time per slot grows with the
+	// jobs it is shown, so MaxBusySlots alone does not bound the time of a
+	// run (1000 jobs that never finish made a small CSV run for minutes);
+	// beyond MaxWork the run stops with an error wrapping ErrNotFinished
+	// and ErrTooLarge. 0 means DefaultMaxWork.
+	MaxWork int64
 	// NoSeries skips the per-slot series (saves memory on long runs).
 	// With series, a run whose last slot exceeds MaxSeriesSlots is an
 	// error wrapping ErrTooLarge.
@@ -40,7 +47,10 @@ type RunSettings struct {
 // bytes per series (four series): MaxSeriesSlots is 128 MiB of series.
 const (
 	DefaultMaxBusySlots = 1 << 24
-	MaxSeriesSlots      = 1 << 22
+	// DefaultMaxWork is 2^26 job-slots: about 10 s of OCORP and a few
+	// minutes of Tetris, 100x the work of the examples' runs.
+	DefaultMaxWork = 1 << 26
+	MaxSeriesSlots = 1 << 22
 )
 
 // Result is the record of Run: one Series per policy, in the order of the
@@ -154,6 +164,10 @@ func run(jobs []Job, dep []int, ms []Machine, pol OnlinePolicy, s RunSettings) (
 	maxBusy := s.MaxBusySlots
 	if maxBusy <= 0 {
 		maxBusy = DefaultMaxBusySlots
+	}
+	maxWork, shown := s.MaxWork, int64(0)
+	if maxWork <= 0 {
+		maxWork = DefaultMaxWork
 	}
 	n := len(jobs)
 	limit, lastArr := s.MaxSlots, 0
@@ -269,6 +283,10 @@ func run(jobs []Job, dep []int, ms []Machine, pol OnlinePolicy, s RunSettings) (
 			unfinished += rem[j]
 		}
 		released = released[:0]
+		if shown += int64(len(active)); shown > maxWork {
+			r.Wall = time.Since(start)
+			return r, fmt.Errorf("%w (%w): %d of %d jobs left at slot %d after %d job-slots of work (RunSettings.MaxWork = %d)", ErrNotFinished, ErrTooLarge, n-done, n, t-1, shown, maxWork)
+		}
 		obs.Jobs = active
 		d, err := pol.Decide(t-1, obs)
 		if err != nil {

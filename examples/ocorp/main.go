@@ -139,6 +139,10 @@ func main() {
 	}
 }
 
+// maxSlotSeconds bounds -slot (one year): beyond it the flowtimes in
+// seconds stop meaning anything and their products approach int overflow.
+const maxSlotSeconds = 365 * 24 * 3600
+
 func run(args []string, stdout io.Writer) error {
 	var pr params
 	flag := flag.NewFlagSet("ocorp", flag.ContinueOnError)
@@ -169,8 +173,8 @@ func run(args []string, stdout io.Writer) error {
 	if !(pr.Load >= 0) || math.IsInf(pr.Load, 0) || pr.Load > 100 {
 		return fmt.Errorf("-load %v not in [0, 100]", pr.Load)
 	}
-	if pr.N < 1 || pr.N > ocorp.MaxGenJobs || pr.Machines < 1 || pr.Machines > ocorp.MaxClusterMachines || pr.Slot < 1 {
-		return fmt.Errorf("-n %d, -machines %d, -slot %d: need 1 <= n <= %d, 1 <= machines <= %d, slot >= 1", pr.N, pr.Machines, pr.Slot, ocorp.MaxGenJobs, ocorp.MaxClusterMachines)
+	if pr.N < 1 || pr.N > ocorp.MaxGenJobs || pr.Machines < 1 || pr.Machines > ocorp.MaxClusterMachines || pr.Slot < 1 || pr.Slot > maxSlotSeconds {
+		return fmt.Errorf("-n %d, -machines %d, -slot %d: need 1 <= n <= %d, 1 <= machines <= %d, 1 <= slot <= %d", pr.N, pr.Machines, pr.Slot, ocorp.MaxGenJobs, ocorp.MaxClusterMachines, maxSlotSeconds)
 	}
 	if !(pr.K >= 1) || pr.K > 16 {
 		return fmt.Errorf("-k %v not in [1, 16]", pr.K)
@@ -183,8 +187,8 @@ func run(args []string, stdout io.Writer) error {
 			continue
 		}
 		a, err := strconv.ParseFloat(s, 64)
-		if err != nil || a < 0 || math.IsInf(a, 0) || math.IsNaN(a) {
-			return fmt.Errorf("bad -alpha value %q", s)
+		if err != nil || !(a >= 0) || a > ocorp.MaxAlpha {
+			return fmt.Errorf("bad -alpha value %q: want a number in [0, %g]", s, ocorp.MaxAlpha)
 		}
 		pr.Alpha = append(pr.Alpha, a)
 	}

@@ -81,7 +81,7 @@ func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-n", "-1"}, {"-n", "99999999999"}, {"-machines", "0"}, {"-machines", "9223372036854775807"},
 		{"-slot", "0"}, {"-k", "NaN"}, {"-k", "0.5"}, {"-load", "NaN"}, {"-load", "-1"}, {"-workload", "x"},
-		{"-mode", "3d"}, {"-alpha", "NaN"}, {"-beta", "2"}, {"-workers", "0"}, {"-jobs", "/nonexistent.csv"},
+		{"-mode", "3d"}, {"-alpha", "NaN"}, {"-alpha", "1e308"}, {"-slot", "9223372036854775807"}, {"-beta", "2"}, {"-workers", "0"}, {"-jobs", "/nonexistent.csv"},
 	} {
 		assert.Error(t, run(append(args, "-quiet"), &bytes.Buffer{}), "%v", args)
 	}
