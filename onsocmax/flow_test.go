@@ -191,7 +191,8 @@ func TestOfflineFlowScaledDays(t *testing.T) {
 		require.NoError(t, in.CheckFeasible(x, 1e-9))
 		arcs := len(s.g.jobArc)
 		require.Less(t, res.Augmentations, DefaultMaxAugmentations(arcs)/4)
-		t.Logf("%dx: %d arcs, %d augmentations", k, arcs, res.Augmentations)
+		require.Less(t, res.Work, int64(DefaultMaxFlowWork/100))
+		t.Logf("%dx: %d arcs, %d augmentations, %d arc scans", k, arcs, res.Augmentations, res.Work)
 	}
 }
 
@@ -210,7 +211,16 @@ func TestFlowIterationLimit(t *testing.T) {
 	require.Equal(t, 3, res.Augmentations)
 	require.NoError(t, in.CheckFeasible(x, 1e-9))
 
-	for _, bad := range []FlowSettings{{MaxAugmentations: -1}, {CapacityTol: -1}, {CapacityTol: math.NaN()}, {CapacityTol: 0.5}} {
+	// The work budget stops a solve whose searches are long, with the
+	// same status and a feasible flow.
+	s = FlowSolver{Settings: FlowSettings{MaxWork: 50}}
+	res, err = s.Solve(x, in)
+	require.ErrorIs(t, err, ErrIterationLimit)
+	require.Equal(t, IterationLimit, res.Status)
+	require.GreaterOrEqual(t, res.Work, int64(50))
+	require.NoError(t, in.CheckFeasible(x, 1e-9))
+
+	for _, bad := range []FlowSettings{{MaxAugmentations: -1}, {MaxWork: -1}, {CapacityTol: -1}, {CapacityTol: math.NaN()}, {CapacityTol: 0.5}} {
 		s := FlowSolver{Settings: bad}
 		_, err := s.Solve(x, in)
 		require.ErrorIs(t, err, ErrSettings, "%+v", bad)
