@@ -1,0 +1,28 @@
+// Package kernel holds the inner passes of projection.CappedSimplex: one
+// pass that finds the linear piece of phi(t) = sum_i clip(z_i - t, 0, u_i)
+// around a trial point t (Piece), the same pass at t = 0 fused with the
+// input check and max z (Piece0), and the final clip (Clip).
+//
+// Each kernel's doc comment is its reference loop. On amd64 the kernels are
+// written in Go assembly (stubs_amd64.go declares them, piece_amd64.s
+// implements them) in two versions chosen at run time with
+// golang.org/x/sys/cpu: AVX-512 (AVX512F, 8 float64 lanes in one zmm
+// register) and AVX2 (two ymm registers). The pure-Go version in generic.go
+// is the fallback on other architectures and with the build tags noasm or
+// purego (stubs_noasm.go), and the reference the tests compare every path
+// against.
+//
+// # Lanes and determinism
+//
+// The sums are accumulated in 8 lanes, coordinate i in lane i % 8, in the
+// same order by every implementation, and the lanes are combined by one
+// fixed tree in Go (Lanes.Reduce). So the assembly versions and the Go
+// version return bit-for-bit the same results on every input that
+// satisfies the kernels' preconditions: the output of CappedSimplex does
+// not depend on the CPU or the build tags. Counts, minima and maxima do not
+// depend on the order; Reduce turns a -0 extreme into +0.
+//
+// Only whole chunks of 8 coordinates go through the assembly; the last
+// len(z) % 8 coordinates are added by the Go loop into the same lanes.
+// The assembly clears the upper AVX state (VZEROUPPER) before returning.
+package kernel

@@ -1,0 +1,333 @@
+//go:build amd64 && !noasm && !purego && !gccgo
+
+#include "textflag.h"
+
+// Constants: 4 x -Inf, 4 x +Inf (memory operands of 256-bit ops), int64 1.
+DATA kconst<>+0(SB)/8, $0xfff0000000000000
+DATA kconst<>+8(SB)/8, $0xfff0000000000000
+DATA kconst<>+16(SB)/8, $0xfff0000000000000
+DATA kconst<>+24(SB)/8, $0xfff0000000000000
+DATA kconst<>+32(SB)/8, $0x7ff0000000000000
+DATA kconst<>+40(SB)/8, $0x7ff0000000000000
+DATA kconst<>+48(SB)/8, $0x7ff0000000000000
+DATA kconst<>+56(SB)/8, $0x7ff0000000000000
+DATA kconst<>+64(SB)/8, $1
+GLOBL kconst<>(SB), RODATA|NOPTR, $72
+
+#define NINF kconst<>+0(SB)
+#define PINF kconst<>+32(SB)
+#define ONE kconst<>+64(SB)
+
+// Offsets of the fields of Lanes.
+#define L_SUM 0
+#define L_FREE 64
+#define L_LEFT 128
+#define L_RIGHT 192
+#define L_ZMAX 256
+#define L_CHK 320
+#define L_UMIN 384
+
+// ---------------------------------------------------------------- AVX-512
+//
+// One chunk of 8 coordinates in the lanes of a zmm register.
+// In: Z0 = z, Z1 = u, Z2 = v = z - t. Constants: Z8 = 0, Z9 = int64 1,
+// Z10 = -Inf, Z11 = +Inf. Accumulators: Z12 Sum, Z13 Free, Z14 Left,
+// Z15 Right. Masks: K1 pos (v > 0), K2 below (v < u), K3 free
+// (pos & below), K4 capped (pos &^ below), K5 !pos. Temporaries Z3-Z6:
+// Z3 = b = z - u; Z4 = the contribution to Sum (u on capped, z on free,
+// +0 elsewhere); Z5 = the left candidate (z on !pos, b on free, -Inf on
+// capped); Z6 = the right candidate (b on capped, z on free, +Inf on
+// !pos). Left keeps its value unless the candidate is greater (VMAXPD
+// returns its second source on ties), Right likewise, as in the Go loop.
+#define PIECE512 \
+	VCMPPD    $0x1e, Z8, Z2, K1; \
+	VCMPPD    $0x11, Z1, Z2, K2; \
+	KANDW     K2, K1, K3;        \
+	KANDNW    K1, K2, K4;        \
+	KNOTW     K1, K5;            \
+	VSUBPD    Z1, Z0, Z3;        \
+	VMOVAPD.Z Z1, K4, Z4;        \
+	VMOVAPD   Z0, K3, Z4;        \
+	VADDPD    Z4, Z12, Z12;      \
+	VPADDQ    Z9, Z13, K3, Z13;  \
+	VBLENDMPD Z0, Z10, K5, Z5;   \
+	VMOVAPD   Z3, K3, Z5;        \
+	VMAXPD    Z14, Z5, Z14;      \
+	VBLENDMPD Z3, Z11, K4, Z6;   \
+	VMOVAPD   Z0, K3, Z6;        \
+	VMINPD    Z15, Z6, Z15
+
+#define INIT512 \
+	VPXORQ       Z8, Z8, Z8;   \
+	VPBROADCASTQ ONE, Z9;      \
+	VBROADCASTSD NINF, Z10;    \
+	VBROADCASTSD PINF, Z11;    \
+	VPXORQ       Z12, Z12, Z12; \
+	VPXORQ       Z13, Z13, Z13; \
+	VMOVAPD      Z10, Z14;     \
+	VMOVAPD      Z11, Z15
+
+#define STORE512 \
+	VMOVUPD   Z12, L_SUM(DI);  \
+	VMOVDQU64 Z13, L_FREE(DI); \
+	VMOVUPD   Z14, L_LEFT(DI); \
+	VMOVUPD   Z15, L_RIGHT(DI)
+
+// func pieceAVX512(l *Lanes, z, u []float64, t float64)
+TEXT ·pieceAVX512(SB), NOSPLIT, $0-64
+	MOVQ         l+0(FP), DI
+	MOVQ         z_base+8(FP), SI
+	MOVQ         z_len+16(FP), CX
+	MOVQ         u_base+32(FP), DX
+	ANDQ         $-8, CX
+	VBROADCASTSD t+56(FP), Z7
+	INIT512
+	XORQ         AX, AX
+	TESTQ        CX, CX
+	JE           p512done
+
+p512loop:
+	VMOVUPD (SI)(AX*8), Z0
+	VMOVUPD (DX)(AX*8), Z1
+	VSUBPD  Z7, Z0, Z2
+	PIECE512
+	ADDQ    $8, AX
+	CMPQ    AX, CX
+	JB      p512loop
+
+p512done:
+	STORE512
+	VZEROUPPER
+	RET
+
+// func piece0AVX512(l *Lanes, z, u []float64)
+// Also Z16 ZMax (from -Inf), Z17 Chk (from 0), Z18 UMin (from 0).
+TEXT ·piece0AVX512(SB), NOSPLIT, $0-56
+	MOVQ    l+0(FP), DI
+	MOVQ    z_base+8(FP), SI
+	MOVQ    z_len+16(FP), CX
+	MOVQ    u_base+32(FP), DX
+	ANDQ    $-8, CX
+	INIT512
+	VMOVAPD Z10, Z16
+	VPXORQ  Z17, Z17, Z17
+	VPXORQ  Z18, Z18, Z18
+	XORQ    AX, AX
+	TESTQ   CX, CX
+	JE      p0512done
+
+p0512loop:
+	VMOVUPD (SI)(AX*8), Z0
+	VMOVUPD (DX)(AX*8), Z1
+	VSUBPD  Z0, Z0, Z2
+	VSUBPD  Z1, Z1, Z3
+	VADDPD  Z3, Z2, Z2
+	VADDPD  Z2, Z17, Z17
+	VMINPD  Z18, Z1, Z18
+	VMAXPD  Z16, Z0, Z16
+	VMOVAPD Z0, Z2
+	PIECE512
+	ADDQ    $8, AX
+	CMPQ    AX, CX
+	JB      p0512loop
+
+p0512done:
+	STORE512
+	VMOVUPD Z16, L_ZMAX(DI)
+	VMOVUPD Z17, L_CHK(DI)
+	VMOVUPD Z18, L_UMIN(DI)
+	VZEROUPPER
+	RET
+
+// func clipAVX512(dst, z, u []float64, tau float64)
+TEXT ·clipAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         z_base+24(FP), SI
+	MOVQ         z_len+32(FP), CX
+	MOVQ         u_base+48(FP), DX
+	ANDQ         $-8, CX
+	VBROADCASTSD tau+72(FP), Z7
+	VPXORQ       Z8, Z8, Z8
+	XORQ         AX, AX
+	TESTQ        CX, CX
+	JE           c512done
+
+c512loop:
+	VMOVUPD (SI)(AX*8), Z0
+	VSUBPD  Z7, Z0, Z0
+	VMAXPD  Z8, Z0, Z0
+	VMINPD  (DX)(AX*8), Z0, Z0
+	VMOVUPD Z0, (DI)(AX*8)
+	ADDQ    $8, AX
+	CMPQ    AX, CX
+	JB      c512loop
+
+c512done:
+	VZEROUPPER
+	RET
+
+// ---------------------------------------------------------------- AVX2
+//
+// One half chunk (4 coordinates, lanes 0-3 or 4-7) in a ymm register,
+// with the masks as all-ones lanes and bitwise selects, like the Go loop.
+// In: Y0 = z, Y1 = u, Y2 = v. Accumulators: S (Y8 lanes 0-3, Y9 lanes 4-7),
+// Y10 Free, Y11 Left, Y12 Right (both halves: order-free). Temporaries
+// Y1-Y6: Y3 pos, Y2 below, Y4 free, Y5 capped, Y6 b = z - u.
+#define HALF2(S) \
+	VXORPD  Y3, Y3, Y3;        \
+	VCMPPD  $0x1e, Y3, Y2, Y3; \
+	VCMPPD  $0x11, Y1, Y2, Y2; \
+	VANDPD  Y3, Y2, Y4;        \
+	VANDNPD Y3, Y2, Y5;        \
+	VPSUBQ  Y4, Y10, Y10;      \
+	VSUBPD  Y1, Y0, Y6;        \
+	VANDPD  Y1, Y5, Y1;        \
+	VANDPD  Y0, Y4, Y2;        \
+	VORPD   Y1, Y2, Y1;        \
+	VADDPD  Y1, S, S;          \
+	VANDNPD Y0, Y3, Y1;        \
+	VANDPD  Y6, Y4, Y2;        \
+	VORPD   Y1, Y2, Y1;        \
+	VANDPD  NINF, Y5, Y2;      \
+	VORPD   Y1, Y2, Y1;        \
+	VMAXPD  Y11, Y1, Y11;      \
+	VANDPD  Y6, Y5, Y1;        \
+	VANDPD  Y0, Y4, Y2;        \
+	VORPD   Y1, Y2, Y1;        \
+	VANDNPD PINF, Y3, Y2;      \
+	VORPD   Y1, Y2, Y1;        \
+	VMINPD  Y12, Y1, Y12
+
+#define INIT2 \
+	VXORPD       Y8, Y8, Y8;    \
+	VXORPD       Y9, Y9, Y9;    \
+	VXORPD       Y10, Y10, Y10; \
+	VBROADCASTSD NINF, Y11;     \
+	VBROADCASTSD PINF, Y12
+
+// Lanes 4-7 of Free, Left and Right get their neutral values.
+#define STORE2 \
+	VMOVUPD      Y8, L_SUM(DI);       \
+	VMOVUPD      Y9, L_SUM+32(DI);    \
+	VMOVDQU      Y10, L_FREE(DI);     \
+	VMOVUPD      Y11, L_LEFT(DI);     \
+	VMOVUPD      Y12, L_RIGHT(DI);    \
+	VXORPD       Y0, Y0, Y0;          \
+	VMOVDQU      Y0, L_FREE+32(DI);   \
+	VBROADCASTSD NINF, Y1;            \
+	VMOVUPD      Y1, L_LEFT+32(DI);   \
+	VBROADCASTSD PINF, Y2;            \
+	VMOVUPD      Y2, L_RIGHT+32(DI)
+
+// func pieceAVX2(l *Lanes, z, u []float64, t float64)
+TEXT ·pieceAVX2(SB), NOSPLIT, $0-64
+	MOVQ         l+0(FP), DI
+	MOVQ         z_base+8(FP), SI
+	MOVQ         z_len+16(FP), CX
+	MOVQ         u_base+32(FP), DX
+	ANDQ         $-8, CX
+	VBROADCASTSD t+56(FP), Y7
+	INIT2
+	XORQ         AX, AX
+	TESTQ        CX, CX
+	JE           p2done
+
+p2loop:
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD (DX)(AX*8), Y1
+	VSUBPD  Y7, Y0, Y2
+	HALF2(Y8)
+	VMOVUPD 32(SI)(AX*8), Y0
+	VMOVUPD 32(DX)(AX*8), Y1
+	VSUBPD  Y7, Y0, Y2
+	HALF2(Y9)
+	ADDQ    $8, AX
+	CMPQ    AX, CX
+	JB      p2loop
+
+p2done:
+	STORE2
+	VZEROUPPER
+	RET
+
+// The check of piece0AVX2 for one half: Y13 Chk, Y14 UMin, Y15 ZMax
+// (both halves in one register: order-free).
+#define CHECK2 \
+	VSUBPD Y0, Y0, Y2;    \
+	VSUBPD Y1, Y1, Y3;    \
+	VADDPD Y3, Y2, Y2;    \
+	VADDPD Y2, Y13, Y13;  \
+	VMINPD Y14, Y1, Y14;  \
+	VMAXPD Y15, Y0, Y15;  \
+	VMOVAPD Y0, Y2
+
+// func piece0AVX2(l *Lanes, z, u []float64)
+TEXT ·piece0AVX2(SB), NOSPLIT, $0-56
+	MOVQ         l+0(FP), DI
+	MOVQ         z_base+8(FP), SI
+	MOVQ         z_len+16(FP), CX
+	MOVQ         u_base+32(FP), DX
+	ANDQ         $-8, CX
+	INIT2
+	VXORPD       Y13, Y13, Y13
+	VXORPD       Y14, Y14, Y14
+	VBROADCASTSD NINF, Y15
+	XORQ         AX, AX
+	TESTQ        CX, CX
+	JE           p02done
+
+p02loop:
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD (DX)(AX*8), Y1
+	CHECK2
+	HALF2(Y8)
+	VMOVUPD 32(SI)(AX*8), Y0
+	VMOVUPD 32(DX)(AX*8), Y1
+	CHECK2
+	HALF2(Y9)
+	ADDQ    $8, AX
+	CMPQ    AX, CX
+	JB      p02loop
+
+p02done:
+	STORE2
+	VMOVUPD Y15, L_ZMAX(DI)
+	VMOVUPD Y1, L_ZMAX+32(DI)
+	VMOVUPD Y13, L_CHK(DI)
+	VMOVUPD Y0, L_CHK+32(DI)
+	VMOVUPD Y14, L_UMIN(DI)
+	VMOVUPD Y0, L_UMIN+32(DI)
+	VZEROUPPER
+	RET
+
+// func clipAVX2(dst, z, u []float64, tau float64)
+TEXT ·clipAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         z_base+24(FP), SI
+	MOVQ         z_len+32(FP), CX
+	MOVQ         u_base+48(FP), DX
+	ANDQ         $-8, CX
+	VBROADCASTSD tau+72(FP), Y7
+	VXORPD       Y8, Y8, Y8
+	XORQ         AX, AX
+	TESTQ        CX, CX
+	JE           c2done
+
+c2loop:
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	VSUBPD  Y7, Y0, Y0
+	VSUBPD  Y7, Y1, Y1
+	VMAXPD  Y8, Y0, Y0
+	VMAXPD  Y8, Y1, Y1
+	VMINPD  (DX)(AX*8), Y0, Y0
+	VMINPD  32(DX)(AX*8), Y1, Y1
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	ADDQ    $8, AX
+	CMPQ    AX, CX
+	JB      c2loop
+
+c2done:
+	VZEROUPPER
+	RET

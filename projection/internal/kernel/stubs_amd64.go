@@ -1,0 +1,85 @@
+//go:build amd64 && !noasm && !purego && !gccgo
+
+package kernel
+
+import "golang.org/x/sys/cpu"
+
+// The assembly kernels process whole chunks of 8 coordinates: len(z) must
+// be a multiple of 8, len(u) (and len(dst)) at least len(z). They overwrite
+// every lane of l. The AVX-512 versions need AVX512F, the AVX2 ones AVX2.
+
+//go:noescape
+func pieceAVX512(l *Lanes, z, u []float64, t float64)
+
+//go:noescape
+func piece0AVX512(l *Lanes, z, u []float64)
+
+//go:noescape
+func clipAVX512(dst, z, u []float64, tau float64)
+
+//go:noescape
+func pieceAVX2(l *Lanes, z, u []float64, t float64)
+
+//go:noescape
+func piece0AVX2(l *Lanes, z, u []float64)
+
+//go:noescape
+func clipAVX2(dst, z, u []float64, tau float64)
+
+// The implementations, by level.
+const (
+	levelGo = iota
+	levelAVX2
+	levelAVX512
+)
+
+// impls lists the implementations, fastest first; ok says whether this
+// CPU runs it.
+var impls = []impl{
+	{"avx512", cpu.X86.HasAVX512F, levelAVX512},
+	{"avx2", cpu.X86.HasAVX2, levelAVX2},
+	{"go", true, levelGo},
+}
+
+var (
+	useAsm   bool
+	implName string
+	level    int
+)
+
+func init() {
+	for _, im := range impls {
+		if im.ok {
+			use(im)
+			return
+		}
+	}
+}
+
+// The dispatchers are plain functions, not function values, so that the
+// escape analysis sees the //go:noescape of the assembly and Lanes stays
+// on the caller's stack.
+
+func pieceAsm(l *Lanes, z, u []float64, t float64) {
+	if level == levelAVX512 {
+		pieceAVX512(l, z, u, t)
+	} else {
+		pieceAVX2(l, z, u, t)
+	}
+}
+
+func piece0Asm(l *Lanes, z, u []float64) {
+	if level == levelAVX512 {
+		piece0AVX512(l, z, u)
+	} else {
+		piece0AVX2(l, z, u)
+	}
+}
+
+func clipAsm(dst, z, u []float64, tau float64) {
+	if level == levelAVX512 {
+		clipAVX512(dst, z, u, tau)
+	} else {
+		clipAVX2(dst, z, u, tau)
+	}
+}

@@ -1,0 +1,21 @@
+//go:build !amd64 || noasm || purego || gccgo
+
+package kernel
+
+const levelGo = 0
+
+// impls lists the implementations: only the Go one in this build.
+var impls = []impl{{"go", true, levelGo}}
+
+var (
+	useAsm   = false
+	implName = "go"
+	level    = levelGo
+)
+
+// The assembly dispatchers are never called in this build (useAsm is
+// false).
+
+func pieceAsm(l *Lanes, z, u []float64, t float64) { panic("kernel: no assembly") }
+func piece0Asm(l *Lanes, z, u []float64)           { panic("kernel: no assembly") }
+func clipAsm(dst, z, u []float64, tau float64)     { panic("kernel: no assembly") }
