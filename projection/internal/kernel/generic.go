@@ -231,3 +231,28 @@ func use(im impl) {
 	level = im.level
 	useAsm = im.level != levelGo
 }
+
+// Impls returns the names of the implementations this CPU and build run,
+// fastest first; the last is "go".
+func Impls() []string {
+	var names []string
+	for _, im := range impls {
+		if im.ok {
+			names = append(names, im.name)
+		}
+	}
+	return names
+}
+
+// Use makes the named implementation the one the kernels run and reports
+// whether it exists and this CPU runs it (otherwise nothing changes). It is
+// for tests and benchmarks: it must not run concurrently with the kernels.
+func Use(name string) bool {
+	for _, im := range impls {
+		if im.name == name && im.ok {
+			use(im)
+			return true
+		}
+	}
+	return false
+}
