@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/msched/msched/projection/internal/kernel"
 )
 
 // benchData is one block in the OGASched regime: z = y + step with y
@@ -35,6 +37,29 @@ func benchmarkKernel(b *testing.B, n int, f func(dst, z, u []float64, c float64)
 func copyFloor(dst, z, _ []float64, _ float64) float64 {
 	copy(dst, z)
 	return 0
+}
+
+// BenchmarkCappedSimplexKernels runs CappedSimplex with every
+// implementation of its passes this CPU runs (kernel=avx512, avx2, go;
+// go is what -tags noasm builds) and copy() of the same data (kernel=copy,
+// the floor), interleaved in one process so that the ratios hold on a
+// loaded machine.
+func BenchmarkCappedSimplexKernels(b *testing.B) {
+	def := kernel.Impl()
+	defer kernel.Use(def)
+	for _, n := range []int{8, 64, 1 << 10, 1 << 16, 1 << 20} {
+		for _, k := range append(kernel.Impls(), "copy") {
+			b.Run(fmt.Sprintf("n=%d/kernel=%s", n, k), func(b *testing.B) {
+				if k == "copy" {
+					benchmarkKernel(b, n, copyFloor)
+					return
+				}
+				kernel.Use(k)
+				defer kernel.Use(def)
+				benchmarkKernel(b, n, CappedSimplex)
+			})
+		}
+	}
 }
 
 func BenchmarkCappedSimplex8(b *testing.B)        { benchmarkKernel(b, 8, CappedSimplex) }

@@ -81,11 +81,15 @@ func (l *Lanes) initPiece0() {
 // pieceGo adds coordinates from..len(z)-1 to the lanes of a Piece pass at
 // t, branch-free: the class of each coordinate is a pair of masks and its
 // contributions are selected with bitwise ands, exactly as the assembly
-// does it lane by lane.
+// does it lane by lane. Only the sums need their lanes (the order of
+// floating-point additions matters); the count and the extremes are
+// order-free and kept in single variables, folded into lane 0.
 func pieceGo(l *Lanes, z, u []float64, t float64, from int) {
 	u = u[:len(z)]
+	s := l.Sum
+	var m uint64
+	left, right := math.Inf(-1), math.Inf(1)
 	for i := from; i < len(z); i++ {
-		j := i & 7
 		z0, u0 := z[i], u[i]
 		v0 := z0 - t
 		var pos, below uint64
@@ -98,14 +102,22 @@ func pieceGo(l *Lanes, z, u []float64, t float64, from int) {
 		free := pos & below
 		capped := pos &^ below
 		zb, bb := math.Float64bits(z0), math.Float64bits(z0-u0)
-		l.Sum[j] += math.Float64frombits(math.Float64bits(u0)&capped | zb&free)
-		l.Free[j] += int64(free & 1)
-		if x := math.Float64frombits(zb&^pos | bb&free | negInf&capped); x > l.Left[j] {
-			l.Left[j] = x
+		s[i&7] += math.Float64frombits(math.Float64bits(u0)&capped | zb&free)
+		m += free & 1
+		if x := math.Float64frombits(zb&^pos | bb&free | negInf&capped); x > left {
+			left = x
 		}
-		if x := math.Float64frombits(bb&capped | zb&free | posInf&^pos); x < l.Right[j] {
-			l.Right[j] = x
+		if x := math.Float64frombits(bb&capped | zb&free | posInf&^pos); x < right {
+			right = x
 		}
+	}
+	l.Sum = s
+	l.Free[0] += int64(m)
+	if left > l.Left[0] {
+		l.Left[0] = left
+	}
+	if right < l.Right[0] {
+		l.Right[0] = right
 	}
 }
 

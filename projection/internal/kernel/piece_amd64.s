@@ -32,29 +32,27 @@ GLOBL kconst<>(SB), RODATA|NOPTR, $72
 // One chunk of 8 coordinates in the lanes of a zmm register.
 // In: Z0 = z, Z1 = u, Z2 = v = z - t. Constants: Z8 = 0, Z9 = int64 1,
 // Z10 = -Inf, Z11 = +Inf. Accumulators: Z12 Sum, Z13 Free, Z14 Left,
-// Z15 Right. Masks: K1 pos (v > 0), K2 below (v < u), K3 free
-// (pos & below), K4 capped (pos &^ below), K5 !pos. Temporaries Z3-Z6:
-// Z3 = b = z - u; Z4 = the contribution to Sum (u on capped, z on free,
-// +0 elsewhere); Z5 = the left candidate (z on !pos, b on free, -Inf on
-// capped); Z6 = the right candidate (b on capped, z on free, +Inf on
+// Z15 Right. Masks: K1 pos (v > 0), K3 free (pos and v < u), K4 capped
+// (pos and not v < u; NLT_UQ is the exact complement of LT_OQ). Temporaries
+// Z3-Z6: Z3 = b = z - u; Z4 = the contribution to Sum (u on capped, z on
+// free, +0 elsewhere); Z5 = the left candidate (z on !pos, b on free, -Inf
+// on capped); Z6 = the right candidate (b on capped, z on free, +Inf on
 // !pos). Left keeps its value unless the candidate is greater (VMAXPD
 // returns its second source on ties), Right likewise, as in the Go loop.
 #define PIECE512 \
-	VCMPPD    $0x1e, Z8, Z2, K1; \
-	VCMPPD    $0x11, Z1, Z2, K2; \
-	KANDW     K2, K1, K3;        \
-	KANDNW    K1, K2, K4;        \
-	KNOTW     K1, K5;            \
-	VSUBPD    Z1, Z0, Z3;        \
-	VMOVAPD.Z Z1, K4, Z4;        \
-	VMOVAPD   Z0, K3, Z4;        \
-	VADDPD    Z4, Z12, Z12;      \
-	VPADDQ    Z9, Z13, K3, Z13;  \
-	VBLENDMPD Z0, Z10, K5, Z5;   \
-	VMOVAPD   Z3, K3, Z5;        \
-	VMAXPD    Z14, Z5, Z14;      \
-	VBLENDMPD Z3, Z11, K4, Z6;   \
-	VMOVAPD   Z0, K3, Z6;        \
+	VCMPPD    $0x1e, Z8, Z2, K1;     \
+	VCMPPD    $0x11, Z1, Z2, K1, K3; \
+	VCMPPD    $0x15, Z1, Z2, K1, K4; \
+	VSUBPD    Z1, Z0, Z3;            \
+	VMOVAPD.Z Z1, K4, Z4;            \
+	VMOVAPD   Z0, K3, Z4;            \
+	VADDPD    Z4, Z12, Z12;          \
+	VPADDQ    Z9, Z13, K3, Z13;      \
+	VBLENDMPD Z10, Z0, K1, Z5;       \
+	VMOVAPD   Z3, K3, Z5;            \
+	VMAXPD    Z14, Z5, Z14;          \
+	VBLENDMPD Z3, Z11, K4, Z6;       \
+	VMOVAPD   Z0, K3, Z6;            \
 	VMINPD    Z15, Z6, Z15
 
 #define INIT512 \
