@@ -83,5 +83,3 @@ func oldPieceAt(z, u []float64, t float64) oldPiece {
 	sum, m := s0+s1, int(m0+m1)
 	return oldPiece{phi: sum - float64(m)*t, sum: sum, freeM: m, left: left, right: right}
 }
-
-
