@@ -147,7 +147,7 @@ func workSpan(z, u []float64, bs Blocks) (work, span float64) {
 		lo, hi := bs.Offsets[b], bs.Offsets[b+1]
 		n := hi - lo
 		passes := 2
-		if n > smallN {
+		if n > kernel.SmallBlock() {
 			cnt := 0
 			passCounter = &cnt
 			capNewton(dst[lo:hi], z[lo:hi], u[lo:hi], bs.Caps[b])

@@ -6,6 +6,8 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/msched/msched/projection/internal/kernel"
 )
 
 // smallBlocks returns nb distinct random blocks of n coordinates in the
@@ -63,21 +65,27 @@ func TestMinTimesSmallBlock(t *testing.T) {
 		f    func(dst, z, u []float64, c float64) float64
 	}{{"sort", capSmall}, {"newton", capNewton}}
 	const nb = 4096
-	for _, n := range []int{2, 3, 4, 5, 6, 8, 10, 12, 16, 24} {
-		z, u, c := smallBlocks(n, nb)
-		dst := make([]float64, n)
-		best := make([]time.Duration, len(methods))
-		for range 40 {
-			for k, m := range methods {
-				st := time.Now()
-				for b := range nb {
-					m.f(dst, z[b*n:(b+1)*n], u[b*n:(b+1)*n], c[b])
-				}
-				if d := time.Since(st) / nb; best[k] == 0 || d < best[k] {
-					best[k] = d
+	def := kernel.Impl()
+	defer kernel.Use(def)
+	for _, k := range kernel.Impls() {
+		kernel.Use(k)
+		t.Logf("kernel %s", k)
+		for _, n := range []int{2, 3, 4, 5, 6, 8, 9, 10, 12, 16, 24} {
+			z, u, c := smallBlocks(n, nb)
+			dst := make([]float64, n)
+			best := make([]time.Duration, len(methods))
+			for range 40 {
+				for k, m := range methods {
+					st := time.Now()
+					for b := range nb {
+						m.f(dst, z[b*n:(b+1)*n], u[b*n:(b+1)*n], c[b])
+					}
+					if d := time.Since(st) / nb; best[k] == 0 || d < best[k] {
+						best[k] = d
+					}
 				}
 			}
+			t.Logf("n=%3d  sort %6v  newton %6v  newton/sort %.2f", n, best[0], best[1], float64(best[1])/float64(best[0]))
 		}
-		t.Logf("n=%3d  sort %6v  newton %6v  newton/sort %.2f", n, best[0], best[1], float64(best[1])/float64(best[0]))
 	}
 }

@@ -22,7 +22,9 @@
 // not depend on the CPU or the build tags. Counts, minima and maxima do not
 // depend on the order; Reduce turns a -0 extreme into +0.
 //
-// Only whole chunks of 8 coordinates go through the assembly; the last
-// len(z) % 8 coordinates are added by the Go loop into the same lanes.
+// The AVX-512 versions handle the last len(z) % 8 coordinates with masked
+// loads and stores (masked-off lanes read as a coordinate that changes no
+// accumulator); the AVX2 versions take whole chunks of 8 coordinates and
+// the Go loop adds the rest into the same lanes.
 // The assembly clears the upper AVX state (VZEROUPPER) before returning.
 package kernel

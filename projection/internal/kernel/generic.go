@@ -173,6 +173,9 @@ func clipGo(dst, z, u []float64, tau float64, from int) {
 func Piece(l *Lanes, z, u []float64, t float64) {
 	u = u[:len(z)]
 	n8 := len(z) &^ 7
+	if useAsm && asmAll() {
+		n8 = len(z)
+	}
 	if n8 > 0 && useAsm {
 		pieceAsm(l, z[:n8], u[:n8], t)
 	} else {
@@ -194,6 +197,9 @@ func Piece(l *Lanes, z, u []float64, t float64) {
 func Piece0(l *Lanes, z, u []float64) {
 	u = u[:len(z)]
 	n8 := len(z) &^ 7
+	if useAsm && asmAll() {
+		n8 = len(z)
+	}
 	if n8 > 0 && useAsm {
 		piece0Asm(l, z[:n8], u[:n8])
 	} else {
@@ -216,6 +222,9 @@ func Clip(dst, z, u []float64, tau float64) {
 	u = u[:len(z)]
 	dst = dst[:len(z)]
 	n8 := len(z) &^ 7
+	if useAsm && asmAll() {
+		n8 = len(z)
+	}
 	if n8 > 0 && useAsm {
 		clipAsm(dst[:n8], z[:n8], u[:n8], tau)
 	} else {
@@ -234,12 +243,14 @@ type impl struct {
 	name  string
 	ok    bool // this CPU runs it
 	level int
+	small int // see SmallBlock
 }
 
 // use makes im the implementation of Piece, Piece0 and Clip (init; the
 // tests switch between all those the CPU runs).
 func use(im impl) {
 	implName = im.name
+	smallBlock = im.small
 	level = im.level
 	useAsm = im.level != levelGo
 }
@@ -268,3 +279,12 @@ func Use(name string) bool {
 	}
 	return false
 }
+
+// smallBlock is SmallBlock's value for the implementation in use.
+var smallBlock = 24
+
+// SmallBlock returns the block size up to which projection.CappedSimplex
+// sorts the breakpoints instead of running Newton passes with the
+// implementation in use: the measured crossover, 9 with AVX-512, 12 with
+// AVX2 (whose tails run in Go), 24 with the Go kernels.
+func SmallBlock() int { return smallBlock }

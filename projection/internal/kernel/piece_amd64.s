@@ -65,6 +65,14 @@ GLOBL kconst<>(SB), RODATA|NOPTR, $72
 	VMOVAPD      Z10, Z14;     \
 	VMOVAPD      Z11, Z15
 
+// K6 = the low R9 bits (R9 in 1..7); clobbers CX, R8.
+#define TAILMASK \
+	MOVQ  R9, CX;  \
+	MOVL  $1, R8;  \
+	SHLL  CX, R8;  \
+	DECL  R8;      \
+	KMOVW R8, K6
+
 #define STORE512 \
 	VMOVUPD   Z12, L_SUM(DI);  \
 	VMOVDQU64 Z13, L_FREE(DI); \
@@ -77,12 +85,13 @@ TEXT ·pieceAVX512(SB), NOSPLIT, $0-64
 	MOVQ         z_base+8(FP), SI
 	MOVQ         z_len+16(FP), CX
 	MOVQ         u_base+32(FP), DX
+	MOVQ         CX, R9
 	ANDQ         $-8, CX
 	VBROADCASTSD t+56(FP), Z7
 	INIT512
 	XORQ         AX, AX
 	TESTQ        CX, CX
-	JE           p512done
+	JE           p512tail
 
 p512loop:
 	VMOVUPD (SI)(AX*8), Z0
@@ -92,6 +101,18 @@ p512loop:
 	ADDQ    $8, AX
 	CMPQ    AX, CX
 	JB      p512loop
+
+p512tail:
+	// The last len(z) % 8 coordinates, masked (K6): the other lanes read
+	// z = -Inf, u = 0, a zero coordinate that changes no accumulator.
+	SUBQ      AX, R9
+	JE        p512done
+	TAILMASK
+	VMOVAPD   Z10, Z0
+	VMOVUPD   (SI)(AX*8), K6, Z0
+	VMOVUPD.Z (DX)(AX*8), K6, Z1
+	VSUBPD    Z7, Z0, Z2
+	PIECE512
 
 p512done:
 	STORE512
@@ -105,6 +126,7 @@ TEXT ·piece0AVX512(SB), NOSPLIT, $0-56
 	MOVQ    z_base+8(FP), SI
 	MOVQ    z_len+16(FP), CX
 	MOVQ    u_base+32(FP), DX
+	MOVQ    CX, R9
 	ANDQ    $-8, CX
 	INIT512
 	VMOVAPD Z10, Z16
@@ -112,7 +134,7 @@ TEXT ·piece0AVX512(SB), NOSPLIT, $0-56
 	VPXORQ  Z18, Z18, Z18
 	XORQ    AX, AX
 	TESTQ   CX, CX
-	JE      p0512done
+	JE      p0512tail
 
 p0512loop:
 	VMOVUPD (SI)(AX*8), Z0
@@ -129,6 +151,25 @@ p0512loop:
 	CMPQ    AX, CX
 	JB      p0512loop
 
+p0512tail:
+	// Masked (K6): the check sees z = u = 0 in the other lanes, the pass
+	// z = -Inf, u = 0.
+	SUBQ      AX, R9
+	JE        p0512done
+	TAILMASK
+	KNOTW     K6, K7
+	VMOVUPD.Z (SI)(AX*8), K6, Z0
+	VMOVUPD.Z (DX)(AX*8), K6, Z1
+	VSUBPD    Z0, Z0, Z2
+	VSUBPD    Z1, Z1, Z3
+	VADDPD    Z3, Z2, Z2
+	VADDPD    Z2, Z17, Z17
+	VMINPD    Z18, Z1, Z18
+	VMOVAPD   Z10, K7, Z0
+	VMAXPD    Z16, Z0, Z16
+	VMOVAPD   Z0, Z2
+	PIECE512
+
 p0512done:
 	STORE512
 	VMOVUPD Z16, L_ZMAX(DI)
@@ -143,12 +184,13 @@ TEXT ·clipAVX512(SB), NOSPLIT, $0-80
 	MOVQ         z_base+24(FP), SI
 	MOVQ         z_len+32(FP), CX
 	MOVQ         u_base+48(FP), DX
+	MOVQ         CX, R9
 	ANDQ         $-8, CX
 	VBROADCASTSD tau+72(FP), Z7
 	VPXORQ       Z8, Z8, Z8
 	XORQ         AX, AX
 	TESTQ        CX, CX
-	JE           c512done
+	JE           c512tail
 
 c512loop:
 	VMOVUPD (SI)(AX*8), Z0
@@ -159,6 +201,18 @@ c512loop:
 	ADDQ    $8, AX
 	CMPQ    AX, CX
 	JB      c512loop
+
+c512tail:
+	// Masked loads and store (K6): nothing outside dst[:len(z)] is touched.
+	SUBQ      AX, R9
+	JE        c512done
+	TAILMASK
+	VMOVUPD.Z (SI)(AX*8), K6, Z0
+	VMOVUPD.Z (DX)(AX*8), K6, Z1
+	VSUBPD    Z7, Z0, Z0
+	VMAXPD    Z8, Z0, Z0
+	VMINPD    Z1, Z0, Z0
+	VMOVUPD   Z0, K6, (DI)(AX*8)
 
 c512done:
 	VZEROUPPER

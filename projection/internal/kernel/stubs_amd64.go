@@ -4,9 +4,11 @@ package kernel
 
 import "golang.org/x/sys/cpu"
 
-// The assembly kernels process whole chunks of 8 coordinates: len(z) must
-// be a multiple of 8, len(u) (and len(dst)) at least len(z). They overwrite
-// every lane of l. The AVX-512 versions need AVX512F, the AVX2 ones AVX2.
+// The assembly kernels need len(u) (and len(dst)) >= len(z) and overwrite
+// every lane of l. The AVX-512 versions need AVX512F and process all of z
+// (the last len(z) % 8 coordinates with masked loads and stores); the AVX2
+// ones need AVX2 and process only whole chunks of 8 coordinates,
+// len(z) &^ 7 (the caller adds the rest with the Go loop).
 
 //go:noescape
 func pieceAVX512(l *Lanes, z, u []float64, t float64)
@@ -36,10 +38,13 @@ const (
 // impls lists the implementations, fastest first; ok says whether this
 // CPU runs it.
 var impls = []impl{
-	{"avx512", cpu.X86.HasAVX512F, levelAVX512},
-	{"avx2", cpu.X86.HasAVX2, levelAVX2},
-	{"go", true, levelGo},
+	{"avx512", cpu.X86.HasAVX512F, levelAVX512, 9},
+	{"avx2", cpu.X86.HasAVX2, levelAVX2, 12},
+	{"go", true, levelGo, 24},
 }
+
+// asmAll says whether the assembly in use processes the tail too.
+func asmAll() bool { return level == levelAVX512 }
 
 var (
 	useAsm   bool

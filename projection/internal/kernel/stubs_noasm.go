@@ -5,13 +5,15 @@ package kernel
 const levelGo = 0
 
 // impls lists the implementations: only the Go one in this build.
-var impls = []impl{{"go", true, levelGo}}
+var impls = []impl{{"go", true, levelGo, 24}}
 
 var (
 	useAsm   = false
 	implName = "go"
 	level    = levelGo
 )
+
+func asmAll() bool { return false }
 
 // The assembly dispatchers are never called in this build (useAsm is
 // false).
