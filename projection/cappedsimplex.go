@@ -37,7 +37,8 @@ import (
 // that piece lies inside it. It costs a few branch-free O(n) passes (2 to 4
 // on random data); small blocks (at most 9 coordinates with the AVX-512
 // kernels, 12 with AVX2, 24 in pure Go) sort their breakpoints on the stack
-// instead.
+// instead, or, from 3 to 8 coordinates with AVX-512, evaluate phi at all
+// of them at once in vector registers.
 func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	n := len(z)
 	if len(dst) != n || len(u) != n {
@@ -49,6 +50,9 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	if n <= kernel.SmallBlock() {
 		if n == 0 {
 			return 0
+		}
+		if n >= tinyMin && n <= kernel.TinyBlock() {
+			return capTiny(dst, z, u, c)
 		}
 		return capSmall(dst, z, u, c)
 	}
@@ -125,6 +129,10 @@ func capNewton(dst, z, u []float64, c float64) (tau float64) {
 	clipTo(dst, z, u, tau)
 	return tau
 }
+
+// tinyMin is the smallest block for capTiny: below, sorting 2 or 4
+// breakpoints is cheaper (measured, see doc.go).
+const tinyMin = 3
 
 // passCounter, when set by a test, counts the Newton passes after pass 0.
 var passCounter *int

@@ -53,21 +53,38 @@
 // passes (the first fuses the precondition check, the last writes dst),
 // no sorting, no allocation, no scratch space.
 //
-// Blocks of at most 24 coordinates (OGASched's |L_r| is about 10) take
-// another path: one pass checks the input, sums phi(0) and collects the at
-// most 48 breakpoints in a stack array, then insertion-sorts them and
-// walks them with running sums (O(n^2) comparisons, no allocation); the
-// running sums add O(n) roundings, so the result is exact to about n ulps
-// of the largest term. Timed over 4096 distinct random blocks (binding
-// capacity, so branch predictors cannot memorise them), per block:
+// The passes run in package projection/internal/kernel: Go assembly for
+// amd64 with AVX-512 (8 float64 lanes in one zmm register, masked tails)
+// or AVX2 (two ymm registers), chosen at run time with golang.org/x/sys/cpu,
+// and a pure-Go version of the same loops, the reference and the fallback
+// on other architectures or with the build tag noasm (or purego). All
+// three sum in the same 8 lanes in the same order, so the Newton path
+// gives the same result bit for bit on every CPU (the tests check it on
+// every path the CPU runs, the fuzz targets too).
 //
-//	n              4      8     12     16     20     24     32
-//	stack sort    29    171    274    372    466    569    787 ns
-//	Newton        90    261    369    448    519    587    725 ns
-//	paper         62    236    539    739    932   1119   1507 ns
+// Small blocks (OGASched's |L_r| is 2 to 30, median 5) take another path:
+// one pass checks the input, sums phi(0) and collects the at most 48
+// breakpoints in a stack array, then insertion-sorts them and walks them
+// with running sums (O(n^2) comparisons, no allocation); the running sums
+// add O(n) roundings, so the result is exact to about n ulps of the
+// largest term. The switch follows the kernels (kernel.SmallBlock): blocks
+// of at most 9 coordinates are sorted with the AVX-512 passes, 12 with
+// AVX2 (whose tails run in Go), 24 with the Go passes. Timed over 4096
+// distinct random blocks (binding capacity, so branch predictors cannot
+// memorise them; TestMinTimesSmallBlock, MINBENCH=1, minimum of 40
+// interleaved trials on the loaded 2-vCPU machine, so about 3x the
+// unloaded times), per block:
 //
-// hence the switch at 24. Benchmarks that repeat one small block flatter
-// the branchy paths by 2-3x (branch predictors learn the data).
+//	n                      2     4     5     8     9    10    12    16    24
+//	stack sort            28    68    97   183   203   229   281   375   581 ns
+//	Newton, AVX-512       96   137   161   224   198   194   207   233   245 ns
+//	Newton, AVX2         144   250   294   174   215   312   316   198   232 ns
+//	Newton, Go           115   184   233   337   364   406   463   578   748 ns
+//
+// A sort-free variant for n <= 8 (phi evaluated at all 2n breakpoints at
+// once, O(n^2) flops) measured the same as the sort (1.03-1.29x its time)
+// and was dropped. Benchmarks that repeat one small block flatter the
+// branchy paths by 2-3x (branch predictors learn the data).
 //
 // CappedSimplexSort is the textbook baseline: sort the 2n breakpoints,
 // O(n log n), allocating 2n floats. The tests check both against each other,
@@ -136,6 +153,33 @@
 // time per slot with the (r,k) blocks in parallel; the total work here is
 // O(sum_r |L_r| K) = O(K sum_l |R_l|) per slot, linear, with a small number
 // of passes per block (see BenchmarkProjectSeries).
+//
+// # Work and span
+//
+// The paper's parallel-depth claim cannot be seen in wall time on two
+// cores, so the batched benchmarks (BenchmarkProjectSeries,
+// BenchmarkProjectBlocks*) report it as metrics, measured on the
+// benchmark's data by re-running each block solve with a pass counter:
+//
+//   - work-coords/op: the work, the sum over blocks of n_b times the number
+//     of O(n_b) passes its solve makes (check/phi(0), Newton passes, clip;
+//     a sorted small block counts 2 passes, its insertion sort is not
+//     counted);
+//   - span-coords/op: the span, the cost of the longest chain of dependent
+//     block solves; the blocks are independent, so the chain is one solve
+//     and the span is the largest single block's cost;
+//   - parallelism: work / span, the speed-up an unbounded number of
+//     workers could reach;
+//   - bound-speedup: Brent's bound for the Projector's p workers,
+//     work / max(work/p, span).
+//
+// The measured speed-up at 1, 2 and all cores is the ratio of ns/op of the
+// w=1 and w=p sub-benchmarks of one run (benchstat -col /w). For |R| = 128
+// servers and |L_r| = 10 the span is 20 coordinate visits for every K (1
+// to 64: one sorted block), the work 2560 K: the depth is O(|L_r|),
+// constant in K, rather than the paper's O(log K), and the parallelism
+// grows linearly in K (128 at K = 1, 8192 at K = 64), so the speed-up is
+// bounded by the cores, not by the span, at every size measured.
 //
 // # Performance
 //

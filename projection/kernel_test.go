@@ -81,12 +81,55 @@ func TestCappedSimplexSameOnEveryKernel(t *testing.T) {
 	}
 }
 
-// capNewtonOrSmall is CappedSimplex, but forces the Newton passes on
-// blocks of more than 8 coordinates so that the vector kernels run on
-// every size the small-block path would otherwise take.
+// capNewtonOrSmall is CappedSimplex with the method fixed by the size
+// alone: Newton passes above 8 coordinates (so that the vector kernels run
+// on every size the small-block path would otherwise take), the
+// tiny-block bracketing from 1 to 8, which have a Go and an AVX-512
+// version each.
 func capNewtonOrSmall(y []float64, in instance) float64 {
-	if len(in.z) > 8 {
+	switch n := len(in.z); {
+	case n > 8:
 		return capNewton(y, in.z, in.u, in.c)
+	case n == 0:
+		return 0
+	default:
+		return capTiny(y, in.z, in.u, in.c)
 	}
-	return CappedSimplex(y, in.z, in.u, in.c)
+}
+
+// TestCapTinyMatchesBisection checks the tiny-block path with every
+// kernel against the KKT conditions, the bisection reference and the
+// sorting path on random and adversarial blocks of 1 to 8 coordinates.
+func TestCapTinyMatchesBisection(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 16))
+	var cases []instance
+	for _, in := range adversarialInstances() {
+		if n := len(in.z); n >= 1 && n <= 8 {
+			cases = append(cases, in)
+		}
+	}
+	for len(cases) < numCases() {
+		in := randomInstance(rng, 8)
+		if n := len(in.z); n >= 1 && n <= 8 {
+			cases = append(cases, in)
+		}
+	}
+	forEachKernel(t, func(name string) {
+		for k, in := range cases {
+			y := make([]float64, len(in.z))
+			tau := capTiny(y, in.z, in.u, in.c)
+			if msg := checkKKT(in, y, tau, 1e-9); msg != "" {
+				t.Fatalf("%s: case %d: %s\nz=%v\nu=%v\nc=%v", name, k, msg, in.z, in.u, in.c)
+			}
+			want := bisection(in)
+			tol := 1e-9 * max(in.scale(), math.SmallestNonzeroFloat64)
+			ys := make([]float64, len(in.z))
+			capSmall(ys, in.z, in.u, in.c)
+			for i := range y {
+				if math.Abs(y[i]-want[i]) > tol || math.Abs(y[i]-ys[i]) > tol {
+					t.Fatalf("%s: case %d: y[%d] = %v, bisection %v, sort %v\nz=%v\nu=%v\nc=%v", name, k, i, y[i], want[i], ys[i], in.z, in.u, in.c)
+				}
+			}
+		}
+	})
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// FuzzKernels runs Piece, Piece0 and Clip with every implementation this
+// FuzzKernels runs Piece, Piece0, Clip and TinyBrackets (c = |t|) with every implementation this
 // CPU runs on (z_i, u_i) pairs decoded from data, made finite with u_i >= 0,
 // and compares them bit for bit with the reference loops; the input must
 // stay untouched and Clip must write nothing outside dst.
@@ -57,6 +57,13 @@ func FuzzKernels(f *testing.F) {
 			for i := range dst {
 				if !same(dst[i], wantY[i]) {
 					t.Fatalf("Clip: dst[%d] = %v, reference %v", i, dst[i], wantY[i])
+				}
+			}
+			if n >= 1 && n <= 8 {
+				var r Tiny
+				TinyBrackets(&r, zc, uc, tau)
+				if w := tinyRef(z, u, tau); !sameTiny(r, w) {
+					t.Fatalf("TinyBrackets = %+v, reference %+v", r, w)
 				}
 			}
 		})

@@ -244,6 +244,7 @@ type impl struct {
 	ok    bool // this CPU runs it
 	level int
 	small int // see SmallBlock
+	tiny  int // see TinyBlock
 }
 
 // use makes im the implementation of Piece, Piece0 and Clip (init; the
@@ -251,6 +252,7 @@ type impl struct {
 func use(im impl) {
 	implName = im.name
 	smallBlock = im.small
+	tinyBlock = im.tiny
 	level = im.level
 	useAsm = im.level != levelGo
 }
@@ -288,3 +290,12 @@ var smallBlock = 24
 // implementation in use: the measured crossover, 9 with AVX-512, 12 with
 // AVX2 (whose tails run in Go), 24 with the Go kernels.
 func SmallBlock() int { return smallBlock }
+
+// tinyBlock is TinyBlock's value for the implementation in use.
+var tinyBlock = 0
+
+// TinyBlock returns the block size up to which projection.CappedSimplex
+// brackets the root with TinyBrackets instead of sorting: 8 with AVX-512,
+// where it is measured faster than the sort, 0 (never) otherwise (the Go
+// loop of TinyBrackets is no faster than the sort).
+func TinyBlock() int { return tinyBlock }

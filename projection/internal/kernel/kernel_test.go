@@ -326,3 +326,90 @@ func TestShortSlicesPanic(t *testing.T) {
 		}()
 	}
 }
+
+// tinyRef runs the Go version of TinyBrackets (the reference loop).
+func tinyRef(z, u []float64, c float64) Tiny {
+	var r Tiny
+	tinyGo(&r, z, u, c)
+	return r
+}
+
+func sameTiny(a, b Tiny) bool {
+	if a.State != b.State {
+		return false
+	}
+	switch a.State {
+	case 0:
+		return same(a.Phi0, b.Phi0)
+	case 1:
+		return same(a.Phi0, b.Phi0) && same(a.Lo, b.Lo) && same(a.Hi, b.Hi)
+	}
+	return true
+}
+
+// TestTinyBracketsMatchesReference compares every implementation with the
+// reference loop on blocks of 1 to 8 coordinates (ties, zeros, huge and
+// tiny magnitudes, capacities at and around the breakpoints' phi values,
+// invalid values), and checks the bracket: lo < hi unless the block is
+// degenerate, no key strictly inside.
+func TestTinyBracketsMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 8))
+	type tc struct {
+		z, u []float64
+		c    float64
+	}
+	var cases []tc
+	for range 20000 {
+		in := randomInstance(rng, 1+rng.IntN(8))
+		var c float64
+		switch rng.IntN(4) {
+		case 0:
+			c = 0
+		case 1:
+			c = math.Abs(value(rng, in.u))
+		case 2:
+			// c equal to phi at a breakpoint.
+			x := in.z[rng.IntN(len(in.z))]
+			for j := range in.z {
+				c += min(max(in.z[j]-x, 0), in.u[j])
+			}
+		default:
+			for j := range in.u {
+				c += in.u[j] * rng.Float64()
+			}
+		}
+		if rng.IntN(50) == 0 {
+			bad := []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1}
+			i := rng.IntN(len(in.z))
+			if b := bad[rng.IntN(4)]; rng.IntN(2) == 0 && b != -1 {
+				in.z[i] = b
+			} else {
+				in.u[i] = b
+			}
+		}
+		cases = append(cases, tc{in.z, in.u, c})
+	}
+	forEachImpl(t, func(t *testing.T) {
+		for k, in := range cases {
+			for _, off := range []int{0, 3} {
+				z, _ := copyAt(in.z, off)
+				u, _ := copyAt(in.u, 7-off)
+				var got Tiny
+				TinyBrackets(&got, z, u, in.c)
+				want := tinyRef(in.z, in.u, in.c)
+				if !sameTiny(got, want) {
+					t.Fatalf("case %d: z=%v u=%v c=%v: %+v, reference %+v", k, in.z, in.u, in.c, got, want)
+				}
+				if got.State == 1 {
+					for i := range in.z {
+						for _, x := range []float64{in.z[i], in.z[i] - in.u[i]} {
+							if got.Lo < x && x < got.Hi {
+								t.Fatalf("case %d: key %v inside (%v, %v)", k, x, got.Lo, got.Hi)
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+}

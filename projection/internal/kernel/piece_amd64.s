@@ -383,3 +383,100 @@ c2loop:
 c2done:
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------- tiny blocks
+//
+// Horizontal reductions of Z2 into the low lane of X2, in the order of
+// Lanes.Reduce: ((l0+l4)+(l2+l6)) + ((l1+l5)+(l3+l7)). Clobber Y3.
+#define TREE(OPPD, OPSD) \
+	VEXTRACTF64X4 $1, Z2, Y3; \
+	OPPD          Y3, Y2, Y2; \
+	VEXTRACTF128  $1, Y2, X3; \
+	OPPD          X3, X2, X2; \
+	VPERMILPD     $1, X2, X3; \
+	OPSD          X3, X2, X2
+
+// func tinyAVX512(r *Tiny, z, u []float64, c float64)
+// 1 <= len(z) <= 8; lanes >= len(z) are masked off (K6).
+TEXT ·tinyAVX512(SB), NOSPLIT, $0-64
+	MOVQ         r+0(FP), DI
+	MOVQ         z_base+8(FP), SI
+	MOVQ         z_len+16(FP), R9
+	MOVQ         u_base+32(FP), DX
+	VBROADCASTSD c+56(FP), Z7
+	TAILMASK
+	VPXORQ       Z8, Z8, Z8
+	VMOVUPD.Z    (SI), K6, Z0
+	VMOVUPD.Z    (DX), K6, Z1
+
+	// The check: a NaN in (z-z)+(u-u), or u < 0.
+	VSUBPD   Z0, Z0, Z2
+	VSUBPD   Z1, Z1, Z3
+	VADDPD   Z3, Z2, Z2
+	VCMPPD   $3, Z2, Z2, K1
+	VCMPPD   $0x11, Z8, Z1, K2
+	KORW     K1, K2, K1
+	KORTESTW K1, K1
+	JNE      tinybad
+
+	// phi(0) = sum of clip(z, 0, u) over the lanes.
+	VMAXPD  Z8, Z0, Z2
+	VMINPD  Z1, Z2, Z2
+	TREE(VADDPD, VADDSD)
+	VMOVSD  X2, 0(DI)
+	UCOMISD X7, X2
+	JA      tinybinds
+	MOVQ    $0, 24(DI)
+	VZEROUPPER
+	RET
+
+tinybinds:
+	// Keys z (Z0) and z - u (Z9); phi at each key, coordinate by
+	// coordinate: PA (Z10) and PB (Z11) += clip(z_j - key, 0, u_j).
+	VSUBPD Z1, Z0, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	XORQ   AX, AX
+
+tinyloop:
+	VBROADCASTSD (SI)(AX*8), Z2
+	VBROADCASTSD (DX)(AX*8), Z3
+	VSUBPD       Z0, Z2, Z4
+	VSUBPD       Z9, Z2, Z5
+	VMAXPD       Z8, Z4, Z4
+	VMAXPD       Z8, Z5, Z5
+	VMINPD       Z3, Z4, Z4
+	VMINPD       Z3, Z5, Z5
+	VADDPD       Z4, Z10, Z10
+	VADDPD       Z5, Z11, Z11
+	INCQ         AX
+	CMPQ         AX, R9
+	JB           tinyloop
+
+	// lo = max(0, keys with phi > c), hi = min(+Inf, keys with phi <= c).
+	VCMPPD       $0x1e, Z7, Z10, K6, K1
+	VCMPPD       $0x12, Z7, Z10, K6, K2
+	VCMPPD       $0x1e, Z7, Z11, K6, K3
+	VCMPPD       $0x12, Z7, Z11, K6, K4
+	VBROADCASTSD NINF, Z12
+	VBROADCASTSD PINF, Z13
+	VBLENDMPD    Z0, Z12, K1, Z14
+	VBLENDMPD    Z9, Z12, K3, Z15
+	VMAXPD       Z15, Z14, Z2
+	TREE(VMAXPD, VMAXSD)
+	VMAXSD       X8, X2, X2
+	VMOVSD       X2, 8(DI)
+	VBLENDMPD    Z0, Z13, K2, Z16
+	VBLENDMPD    Z9, Z13, K4, Z17
+	VMINPD       Z17, Z16, Z2
+	TREE(VMINPD, VMINSD)
+	VADDSD       X8, X2, X2
+	VMOVSD       X2, 16(DI)
+	MOVQ         $1, 24(DI)
+	VZEROUPPER
+	RET
+
+tinybad:
+	MOVQ $-1, 24(DI)
+	VZEROUPPER
+	RET

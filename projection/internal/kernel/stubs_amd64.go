@@ -20,6 +20,9 @@ func piece0AVX512(l *Lanes, z, u []float64)
 func clipAVX512(dst, z, u []float64, tau float64)
 
 //go:noescape
+func tinyAVX512(r *Tiny, z, u []float64, c float64)
+
+//go:noescape
 func pieceAVX2(l *Lanes, z, u []float64, t float64)
 
 //go:noescape
@@ -38,9 +41,9 @@ const (
 // impls lists the implementations, fastest first; ok says whether this
 // CPU runs it.
 var impls = []impl{
-	{"avx512", cpu.X86.HasAVX512F, levelAVX512, 9},
-	{"avx2", cpu.X86.HasAVX2, levelAVX2, 12},
-	{"go", true, levelGo, 24},
+	{"avx512", cpu.X86.HasAVX512F, levelAVX512, 9, 8},
+	{"avx2", cpu.X86.HasAVX2, levelAVX2, 12, 0},
+	{"go", true, levelGo, 24, 0},
 }
 
 // asmAll says whether the assembly in use processes the tail too.
@@ -88,3 +91,5 @@ func clipAsm(dst, z, u []float64, tau float64) {
 		clipAVX2(dst, z, u, tau)
 	}
 }
+
+func tinyAsm(r *Tiny, z, u []float64, c float64) { tinyAVX512(r, z, u, c) }

@@ -2,10 +2,13 @@
 
 package kernel
 
-const levelGo = 0
+const (
+	levelGo     = 0
+	levelAVX512 = -1 // never in this build
+)
 
 // impls lists the implementations: only the Go one in this build.
-var impls = []impl{{"go", true, levelGo, 24}}
+var impls = []impl{{"go", true, levelGo, 24, 0}}
 
 var (
 	useAsm   = false
@@ -21,3 +24,4 @@ func asmAll() bool { return false }
 func pieceAsm(l *Lanes, z, u []float64, t float64) { panic("kernel: no assembly") }
 func piece0Asm(l *Lanes, z, u []float64)           { panic("kernel: no assembly") }
 func clipAsm(dst, z, u []float64, tau float64)     { panic("kernel: no assembly") }
+func tinyAsm(r *Tiny, z, u []float64, c float64)   { panic("kernel: no assembly") }
