@@ -77,9 +77,9 @@ func TestMinTimesSmallBlock(t *testing.T) {
 			for range 40 {
 				for k, m := range methods {
 					if m.name == "tiny" && n > 8 {
-					continue
-				}
-				st := time.Now()
+						continue
+					}
+					st := time.Now()
 					for b := range nb {
 						m.f(dst, z[b*n:(b+1)*n], u[b*n:(b+1)*n], c[b])
 					}
