@@ -45,3 +45,19 @@ func ExampleClip() {
 	fmt.Println(dst)
 	// Output: [1 0.5 0.30000000000000004 0]
 }
+
+// The capacity 1.5 binds (phi(0) = 2.8); phi is linear between the
+// breakpoints 0 and 0.8 and crosses 1.5 there (phi(x) = 2.8 - 2x on that
+// piece, so the root is 0.65).
+func ExampleTinyBrackets() {
+	z := []float64{3, 1, 0.8, -1}
+	u := []float64{1, 1, 1, 1}
+	var r kernel.Tiny
+	kernel.TinyBrackets(&r, z, u, 1.5)
+	fmt.Println(r.State, r.Phi0, r.Lo, r.Hi)
+	kernel.TinyBrackets(&r, z, u, 3)
+	fmt.Println(r.State)
+	// Output:
+	// 1 2.8 0 0.8
+	// 0
+}
