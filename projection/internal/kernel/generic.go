@@ -180,7 +180,7 @@ func Piece(l *Lanes, z, u []float64, t float64) {
 		pieceAsm(l, z[:n8], u[:n8], t)
 	} else {
 		l.initPiece()
-		n8 = 0
+		n8 = pieceGo8(l, z, u, t)
 	}
 	pieceGo(l, z, u, t, n8)
 }
@@ -204,7 +204,7 @@ func Piece0(l *Lanes, z, u []float64) {
 		piece0Asm(l, z[:n8], u[:n8])
 	} else {
 		l.initPiece0()
-		n8 = 0
+		n8 = piece0Go8(l, z, u)
 	}
 	piece0Go(l, z, u, n8)
 }
