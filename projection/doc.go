@@ -69,22 +69,27 @@
 // add O(n) roundings, so the result is exact to about n ulps of the
 // largest term. The switch follows the kernels (kernel.SmallBlock): blocks
 // of at most 9 coordinates are sorted with the AVX-512 passes, 12 with
-// AVX2 (whose tails run in Go), 24 with the Go passes. Timed over 4096
-// distinct random blocks (binding capacity, so branch predictors cannot
-// memorise them; TestMinTimesSmallBlock, MINBENCH=1, minimum of 40
-// interleaved trials on the loaded 2-vCPU machine, so about 3x the
+// AVX2 (whose tails run in Go), 24 with the Go passes; with AVX-512,
+// blocks of 3 to 8 coordinates skip the sort: kernel.TinyBrackets
+// evaluates phi at all 2n breakpoints at once (z and z - u in two zmm
+// registers, one coordinate per step) and brackets the root between two
+// adjacent breakpoints, where phi is linear. Timed over 4096 distinct
+// random blocks (binding capacity, so branch predictors cannot memorise
+// them; TestMinTimesSmallBlock, MINBENCH=1, minimum of 40 interleaved
+// trials in one run on the loaded 2-vCPU machine, so about 2-3x the
 // unloaded times), per block:
 //
-//	n                      2     4     5     8     9    10    12    16    24
-//	stack sort            28    68    97   183   203   229   281   375   581 ns
-//	Newton, AVX-512       96   137   161   224   198   194   207   233   245 ns
-//	Newton, AVX2         144   250   294   174   215   312   316   198   232 ns
-//	Newton, Go           115   184   233   337   364   406   463   578   748 ns
+//	n                          2     3     4     5     6     8     9    10    12    16    24
+//	stack sort                28    44    65    94   125   180   210   239   288   381   590 ns
+//	TinyBrackets, AVX-512     35    44    52    62    73    93     -     -     -     -     -
+//	Newton, AVX-512           95   118   130   152   173   210   203   198   210   242   244
+//	Newton, AVX2 (*)         110   147   184   237   278   171   263   306   384   258   221
+//	Newton, Go (*)           112   144   191   239   329   421   437   475   577   569   741
 //
-// A sort-free variant for n <= 8 (phi evaluated at all 2n breakpoints at
-// once, O(n^2) flops) measured the same as the sort (1.03-1.29x its time)
-// and was dropped. Benchmarks that repeat one small block flatter the
-// branchy paths by 2-3x (branch predictors learn the data).
+// (*) each with its own sort timing, within 15% of the first row. The Go
+// loop of TinyBrackets is no faster than the sort (1.07-1.62x), so only
+// the AVX-512 build uses it. Benchmarks that repeat one small block
+// flatter the branchy paths by 2-3x (branch predictors learn the data).
 //
 // CappedSimplexSort is the textbook baseline: sort the 2n breakpoints,
 // O(n log n), allocating 2n floats. The tests check both against each other,
@@ -174,38 +179,63 @@
 //     work / max(work/p, span).
 //
 // The measured speed-up at 1, 2 and all cores is the ratio of ns/op of the
-// w=1 and w=p sub-benchmarks of one run (benchstat -col /w). For |R| = 128
-// servers and |L_r| = 10 the span is 20 coordinate visits for every K (1
-// to 64: one sorted block), the work 2560 K: the depth is O(|L_r|),
-// constant in K, rather than the paper's O(log K), and the parallelism
-// grows linearly in K (128 at K = 1, 8192 at K = 64), so the speed-up is
-// bounded by the cores, not by the span, at every size measured.
+// w=1 and w=p sub-benchmarks of one run (benchstat -col /w). Measured
+// for |R| = 128 servers, |L_r| = 10 (Newton passes with AVX-512):
+//
+//	K                  1       4      16      64
+//	work            4390   17340   69260  275360 coordinate visits
+//	span              60      60      70      70
+//	parallelism       73     289     989    3934
+//
+// and for K = 6: span 4, 16, 160, 640, 5120 at |L_r| = 2, 8, 32, 128,
+// 1024 (parallelism 768, 768, 562, 591, 625). The work grows linearly in
+// K, the span stays at one block solve, O(|L_r|) times the few passes of
+// the worst block (the maximum over more blocks adds a pass): the depth
+// does not grow with K at all, which is within the paper's O(log K), and
+// the speed-up is bounded by the cores, not by the span, at every size
+// measured. On this 2-vCPU machine shared with other jobs (load average
+// 13-15 during the runs), two goroutines get no more CPU than one
+// (TestMinTimesProject: "plain goroutines speed up 0.28-0.85x"), so the
+// wall-time speed-up at 2 workers cannot be measured here; run
+// BenchmarkProjectSeries on a machine with idle cores.
 //
 // # Performance
 //
-// Medians of 6 runs of bench_test.go on a shared 2-vCPU AMD EPYC (other
-// jobs running; in this environment two goroutines get no more CPU than
-// one, see TestMinTimesProject, so the parallel Projector cannot show a
-// speed-up here). Data: z ~ U[-0.5,1.5], u ~ U[0.5,1.5], c = sum u / 4.
+// The passes of CappedSimplex run in Go assembly on amd64 in the default
+// build (no GOEXPERIMENT, no cgo): AVX-512 when the CPU has AVX512F, else
+// AVX2, chosen at run time with golang.org/x/sys/cpu; the build tags
+// noasm or purego, or another architecture, select the pure-Go passes.
+// Timed on a shared 2-vCPU AMD EPYC (load average 13-15 from other jobs,
+// so medians of repeated benchmarks varied by 100% and more): minimum
+// over 40-300 interleaved trials of each kernel and of copy() of the same
+// data (TestMinTimesKernels, MINBENCH=1; the b.Loop benchmark with the
+// same sub-benchmarks is BenchmarkCappedSimplexKernels). Data:
+// z ~ U[-0.5,1.5], u ~ U[0.5,1.5], c = sum u / 4. None allocates.
 //
-//	n      CappedSimplex   Sort (baseline)   Paper      copy floor   exact/sort  exact/copy
-//	8          61 ns          163 ns           68 ns       4.5 ns      0.37        14
-//	64        587 ns         1.20 us          1.03 us      7.6 ns      0.49        78
-//	1Ki      12.1 us         26.8 us          20.2 us     72 ns        0.45       168
-//	1Mi      15.4 ms          126 ms           53 ms      317 us       0.12        49
+//	n       AVX-512 (default)   AVX2              Go (-tags noasm)   copy()    before (scalar)
+//	8         31 ns  10.3x      49 ns  16.3x      53 ns  17.7x        3 ns      51 ns
+//	64       124 ns  17.7x     151 ns  21.6x     630 ns  90x          7 ns     548 ns
+//	1Ki      787 ns  12.7x     1.85 us 29.9x     12.2 us 193x        62 ns     11.7 us
+//	64Ki      78 us   6.2x      157 us 12.6x     1.43 ms 115x        12.5 us   -
+//	1Mi      1.62 ms  5.4x     2.97 ms 10.0x     29.9 ms  94x        297 us    33.8 ms
 //
-// All kernels but Sort allocate nothing. The exact projection is 2-8x
-// faster than sorting and faster than the paper's inexact procedure at
-// every size, but 14-170x the copy floor, not within 20x: copy moves 8
-// bytes per coordinate with vector instructions at 50-100 GB/s, while one
-// scalar classification pass costs about 3 ns per coordinate and the
-// method needs 3-5 passes. One OGASched slot at Table II scale (1024 x 6
-// blocks of 3..10 ports) takes about 1 ms. Per-slot series (|R| = 128):
-// time grows linearly in K (fitted exponent 1.00 for K = 1..64, |L_r| =
-// 10) and in |L_r| (0.97 for |L_r| = 2..1024, K = 6), about 25 ns per
-// coordinate; the paper's procedure grows as |L_r|^1.18 (its inner loop
-// repeats up to |L_r| times) and is 1.9x slower at |L_r| = 10, 4.1x at
-// |L_r| = 1024.
+// (ratio: to copy() in the same run; "before": the scalar passes this
+// package had before the assembly, its own binary, same method.) With
+// AVX-512 the projection is within 13x of the copy floor at 1Ki and 6x at
+// 1Mi, 15-21x faster than before; the Go passes are as fast as before.
+// One pass costs about 0.2 ns per coordinate in cache (BenchmarkPiece in
+// package kernel); the method still needs 3-5 passes (Newton passes,
+// the check fused into the first, the clip). Blocks of 3 to 8 coordinates
+// take TinyBrackets with AVX-512 (0.52-0.80x the sort's time at 4 to 8
+// coordinates, see Method and complexity), blocks of 10 to 24 the vector
+// Newton passes (0.41-0.83x). One OGASched slot at Table II scale
+// (1024 x 6 blocks of 3..10 ports, TestMinTimesProject): 509 us with
+// AVX-512, 762 us with -tags noasm, 766 us before.
+//
+// Per-slot series (|R| = 128, before the assembly): time grows linearly in
+// K (fitted exponent 1.00 for K = 1..64, |L_r| = 10) and in |L_r| (0.97
+// for |L_r| = 2..1024, K = 6); the paper's procedure grows as |L_r|^1.18
+// (its inner loop repeats up to |L_r| times).
 //
 // # Input and errors
 //
