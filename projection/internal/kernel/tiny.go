@@ -39,7 +39,7 @@ type Tiny struct {
 // 1 <= len(z) <= 8 and len(u) >= len(z), and allocates nothing.
 func TinyBrackets(r *Tiny, z, u []float64, c float64) {
 	if len(z) < 1 || len(z) > 8 {
-		panic("kernel: TinyBrackets needs 1 to 8 coordinates")
+		panic("projection: kernel.TinyBrackets needs 1 to 8 coordinates")
 	}
 	u = u[:len(z)]
 	if level == levelAVX512 {
