@@ -21,7 +21,13 @@ func asmAll() bool { return false }
 // The assembly dispatchers are never called in this build (useAsm is
 // false).
 
-func pieceAsm(l *Lanes, z, u []float64, t float64) { panic("projection: kernel: no assembly in this build") }
-func piece0Asm(l *Lanes, z, u []float64)           { panic("projection: kernel: no assembly in this build") }
-func clipAsm(dst, z, u []float64, tau float64)     { panic("projection: kernel: no assembly in this build") }
-func tinyAsm(r *Tiny, z, u []float64, c float64)   { panic("projection: kernel: no assembly in this build") }
+func pieceAsm(l *Lanes, z, u []float64, t float64) {
+	panic("projection: kernel: no assembly in this build")
+}
+func piece0Asm(l *Lanes, z, u []float64) { panic("projection: kernel: no assembly in this build") }
+func clipAsm(dst, z, u []float64, tau float64) {
+	panic("projection: kernel: no assembly in this build")
+}
+func tinyAsm(r *Tiny, z, u []float64, c float64) {
+	panic("projection: kernel: no assembly in this build")
+}
