@@ -1,6 +1,10 @@
 package projection
 
-import "github.com/msched/msched/projection/internal/kernel"
+import (
+	"math"
+
+	"github.com/msched/msched/projection/internal/kernel"
+)
 
 // capTiny is CappedSimplex for 1 <= n <= kernel.TinyBlock() (8 with the
 // AVX-512 kernels) without sorting: kernel.TinyBrackets checks the input,
@@ -25,20 +29,26 @@ func capTiny(dst, z, u []float64, c float64) float64 {
 }
 
 // tinyRoot returns the root of phi(x) = c on [lo, hi], where phi is linear.
+// The classification at the midpoint is branch-free (masks and bitwise
+// selects, as in the kernels): branches on random data mispredicted.
 func tinyRoot(z, u []float64, c, lo, hi float64) float64 {
 	mid := lo + (hi-lo)/2
 	var s [8]float64
-	m := 0
+	var m uint64
 	u = u[:len(z)]
 	for i, zi := range z[:min(len(z), 8)] {
-		if v := zi - mid; v > 0 {
-			if v < u[i] {
-				s[i] = zi
-				m++
-			} else {
-				s[i] = u[i]
-			}
+		v := zi - mid
+		var pos, below uint64
+		if v > 0 {
+			pos = allOnes
 		}
+		if v < u[i] {
+			below = allOnes
+		}
+		free := pos & below
+		capped := pos &^ below
+		s[i] = math.Float64frombits(math.Float64bits(u[i])&capped | math.Float64bits(zi)&free)
+		m += free & 1
 	}
 	if m == 0 {
 		return hi
@@ -46,3 +56,6 @@ func tinyRoot(z, u []float64, c, lo, hi float64) float64 {
 	sum := ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]))
 	return min(max((sum-c)/float64(m), lo), hi)
 }
+
+// allOnes is the all-true mask of the branch-free selects.
+const allOnes = ^uint64(0)

@@ -21,18 +21,14 @@ type Lanes struct {
 func (l *Lanes) Reduce() (sum float64, free int, left, right float64) {
 	s := &l.Sum
 	sum = ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]))
-	var m int64
-	left, right = math.Inf(-1), math.Inf(1)
-	for j := range 8 {
-		m += l.Free[j]
-		if l.Left[j] > left {
-			left = l.Left[j]
-		}
-		if l.Right[j] < right {
-			right = l.Right[j]
-		}
-	}
-	return sum, int(m), left + 0, right + 0
+	f := &l.Free
+	free = int(((f[0] + f[4]) + (f[2] + f[6])) + ((f[1] + f[5]) + (f[3] + f[7])))
+	// Branch-free trees (the builtins compile to MAXSD/MINSD sequences);
+	// the lanes hold no NaN for valid input.
+	a, b := &l.Left, &l.Right
+	left = max(max(max(a[0], a[4]), max(a[2], a[6])), max(max(a[1], a[5]), max(a[3], a[7])))
+	right = min(min(min(b[0], b[4]), min(b[2], b[6])), min(min(b[1], b[5]), min(b[3], b[7])))
+	return sum, free, left + 0, right + 0
 }
 
 // Reduce0 combines the extra lanes of a Piece0 pass: the largest z (-0
