@@ -68,7 +68,7 @@
 // with running sums (O(n^2) comparisons, no allocation); the running sums
 // add O(n) roundings, so the result is exact to about n ulps of the
 // largest term. The switch follows the kernels (kernel.SmallBlock): blocks
-// of at most 9 coordinates are sorted with the AVX-512 passes, 12 with
+// of at most 8 coordinates are sorted with the AVX-512 passes, 12 with
 // AVX2 (whose tails run in Go), 24 with the Go passes; with AVX-512,
 // blocks of 3 to 8 coordinates skip the sort: kernel.TinyBrackets
 // evaluates phi at all 2n breakpoints at once (z and z - u in two zmm
@@ -80,14 +80,14 @@
 // unloaded times), per block:
 //
 //	n                          2     3     4     5     6     8     9    10    12    16    24
-//	stack sort                28    44    65    94   125   180   210   239   288   381   590 ns
-//	TinyBrackets, AVX-512     35    44    52    62    73    93     -     -     -     -     -
-//	Newton, AVX-512           95   118   130   152   173   210   203   198   210   242   244
-//	Newton, AVX2 (*)         110   147   184   237   278   171   263   306   384   258   221
-//	Newton, Go (*)           112   144   191   239   329   421   437   475   577   569   741
+//	stack sort                26    67    83   101   147   207   248   274   366   459   770 ns
+//	TinyBrackets, AVX-512     28    60    51    56    61    69     -     -     -     -     -
+//	Newton, AVX-512          112   176   149   158   164   170   183   179   194   202   201
+//	Newton, AVX2 (*)         163   210   270   319   358   176   248   277   335   192   217
+//	Newton, Go (*)           158   216   275   326   301   352   470   505   576   633   850
 //
-// (*) each with its own sort timing, within 15% of the first row. The Go
-// loop of TinyBrackets is no faster than the sort (1.07-1.62x), so only
+// (*) each with its own sort timing, within 25% of the first row. The Go
+// loop of TinyBrackets is no faster than the sort (1.2-1.5x), so only
 // the AVX-512 build uses it. Benchmarks that repeat one small block
 // flatter the branchy paths by 2-3x (branch predictors learn the data).
 //
@@ -226,11 +226,13 @@
 // One pass costs about 0.2 ns per coordinate in cache (BenchmarkPiece in
 // package kernel); the method still needs 3-5 passes (Newton passes,
 // the check fused into the first, the clip). Blocks of 3 to 8 coordinates
-// take TinyBrackets with AVX-512 (0.52-0.80x the sort's time at 4 to 8
-// coordinates, see Method and complexity), blocks of 10 to 24 the vector
-// Newton passes (0.41-0.83x). One OGASched slot at Table II scale
-// (1024 x 6 blocks of 3..10 ports, TestMinTimesProject): 509 us with
-// AVX-512, 762 us with -tags noasm, 766 us before.
+// take TinyBrackets with AVX-512 (0.33-0.61x the sort's time at 4 to 8
+// coordinates, see Method and complexity), blocks of 9 to 24 the vector
+// Newton passes (0.26-0.74x). One OGASched-size batched projection
+// (1024 x 6 blocks of 3..10 ports, TestMinTimesProject, three interleaved
+// rounds): 274-284 us with AVX-512 against 685-696 us before (2.5x), and
+// 700-740 us with -tags noasm; with 2 workers 206-222 us against
+// 397-416 us.
 //
 // Per-slot series (|R| = 128, before the assembly): time grows linearly in
 // K (fitted exponent 1.00 for K = 1..64, |L_r| = 10) and in |L_r| (0.97

@@ -283,7 +283,7 @@ var smallBlock = 24
 
 // SmallBlock returns the block size up to which projection.CappedSimplex
 // sorts the breakpoints instead of running Newton passes with the
-// implementation in use: the measured crossover, 9 with AVX-512, 12 with
+// implementation in use: the measured crossover, 8 with AVX-512, 12 with
 // AVX2 (whose tails run in Go), 24 with the Go kernels.
 func SmallBlock() int { return smallBlock }
 

@@ -41,7 +41,7 @@ const (
 // impls lists the implementations, fastest first; ok says whether this
 // CPU runs it.
 var impls = []impl{
-	{"avx512", cpu.X86.HasAVX512F, levelAVX512, 9, 8},
+	{"avx512", cpu.X86.HasAVX512F, levelAVX512, 8, 8},
 	{"avx2", cpu.X86.HasAVX2, levelAVX2, 12, 0},
 	{"go", true, levelGo, 24, 0},
 }
