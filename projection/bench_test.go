@@ -135,8 +135,8 @@ func benchmarkBlocks(b *testing.B, workers, nb, lo, hi int) {
 
 // workSpan measures the batched projection of z in coordinate visits: the
 // work is the sum over blocks of n_b times the number of O(n_b) passes its
-// solve makes (the small-block path counts 2: the collecting pass and the
-// clip; its insertion sort is not counted), and the span is the largest
+// solve makes (a small block counts 2: the collecting pass and the clip;
+// its O(n^2) sort or bracketing is not counted), and the span is the largest
 // such cost of one block: the blocks are independent, so the longest chain
 // of dependent block solves is a single solve. It runs the solves serially
 // with the package's pass counter (not for concurrent use).

@@ -168,8 +168,8 @@
 //
 //   - work-coords/op: the work, the sum over blocks of n_b times the number
 //     of O(n_b) passes its solve makes (check/phi(0), Newton passes, clip;
-//     a sorted small block counts 2 passes, its insertion sort is not
-//     counted);
+//     a small block counts 2 passes, its O(n_b^2) insertion sort or
+//     bracketing is not counted);
 //   - span-coords/op: the span, the cost of the longest chain of dependent
 //     block solves; the blocks are independent, so the chain is one solve
 //     and the span is the largest single block's cost;
