@@ -401,6 +401,13 @@ func TestTinyBracketsMatchesReference(t *testing.T) {
 					t.Fatalf("case %d: z=%v u=%v c=%v: %+v, reference %+v", k, in.z, in.u, in.c, got, want)
 				}
 				if got.State == 1 {
+					zmax := math.Inf(-1)
+					for _, v := range in.z {
+						zmax = max(zmax, v)
+					}
+					if !(got.Lo >= 0 && got.Lo < got.Hi && got.Hi <= zmax) {
+						t.Fatalf("case %d: z=%v u=%v c=%v: bracket [%v, %v] not inside [0, max z = %v]", k, in.z, in.u, in.c, got.Lo, got.Hi, zmax)
+					}
 					for i := range in.z {
 						for _, x := range []float64{in.z[i], in.z[i] - in.u[i]} {
 							if got.Lo < x && x < got.Hi {

@@ -453,11 +453,14 @@ tinyloop:
 	CMPQ         AX, R9
 	JB           tinyloop
 
-	// lo = max(0, keys with phi > c), hi = min(+Inf, keys with phi <= c).
+	// lo = max(0, keys with phi > c), hi = min(+Inf, keys > 0 with
+	// phi <= c); K5, K7: the keys > 0.
+	VCMPPD       $0x1e, Z8, Z0, K6, K5
+	VCMPPD       $0x1e, Z8, Z9, K6, K7
 	VCMPPD       $0x1e, Z7, Z10, K6, K1
-	VCMPPD       $0x12, Z7, Z10, K6, K2
+	VCMPPD       $0x12, Z7, Z10, K5, K2
 	VCMPPD       $0x1e, Z7, Z11, K6, K3
-	VCMPPD       $0x12, Z7, Z11, K6, K4
+	VCMPPD       $0x12, Z7, Z11, K7, K4
 	VBROADCASTSD NINF, Z12
 	VBROADCASTSD PINF, Z13
 	VBLENDMPD    Z0, Z12, K1, Z14
@@ -470,7 +473,6 @@ tinyloop:
 	VBLENDMPD    Z9, Z13, K4, Z17
 	VMINPD       Z17, Z16, Z2
 	TREE(VMINPD, VMINSD)
-	VADDSD       X8, X2, X2
 	VMOVSD       X2, 16(DI)
 	MOVQ         $1, 24(DI)
 	VZEROUPPER

@@ -30,12 +30,15 @@ type Tiny struct {
 //		for j := range z {
 //			p += min(max(z[j]-x, 0), u[j])
 //		}
-//		if p > c { r.Lo = max(r.Lo, x) } else { r.Hi = min(r.Hi, x) }
+//		if p > c { r.Lo = max(r.Lo, x) } else if x > 0 { r.Hi = min(r.Hi, x) }
 //	}
-//	r.Hi += 0 // +0, not -0
 //
-// Each computed p is non-increasing in x (every rounding is monotone), so
-// no key lies strictly inside (Lo, Hi) and phi is linear there. It needs
+// The root lies in (0, max z] (phi(max z) = 0 <= c), so keys <= 0 are
+// left out of Hi: phi at such a key, summed in another order than Phi0,
+// can round to <= c when Phi0 > c. Each computed p is non-increasing in x
+// (every rounding is monotone and the order of the sum is the same for
+// every key), so no key lies strictly inside (Lo, Hi), Lo < Hi <= max z,
+// and phi is linear there. It needs
 // 1 <= len(z) <= 8 and len(u) >= len(z), and allocates nothing.
 func TinyBrackets(r *Tiny, z, u []float64, c float64) {
 	if len(z) < 1 || len(z) > 8 {
@@ -80,14 +83,14 @@ func tinyGo(r *Tiny, z, u []float64, c float64) {
 	for k, zk := range z {
 		if pa[k] > c {
 			lo = max(lo, zk)
-		} else {
+		} else if zk > 0 {
 			hi = min(hi, zk)
 		}
 		if b := zk - u[k]; pb[k] > c {
 			lo = max(lo, b)
-		} else {
+		} else if b > 0 {
 			hi = min(hi, b)
 		}
 	}
-	r.State, r.Lo, r.Hi = 1, lo, hi+0
+	r.State, r.Lo, r.Hi = 1, lo, hi
 }
