@@ -133,3 +133,17 @@ func TestCapTinyMatchesBisection(t *testing.T) {
 		}
 	})
 }
+
+// TestSwitchSizesFitTheBuffers checks that every kernel's switch sizes fit
+// the small paths: capSmall's stack buffers hold smallN coordinates,
+// TinyBrackets at most 8.
+func TestSwitchSizesFitTheBuffers(t *testing.T) {
+	forEachKernel(t, func(name string) {
+		if s := kernel.SmallBlock(); s < 1 || s > smallN {
+			t.Errorf("%s: SmallBlock() = %d outside [1, %d]", name, s, smallN)
+		}
+		if s := kernel.TinyBlock(); s < 0 || s > 8 {
+			t.Errorf("%s: TinyBlock() = %d outside [0, 8]", name, s)
+		}
+	})
+}
