@@ -13,11 +13,12 @@ import (
 // When some coordinate ends strictly between its bounds tau is unique;
 // otherwise it is one valid multiplier (tau = 0 whenever the clipped z
 // already fits). The result is exact up to floating-point rounding and
-// bit-for-bit deterministic: the same on every call and, for blocks of 1,
-// 2 or more than 24 coordinates, on every CPU and build (the AVX-512, AVX2
-// and Go passes sum in the same order). Blocks of 3 to 24 coordinates take
-// the fastest method for the kernels in use (bracketing, sorting or Newton
-// passes), so their last bits may differ between machines.
+// bit-for-bit deterministic: the same on every call, on every amd64 CPU
+// with AVX2 or AVX-512 and, for blocks of 1, 2 or more than 24
+// coordinates, in every build (the AVX-512, AVX2 and Go passes sum in the
+// same order). With the Go passes (-tags noasm, other architectures)
+// blocks of 3 to 24 coordinates are sorted instead of bracketed or
+// iterated, so their last bits may differ from the assembly builds.
 //
 // Preconditions: u[i] >= 0, c >= 0, z and u finite. A NaN or infinite
 // value in z or u, a negative u[i], or a NaN or negative c makes
@@ -35,10 +36,10 @@ import (
 // iteration on phi(tau) = sum_i min(max(z_i-tau, 0), u_i): each pass finds
 // the linear piece of phi at a trial point and stops as soon as the root of
 // that piece lies inside it. It costs a few branch-free O(n) passes (2 to 4
-// on random data); small blocks (at most 8 coordinates with the AVX-512
-// kernels, 12 with AVX2, 24 in pure Go) sort their breakpoints on the stack
-// instead, or, from 3 to 8 coordinates with AVX-512, evaluate phi at all
-// of them at once in vector registers.
+// on random data); small blocks (at most 8 coordinates with the assembly
+// kernels, 24 in pure Go) sort their breakpoints on the stack instead or,
+// from 3 to 8 coordinates with the assembly, evaluate phi at all of them at
+// once in vector registers.
 func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	n := len(z)
 	if len(dst) != n || len(u) != n {

@@ -68,28 +68,31 @@
 // with running sums (O(n^2) comparisons, no allocation); the running sums
 // add O(n) roundings, so the result is exact to about n ulps of the
 // largest term. The switch follows the kernels (kernel.SmallBlock): blocks
-// of at most 8 coordinates are sorted with the AVX-512 passes, 12 with
-// AVX2 (whose tails run in Go), 24 with the Go passes; with AVX-512,
-// blocks of 3 to 8 coordinates skip the sort: kernel.TinyBrackets
-// evaluates phi at all 2n breakpoints at once (z and z - u in two zmm
-// registers, one coordinate per step) and brackets the root between two
-// adjacent breakpoints, where phi is linear. Timed over 4096 distinct
-// random blocks (binding capacity, so branch predictors cannot memorise
-// them; TestMinTimesSmallBlock, MINBENCH=1, minimum of 40 interleaved
-// trials in one run on the loaded 2-vCPU machine, so about 2-3x the
-// unloaded times), per block:
+// of at most 8 coordinates are small with the assembly passes, 24 with the
+// Go passes; with the assembly, blocks of 3 to 8 coordinates skip the
+// sort: kernel.TinyBrackets evaluates phi at all 2n breakpoints at once
+// (z and z - u in two zmm or four ymm registers, one coordinate per step)
+// and brackets the root between two adjacent breakpoints, where phi is
+// linear. So with AVX-512 or AVX2 a block of 1-2 coordinates is sorted,
+// 3-8 bracketed and 9 or more iterated, with the same result bit for bit
+// on both. Timed over 4096 distinct random blocks (binding capacity, so
+// branch predictors cannot memorise them; TestMinTimesSmallBlock,
+// MINBENCH=1, minimum of 40 interleaved trials in one run on the loaded
+// 2-vCPU machine, so about 2-3x the unloaded times), per block:
 //
 //	n                          2     3     4     5     6     8     9    10    12    16    24
-//	stack sort                26    67    83   101   147   207   248   274   366   459   770 ns
-//	TinyBrackets, AVX-512     28    60    51    56    61    69     -     -     -     -     -
-//	Newton, AVX-512          112   176   149   158   164   170   183   179   194   202   201
-//	Newton, AVX2 (*)         163   210   270   319   358   176   248   277   335   192   217
-//	Newton, Go (*)           158   216   275   326   301   352   470   505   576   633   850
+//	stack sort                41    51    79   109   128   215   215   260   325   433   702 ns
+//	TinyBrackets, AVX-512     47    49    53    56    47    71     -     -     -     -     -
+//	Newton, AVX-512          125   143   150   159   134   175   159   181   187   194   203
+//	TinyBrackets, AVX2 (*)    45    50    55    49    70    62     -     -     -     -     -
+//	Newton, AVX2 (*)         158   170   253   274   343   170   220   260   348   195   204
+//	Newton, Go (**)          158   216   275   326   301   352   470   505   576   633   850
 //
-// (*) each with its own sort timing, within 25% of the first row. The Go
-// loop of TinyBrackets is no faster than the sort (1.2-1.5x), so only
-// the AVX-512 build uses it. Benchmarks that repeat one small block
-// flatter the branchy paths by 2-3x (branch predictors learn the data).
+// (*) with its own sort timing, within 10% of the first row; (**) from an
+// earlier run of the same test. The Go loop of TinyBrackets is no faster
+// than the sort (1.2-1.5x), so only the assembly builds use it.
+// Benchmarks that repeat one small block flatter the branchy paths by 2-3x
+// (branch predictors learn the data).
 //
 // CappedSimplexSort is the textbook baseline: sort the 2n breakpoints,
 // O(n log n), allocating 2n floats. The tests check both against each other,
@@ -226,9 +229,9 @@
 // One pass costs about 0.2 ns per coordinate in cache (BenchmarkPiece in
 // package kernel); the method still needs 3-5 passes (Newton passes,
 // the check fused into the first, the clip). Blocks of 3 to 8 coordinates
-// take TinyBrackets with AVX-512 (0.33-0.61x the sort's time at 4 to 8
-// coordinates, see Method and complexity), blocks of 9 to 24 the vector
-// Newton passes (0.26-0.74x). One OGASched-size batched projection
+// take TinyBrackets (0.30-0.67x the sort's time at 4 to 8 coordinates, see
+// Method and complexity), blocks of 9 to 24 the vector Newton passes
+// (0.29-0.74x with AVX-512). One OGASched-size batched projection
 // (1024 x 6 blocks of 3..10 ports, TestMinTimesProject, three interleaved
 // rounds): 274-284 us with AVX-512 against 685-696 us before (2.5x), and
 // 700-740 us with -tags noasm; with 2 workers 206-222 us against

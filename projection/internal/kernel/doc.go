@@ -34,5 +34,6 @@
 // The AVX-512 versions handle the last len(z) % 8 coordinates with masked
 // loads and stores (masked-off lanes read as a coordinate that changes no
 // accumulator); the AVX2 versions take whole chunks of 8 coordinates and
-// the Go loop adds the rest into the same lanes. The assembly clears the upper AVX state (VZEROUPPER) before returning.
+// the Go loop adds the rest into the same lanes (TinyBrackets loads its
+// at most 8 coordinates with VMASKMOVPD). The assembly clears the upper AVX state (VZEROUPPER) before returning.
 package kernel

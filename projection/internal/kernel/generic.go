@@ -283,15 +283,16 @@ var smallBlock = 24
 
 // SmallBlock returns the block size up to which projection.CappedSimplex
 // sorts the breakpoints instead of running Newton passes with the
-// implementation in use: the measured crossover, 8 with AVX-512, 12 with
-// AVX2 (whose tails run in Go), 24 with the Go kernels.
+// implementation in use: the measured crossover, 8 with the assembly
+// (AVX-512 or AVX2), 24 with the Go kernels.
 func SmallBlock() int { return smallBlock }
 
 // tinyBlock is TinyBlock's value for the implementation in use.
 var tinyBlock = 0
 
 // TinyBlock returns the block size up to which projection.CappedSimplex
-// brackets the root with TinyBrackets instead of sorting: 8 with AVX-512,
-// where it is measured faster than the sort, 0 (never) otherwise (the Go
-// loop of TinyBrackets is no faster than the sort).
+// brackets the root with TinyBrackets instead of sorting: 8 with the
+// assembly (AVX-512 or AVX2), where it is measured faster than the sort,
+// 0 (never) with the Go kernels (whose TinyBrackets is no faster than the
+// sort).
 func TinyBlock() int { return tinyBlock }

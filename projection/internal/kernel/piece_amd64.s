@@ -482,3 +482,151 @@ tinybad:
 	MOVQ $-1, 24(DI)
 	VZEROUPPER
 	RET
+
+// 8 all-ones qwords, then 8 zero qwords: the masks of lanes < n start at
+// tailmask<> + (8-n)*8.
+DATA tailmask<>+0(SB)/8, $-1
+DATA tailmask<>+8(SB)/8, $-1
+DATA tailmask<>+16(SB)/8, $-1
+DATA tailmask<>+24(SB)/8, $-1
+DATA tailmask<>+32(SB)/8, $-1
+DATA tailmask<>+40(SB)/8, $-1
+DATA tailmask<>+48(SB)/8, $-1
+DATA tailmask<>+56(SB)/8, $-1
+DATA tailmask<>+64(SB)/8, $0
+DATA tailmask<>+72(SB)/8, $0
+DATA tailmask<>+80(SB)/8, $0
+DATA tailmask<>+88(SB)/8, $0
+DATA tailmask<>+96(SB)/8, $0
+DATA tailmask<>+104(SB)/8, $0
+DATA tailmask<>+112(SB)/8, $0
+DATA tailmask<>+120(SB)/8, $0
+GLOBL tailmask<>(SB), RODATA|NOPTR, $128
+
+// The phi values P of keys K, one ymm pair: Y2 = max(Y2, K where P > c,
+// else -Inf), Y3 = min(Y3, K where P <= c and K > 0, else +Inf).
+// Y6 = 0, Y7 = c; clobbers Y12-Y15.
+#define TINYSEL2(K, P) \
+	VCMPPD  $0x1e, Y7, P, Y14; \
+	VANDPD  K, Y14, Y15;       \
+	VANDNPD NINF, Y14, Y12;    \
+	VORPD   Y12, Y15, Y15;     \
+	VMAXPD  Y2, Y15, Y2;       \
+	VCMPPD  $0x12, Y7, P, Y14; \
+	VCMPPD  $0x1e, Y6, K, Y13; \
+	VANDPD  Y13, Y14, Y14;     \
+	VANDPD  K, Y14, Y15;       \
+	VANDNPD PINF, Y14, Y12;    \
+	VORPD   Y12, Y15, Y15;     \
+	VMINPD  Y3, Y15, Y3
+
+// One key vector K against coordinate j (Y12 = z_j, Y13 = u_j):
+// P += clip(z_j - K, 0, u_j). Clobbers T.
+#define TINYACC2(K, P, T) \
+	VSUBPD K, Y12, T; \
+	VMAXPD Y6, T, T;  \
+	VMINPD Y13, T, T; \
+	VADDPD T, P, P
+
+// func tinyAVX2(r *Tiny, z, u []float64, c float64)
+// 1 <= len(z) <= 8; z and u are loaded with VMASKMOVPD (lanes >= len(z)
+// read as 0 and never touch memory): lanes 0-3 in Y0 (z), Y2 (u), lanes
+// 4-7 in Y1, Y3. A lane beyond len(z) has the keys 0, which change neither
+// Lo (max with 0) nor Hi (keys > 0 only), as TinyBrackets' loop.
+TEXT ·tinyAVX2(SB), NOSPLIT, $0-64
+	MOVQ         r+0(FP), DI
+	MOVQ         z_base+8(FP), SI
+	MOVQ         z_len+16(FP), R9
+	MOVQ         u_base+32(FP), DX
+	VBROADCASTSD c+56(FP), Y7
+	MOVQ         $8, AX
+	SUBQ         R9, AX
+	LEAQ         tailmask<>(SB), R8
+	VMOVDQU      (R8)(AX*8), Y14
+	VMOVDQU      32(R8)(AX*8), Y15
+	VMASKMOVPD   (SI), Y14, Y0
+	VMASKMOVPD   32(SI), Y15, Y1
+	VMASKMOVPD   (DX), Y14, Y2
+	VMASKMOVPD   32(DX), Y15, Y3
+	VXORPD       Y6, Y6, Y6
+
+	// The check: a NaN in (z-z)+(u-u), or u < 0.
+	VSUBPD    Y0, Y0, Y8
+	VSUBPD    Y2, Y2, Y9
+	VADDPD    Y9, Y8, Y8
+	VSUBPD    Y1, Y1, Y10
+	VSUBPD    Y3, Y3, Y11
+	VADDPD    Y11, Y10, Y10
+	VADDPD    Y10, Y8, Y8
+	VCMPPD    $3, Y8, Y8, Y8
+	VCMPPD    $0x11, Y6, Y2, Y9
+	VCMPPD    $0x11, Y6, Y3, Y10
+	VORPD     Y9, Y8, Y8
+	VORPD     Y10, Y8, Y8
+	VMOVMSKPD Y8, AX
+	TESTL     AX, AX
+	JNE       tiny2bad
+
+	// phi(0) = sum of clip(z, 0, u), lanes in the order of Lanes.Reduce.
+	VMAXPD       Y6, Y0, Y8
+	VMINPD       Y2, Y8, Y8
+	VMAXPD       Y6, Y1, Y9
+	VMINPD       Y3, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $1, Y8, X9
+	VADDPD       X9, X8, X8
+	VPERMILPD    $1, X8, X9
+	VADDSD       X9, X8, X8
+	VMOVSD       X8, 0(DI)
+	UCOMISD      X7, X8
+	JA           tiny2binds
+	MOVQ         $0, 24(DI)
+	VZEROUPPER
+	RET
+
+tiny2binds:
+	// Keys z (Y0, Y1) and z - u (Y4, Y5); phi at each key in Y8-Y11.
+	VSUBPD Y2, Y0, Y4
+	VSUBPD Y3, Y1, Y5
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	XORQ   AX, AX
+
+tiny2loop:
+	VBROADCASTSD (SI)(AX*8), Y12
+	VBROADCASTSD (DX)(AX*8), Y13
+	TINYACC2(Y0, Y8, Y14)
+	TINYACC2(Y1, Y9, Y15)
+	TINYACC2(Y4, Y10, Y14)
+	TINYACC2(Y5, Y11, Y15)
+	INCQ         AX
+	CMPQ         AX, R9
+	JB           tiny2loop
+
+	VBROADCASTSD NINF, Y2
+	VBROADCASTSD PINF, Y3
+	TINYSEL2(Y0, Y8)
+	TINYSEL2(Y1, Y9)
+	TINYSEL2(Y4, Y10)
+	TINYSEL2(Y5, Y11)
+	VEXTRACTF128 $1, Y2, X12
+	VMAXPD       X12, X2, X2
+	VPERMILPD    $1, X2, X12
+	VMAXSD       X12, X2, X2
+	VMAXSD       X6, X2, X2
+	VMOVSD       X2, 8(DI)
+	VEXTRACTF128 $1, Y3, X12
+	VMINPD       X12, X3, X3
+	VPERMILPD    $1, X3, X12
+	VMINSD       X12, X3, X3
+	VMOVSD       X3, 16(DI)
+	MOVQ         $1, 24(DI)
+	VZEROUPPER
+	RET
+
+tiny2bad:
+	MOVQ $-1, 24(DI)
+	VZEROUPPER
+	RET

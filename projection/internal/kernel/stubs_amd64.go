@@ -23,6 +23,9 @@ func clipAVX512(dst, z, u []float64, tau float64)
 func tinyAVX512(r *Tiny, z, u []float64, c float64)
 
 //go:noescape
+func tinyAVX2(r *Tiny, z, u []float64, c float64)
+
+//go:noescape
 func pieceAVX2(l *Lanes, z, u []float64, t float64)
 
 //go:noescape
@@ -42,7 +45,7 @@ const (
 // CPU runs it.
 var impls = []impl{
 	{"avx512", cpu.X86.HasAVX512F, levelAVX512, 8, 8},
-	{"avx2", cpu.X86.HasAVX2, levelAVX2, 12, 0},
+	{"avx2", cpu.X86.HasAVX2, levelAVX2, 8, 8},
 	{"go", true, levelGo, 24, 0},
 }
 
@@ -92,4 +95,10 @@ func clipAsm(dst, z, u []float64, tau float64) {
 	}
 }
 
-func tinyAsm(r *Tiny, z, u []float64, c float64) { tinyAVX512(r, z, u, c) }
+func tinyAsm(r *Tiny, z, u []float64, c float64) {
+	if level == levelAVX512 {
+		tinyAVX512(r, z, u, c)
+	} else {
+		tinyAVX2(r, z, u, c)
+	}
+}

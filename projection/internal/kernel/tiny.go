@@ -3,7 +3,7 @@ package kernel
 import "math"
 
 // Tiny is the result of the first part of a tiny-block solve (see
-// TinyBrackets).
+// TinyBrackets: AVX-512, AVX2 or Go, the same result bit for bit).
 type Tiny struct {
 	Phi0   float64 // phi(0), summed over the 8 lanes as in Lanes.Reduce
 	Lo, Hi float64 // valid if State == 1: phi is linear on [Lo, Hi] and crosses c there
@@ -45,7 +45,7 @@ func TinyBrackets(r *Tiny, z, u []float64, c float64) {
 		panic("projection: kernel.TinyBrackets needs 1 to 8 coordinates")
 	}
 	u = u[:len(z)]
-	if level == levelAVX512 {
+	if useAsm {
 		tinyAsm(r, z, u, c)
 		return
 	}
