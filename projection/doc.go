@@ -216,26 +216,29 @@
 // z ~ U[-0.5,1.5], u ~ U[0.5,1.5], c = sum u / 4. None allocates.
 //
 //	n       AVX-512 (default)   AVX2              Go (-tags noasm)   copy()    before (scalar)
-//	8         31 ns  10.3x      49 ns  16.3x      53 ns  17.7x        3 ns      51 ns
-//	64       124 ns  17.7x     151 ns  21.6x     630 ns  90x          7 ns     548 ns
-//	1Ki      787 ns  12.7x     1.85 us 29.9x     12.2 us 193x        62 ns     11.7 us
-//	64Ki      78 us   6.2x      157 us 12.6x     1.43 ms 115x        12.5 us   -
-//	1Mi      1.62 ms  5.4x     2.97 ms 10.0x     29.9 ms  94x        297 us    33.8 ms
+//	8         54 ns  18.0x      64 ns  21.3x      52 ns  17.3x        3 ns      51 ns
+//	64       124 ns  17.7x     154 ns  22.0x     589 ns  84x          7 ns     550 ns
+//	1Ki      796 ns  13.0x     1.84 us 30.1x     11.9 us 195x        61 ns     11.8 us
+//	64Ki      65 us   6.1x      151 us 14.2x     1.00 ms  97x        10.6 us   -
+//	1Mi      1.51 ms  5.6x     2.90 ms 10.7x     16.9 ms  59x        270 us    22.6 ms
 //
 // (ratio: to copy() in the same run; "before": the scalar passes this
 // package had before the assembly, its own binary, same method.) With
 // AVX-512 the projection is within 13x of the copy floor at 1Ki and 6x at
-// 1Mi, 15-21x faster than before; the Go passes are as fast as before.
-// One pass costs about 0.2 ns per coordinate in cache (BenchmarkPiece in
-// package kernel); the method still needs 3-5 passes (Newton passes,
-// the check fused into the first, the clip). Blocks of 3 to 8 coordinates
-// take TinyBrackets (0.30-0.67x the sort's time at 4 to 8 coordinates, see
-// Method and complexity), blocks of 9 to 24 the vector Newton passes
+// 1Mi, 15x faster than before at both; the Go passes are as fast as
+// before. At n = 8 this benchmark repeats one block, which flatters the
+// sort of the Go build (its branches are learned); on distinct blocks the
+// bracketing the assembly builds use is 3x faster than the sort (see
+// Method and complexity). One pass costs about 0.2 ns per coordinate in
+// cache (BenchmarkPiece in package kernel); the method still needs 3-5
+// passes (Newton passes, the check fused into the first, the clip).
+// Blocks of 3 to 8 coordinates take TinyBrackets (0.30-0.67x the sort's
+// time at 4 to 8 coordinates), blocks of 9 to 24 the vector Newton passes
 // (0.29-0.74x with AVX-512). One OGASched-size batched projection
 // (1024 x 6 blocks of 3..10 ports, TestMinTimesProject, three interleaved
-// rounds): 274-284 us with AVX-512 against 685-696 us before (2.5x), and
-// 700-740 us with -tags noasm; with 2 workers 206-222 us against
-// 397-416 us.
+// rounds): 321-343 us with AVX-512 against 671-779 us before (2.1-2.3x),
+// and 726-762 us with -tags noasm; with 2 workers 281-332 us against
+// 475-565 us.
 //
 // Per-slot series (|R| = 128, before the assembly): time grows linearly in
 // K (fitted exponent 1.00 for K = 1..64, |L_r| = 10) and in |L_r| (0.97
