@@ -3,7 +3,10 @@ package projection
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
+
+	"github.com/msched/msched/projection/internal/kernel"
 )
 
 // benchData is one block in the OGASched regime: z = y + step with y
@@ -35,6 +38,29 @@ func benchmarkKernel(b *testing.B, n int, f func(dst, z, u []float64, c float64)
 func copyFloor(dst, z, _ []float64, _ float64) float64 {
 	copy(dst, z)
 	return 0
+}
+
+// BenchmarkCappedSimplexKernels runs CappedSimplex with every
+// implementation of its passes this CPU runs (kernel=avx512, avx2, go;
+// go is what -tags noasm builds) and copy() of the same data (kernel=copy,
+// the floor), interleaved in one process so that the ratios hold on a
+// loaded machine.
+func BenchmarkCappedSimplexKernels(b *testing.B) {
+	def := kernel.Impl()
+	defer kernel.Use(def)
+	for _, n := range []int{8, 64, 1 << 10, 1 << 16, 1 << 20} {
+		for _, k := range append(kernel.Impls(), "copy") {
+			b.Run(fmt.Sprintf("n=%d/kernel=%s", n, k), func(b *testing.B) {
+				if k == "copy" {
+					benchmarkKernel(b, n, copyFloor)
+					return
+				}
+				kernel.Use(k)
+				defer kernel.Use(def)
+				benchmarkKernel(b, n, CappedSimplex)
+			})
+		}
+	}
 }
 
 func BenchmarkCappedSimplex8(b *testing.B)        { benchmarkKernel(b, 8, CappedSimplex) }
@@ -97,11 +123,54 @@ func benchmarkBlocks(b *testing.B, workers, nb, lo, hi int) {
 		}
 		return
 	}
+	work, span := workSpan(zs[0], u, bs)
 	p := NewProjector(workers)
 	defer p.Close()
 	for b.Loop() {
 		p.Project(dst, zs[it%len(zs)], u, bs, tau)
 		it++
+	}
+	reportWorkSpan(b, work, span, p.Workers())
+}
+
+// workSpan measures the batched projection of z in coordinate visits: the
+// work is the sum over blocks of n_b times the number of O(n_b) passes its
+// solve makes (a small block counts 2: the collecting pass and the clip;
+// its O(n^2) sort or bracketing is not counted), and the span is the largest
+// such cost of one block: the blocks are independent, so the longest chain
+// of dependent block solves is a single solve. It runs the solves serially
+// with the package's pass counter (not for concurrent use).
+func workSpan(z, u []float64, bs Blocks) (work, span float64) {
+	defer func() { passCounter = nil }()
+	dst := make([]float64, len(z))
+	for b := range bs.NumBlocks() {
+		lo, hi := bs.Offsets[b], bs.Offsets[b+1]
+		n := hi - lo
+		passes := 2
+		if n > kernel.SmallBlock() {
+			cnt := 0
+			passCounter = &cnt
+			capNewton(dst[lo:hi], z[lo:hi], u[lo:hi], bs.Caps[b])
+			passes = 2 + cnt
+		}
+		cost := float64(n * passes)
+		work += cost
+		span = max(span, cost)
+	}
+	return work, span
+}
+
+// reportWorkSpan adds the work and span of one batched projection to a
+// benchmark's metrics (see doc.go, "Work and span"): work and span in
+// coordinate visits, their ratio (the parallelism: the speed-up an
+// unbounded number of workers could reach), and the speed-up Brent's bound
+// allows the Projector's worker count p, work / max(work/p, span).
+func reportWorkSpan(b *testing.B, work, span float64, p int) {
+	b.ReportMetric(work, "work-coords/op")
+	b.ReportMetric(span, "span-coords/op")
+	if span > 0 {
+		b.ReportMetric(work/span, "parallelism")
+		b.ReportMetric(work/max(work/float64(p), span), "bound-speedup")
 	}
 }
 
@@ -110,27 +179,42 @@ func benchmarkBlocks(b *testing.B, workers, nb, lo, hi int) {
 func BenchmarkProjectBlocks1024x6Workers1(b *testing.B) { benchmarkBlocks(b, 1, 1024*6, 3, 10) }
 func BenchmarkProjectBlocks1024x6Workers2(b *testing.B) { benchmarkBlocks(b, 2, 1024*6, 3, 10) }
 
+// seriesWorkers is 1, 2 and every core (GOMAXPROCS, if above 2), then 0
+// for the paper's serial procedure.
+func seriesWorkers() []int {
+	ws := []int{1, 2}
+	if p := runtime.GOMAXPROCS(0); p > 2 {
+		ws = append(ws, p)
+	}
+	return append(ws, 0)
+}
+
 // BenchmarkProjectSeries is one full per-slot projection for |R| = 128
-// servers, K resource types and |L_r| ports per server: exact with 1 and 2
-// workers, and the paper's procedure serially (w=paper). The paper claims
-// O(|L| log(K sum_l |R_l|)) per slot with the (r,k) blocks in parallel;
-// the exact method is O(|R| K |L_r|) total work.
+// servers, K resource types and |L_r| ports per server: exact with 1, 2
+// and all workers (w=1, w=2, w=GOMAXPROCS when above 2; the worker count
+// is the innermost name so that benchstat -col /w shows the speed-ups of
+// one run), and the paper's procedure serially (w=paper). Each exact run
+// reports work and span (see reportWorkSpan and doc.go). The paper claims
+// O(|L| log(K sum_l |R_l|)) time per slot with the (r,k) blocks in
+// parallel; here the work is O(|R| K |L_r|) and the span, one block solve,
+// O(|L_r|) whatever K.
 func BenchmarkProjectSeries(b *testing.B) {
 	const servers = 128
-	for _, w := range []int{1, 2, 0} {
-		name := fmt.Sprint(w)
-		if w == 0 {
-			name = "paper"
-		}
-		for _, k := range []int{1, 4, 16, 64} {
-			b.Run(fmt.Sprintf("w=%s/K=%d/L=10", name, k), func(b *testing.B) {
-				benchmarkBlocks(b, w, servers*k, 10, 10)
+	run := func(name string, nb, l int) {
+		for _, w := range seriesWorkers() {
+			wn := fmt.Sprint(w)
+			if w == 0 {
+				wn = "paper"
+			}
+			b.Run(fmt.Sprintf("%s/w=%s", name, wn), func(b *testing.B) {
+				benchmarkBlocks(b, w, nb, l, l)
 			})
 		}
-		for _, l := range []int{2, 8, 32, 128, 1024} {
-			b.Run(fmt.Sprintf("w=%s/K=6/L=%d", name, l), func(b *testing.B) {
-				benchmarkBlocks(b, w, servers*6, l, l)
-			})
-		}
+	}
+	for _, k := range []int{1, 4, 16, 64} {
+		run(fmt.Sprintf("K=%d/L=10", k), servers*k, 10)
+	}
+	for _, l := range []int{2, 8, 32, 128, 1024} {
+		run(fmt.Sprintf("K=6/L=%d", l), servers*6, l)
 	}
 }

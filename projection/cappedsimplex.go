@@ -3,6 +3,8 @@ package projection
 import (
 	"fmt"
 	"math"
+
+	"github.com/msched/msched/projection/internal/kernel"
 )
 
 // CappedSimplex sets dst to the Euclidean projection of z onto the capped
@@ -11,7 +13,12 @@ import (
 // When some coordinate ends strictly between its bounds tau is unique;
 // otherwise it is one valid multiplier (tau = 0 whenever the clipped z
 // already fits). The result is exact up to floating-point rounding and
-// bit-for-bit deterministic.
+// bit-for-bit deterministic: the same on every call, on every amd64 CPU
+// with AVX2 or AVX-512 and, for blocks of 1, 2 or more than 24
+// coordinates, in every build (the AVX-512, AVX2 and Go passes sum in the
+// same order). With the Go passes (-tags noasm, other architectures)
+// blocks of 3 to 24 coordinates are sorted instead of bracketed or
+// iterated, so their last bits may differ from the assembly builds.
 //
 // Preconditions: u[i] >= 0, c >= 0, z and u finite. A NaN or infinite
 // value in z or u, a negative u[i], or a NaN or negative c makes
@@ -29,8 +36,10 @@ import (
 // iteration on phi(tau) = sum_i min(max(z_i-tau, 0), u_i): each pass finds
 // the linear piece of phi at a trial point and stops as soon as the root of
 // that piece lies inside it. It costs a few branch-free O(n) passes (2 to 4
-// on random data); blocks of at most 24 coordinates sort their breakpoints
-// on the stack instead.
+// on random data); small blocks (at most 8 coordinates with the assembly
+// kernels, 24 in pure Go) sort their breakpoints on the stack instead or,
+// from 3 to 8 coordinates with the assembly, evaluate phi at all of them at
+// once in vector registers.
 func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	n := len(z)
 	if len(dst) != n || len(u) != n {
@@ -39,9 +48,12 @@ func CappedSimplex(dst, z, u []float64, c float64) (tau float64) {
 	if !(c >= 0) {
 		panic(fmt.Sprintf("projection: CappedSimplex capacity c = %v", c))
 	}
-	if n <= smallN {
+	if n <= kernel.SmallBlock() {
 		if n == 0 {
 			return 0
+		}
+		if n >= tinyMin && n <= kernel.TinyBlock() {
+			return capTiny(dst, z, u, c)
 		}
 		return capSmall(dst, z, u, c)
 	}
@@ -119,6 +131,10 @@ func capNewton(dst, z, u []float64, c float64) (tau float64) {
 	return tau
 }
 
+// tinyMin is the smallest block for capTiny: below, sorting 2 or 4
+// breakpoints is cheaper (measured, see doc.go).
+const tinyMin = 3
+
 // passCounter, when set by a test, counts the Newton passes after pass 0.
 var passCounter *int
 
@@ -132,205 +148,31 @@ type piece struct {
 	left, right float64
 }
 
-const (
-	allOnes = ^uint64(0)
-	negInf  = 0xfff0000000000000 // bits of -Inf
-	posInf  = 0x7ff0000000000000 // bits of +Inf
-)
-
-// pieceAt computes the piece of phi at t in one branch-free pass: the
-// class of each coordinate is a pair of masks and its contributions are
-// selected with bitwise ands (the left/right branches are taken only at a
-// new record, so they predict well). Two coordinates per step, with
-// separate accumulators to hide the latency of the floating-point adds.
-// The per-coordinate step is written out in each loop (here and in
-// pieceAt0) on purpose: as a function it costs 124 in the inliner's budget
-// of 80 and would become a call per coordinate on the hottest path.
+// pieceAt computes the piece of phi at t in one branch-free pass
+// (kernel.Piece: AVX-512, AVX2 or Go, with the same result bit for bit).
 func pieceAt(z, u []float64, t float64) piece {
-	var s0, s1 float64
-	var m0, m1 uint64
-	left, right := math.Inf(-1), math.Inf(1)
-	u = u[:len(z)]
-	i := 0
-	for ; i+1 < len(z); i += 2 {
-		z0, u0 := z[i], u[i]
-		v0 := z0 - t
-		var pos0, below0 uint64
-		if v0 > 0 {
-			pos0 = allOnes
-		}
-		if v0 < u0 {
-			below0 = allOnes
-		}
-		free0 := pos0 & below0
-		cap0 := pos0 &^ below0
-		zb0, bb0 := math.Float64bits(z0), math.Float64bits(z0-u0)
-		s0 += math.Float64frombits(math.Float64bits(u0)&cap0 | zb0&free0)
-		m0 += free0 & 1
-		if l := math.Float64frombits(zb0&^pos0 | bb0&free0 | negInf&cap0); l > left {
-			left = l
-		}
-		if r := math.Float64frombits(bb0&cap0 | zb0&free0 | posInf&^pos0); r < right {
-			right = r
-		}
-		z1, u1 := z[i+1], u[i+1]
-		v1 := z1 - t
-		var pos1, below1 uint64
-		if v1 > 0 {
-			pos1 = allOnes
-		}
-		if v1 < u1 {
-			below1 = allOnes
-		}
-		free1 := pos1 & below1
-		cap1 := pos1 &^ below1
-		zb1, bb1 := math.Float64bits(z1), math.Float64bits(z1-u1)
-		s1 += math.Float64frombits(math.Float64bits(u1)&cap1 | zb1&free1)
-		m1 += free1 & 1
-		if l := math.Float64frombits(zb1&^pos1 | bb1&free1 | negInf&cap1); l > left {
-			left = l
-		}
-		if r := math.Float64frombits(bb1&cap1 | zb1&free1 | posInf&^pos1); r < right {
-			right = r
-		}
-	}
-	for ; i < len(z); i++ {
-		z0, u0 := z[i], u[i]
-		v0 := z0 - t
-		var pos0, below0 uint64
-		if v0 > 0 {
-			pos0 = allOnes
-		}
-		if v0 < u0 {
-			below0 = allOnes
-		}
-		free0 := pos0 & below0
-		cap0 := pos0 &^ below0
-		zb0, bb0 := math.Float64bits(z0), math.Float64bits(z0-u0)
-		s0 += math.Float64frombits(math.Float64bits(u0)&cap0 | zb0&free0)
-		m0 += free0 & 1
-		if l := math.Float64frombits(zb0&^pos0 | bb0&free0 | negInf&cap0); l > left {
-			left = l
-		}
-		if r := math.Float64frombits(bb0&cap0 | zb0&free0 | posInf&^pos0); r < right {
-			right = r
-		}
-	}
-	sum, m := s0+s1, int(m0+m1)
+	var l kernel.Lanes
+	kernel.Piece(&l, z, u, t)
+	sum, m, left, right := l.Reduce()
 	return piece{phi: sum - float64(m)*t, sum: sum, freeM: m, left: left, right: right}
-}
-
-// max2 folds two values into a running maximum.
-func max2(x, a, b float64) float64 {
-	if a > x {
-		x = a
-	}
-	if b > x {
-		x = b
-	}
-	return x
 }
 
 // pieceAt0 is pieceAt(z, u, 0) fused with the computation of max z and the
 // check that every z_i, u_i is finite with u_i >= 0 (ok).
 func pieceAt0(z, u []float64) (p piece, zmax float64, ok bool) {
-	var s0, s1, chk0, chk1 float64
-	var m0, m1 uint64
-	neg := false
-	left, right := math.Inf(-1), math.Inf(1)
-	zmax = left
-	const t = 0.0
-	u = u[:len(z)]
-	i := 0
-	for ; i+1 < len(z); i += 2 {
-		chk0 += (z[i] - z[i]) + (u[i] - u[i]) // NaN iff a value is NaN or Inf
-		chk1 += (z[i+1] - z[i+1]) + (u[i+1] - u[i+1])
-		if u[i] < 0 || u[i+1] < 0 {
-			neg = true
-		}
-		zmax = max2(zmax, z[i], z[i+1])
-		z0, u0 := z[i], u[i]
-		v0 := z0 - t
-		var pos0, below0 uint64
-		if v0 > 0 {
-			pos0 = allOnes
-		}
-		if v0 < u0 {
-			below0 = allOnes
-		}
-		free0 := pos0 & below0
-		cap0 := pos0 &^ below0
-		zb0, bb0 := math.Float64bits(z0), math.Float64bits(z0-u0)
-		s0 += math.Float64frombits(math.Float64bits(u0)&cap0 | zb0&free0)
-		m0 += free0 & 1
-		if l := math.Float64frombits(zb0&^pos0 | bb0&free0 | negInf&cap0); l > left {
-			left = l
-		}
-		if r := math.Float64frombits(bb0&cap0 | zb0&free0 | posInf&^pos0); r < right {
-			right = r
-		}
-		z1, u1 := z[i+1], u[i+1]
-		v1 := z1 - t
-		var pos1, below1 uint64
-		if v1 > 0 {
-			pos1 = allOnes
-		}
-		if v1 < u1 {
-			below1 = allOnes
-		}
-		free1 := pos1 & below1
-		cap1 := pos1 &^ below1
-		zb1, bb1 := math.Float64bits(z1), math.Float64bits(z1-u1)
-		s1 += math.Float64frombits(math.Float64bits(u1)&cap1 | zb1&free1)
-		m1 += free1 & 1
-		if l := math.Float64frombits(zb1&^pos1 | bb1&free1 | negInf&cap1); l > left {
-			left = l
-		}
-		if r := math.Float64frombits(bb1&cap1 | zb1&free1 | posInf&^pos1); r < right {
-			right = r
-		}
-	}
-	for ; i < len(z); i++ {
-		chk0 += (z[i] - z[i]) + (u[i] - u[i])
-		if u[i] < 0 {
-			neg = true
-		}
-		zmax = max2(zmax, z[i], z[i])
-		z0, u0 := z[i], u[i]
-		v0 := z0 - t
-		var pos0, below0 uint64
-		if v0 > 0 {
-			pos0 = allOnes
-		}
-		if v0 < u0 {
-			below0 = allOnes
-		}
-		free0 := pos0 & below0
-		cap0 := pos0 &^ below0
-		zb0, bb0 := math.Float64bits(z0), math.Float64bits(z0-u0)
-		s0 += math.Float64frombits(math.Float64bits(u0)&cap0 | zb0&free0)
-		m0 += free0 & 1
-		if l := math.Float64frombits(zb0&^pos0 | bb0&free0 | negInf&cap0); l > left {
-			left = l
-		}
-		if r := math.Float64frombits(bb0&cap0 | zb0&free0 | posInf&^pos0); r < right {
-			right = r
-		}
-	}
-	if chk0+chk1 != 0 || neg {
+	var l kernel.Lanes
+	kernel.Piece0(&l, z, u)
+	zmax, ok = l.Reduce0()
+	if !ok {
 		return piece{}, 0, false
 	}
-	sum := s0 + s1
-	return piece{phi: sum, sum: sum, freeM: int(m0 + m1), left: left, right: right}, zmax, true
+	sum, m, left, right := l.Reduce()
+	return piece{phi: sum, sum: sum, freeM: m, left: left, right: right}, zmax, true
 }
 
 // clipTo sets dst[i] = min(max(z[i]-tau, 0), u[i]).
 func clipTo(dst, z, u []float64, tau float64) {
-	u = u[:len(z)]
-	dst = dst[:len(z)]
-	for i, zi := range z {
-		dst[i] = min(max(zi-tau, 0), u[i])
-	}
+	kernel.Clip(dst, z, u, tau)
 }
 
 // badInput describes the first precondition violation (slow path).

@@ -53,21 +53,46 @@
 // passes (the first fuses the precondition check, the last writes dst),
 // no sorting, no allocation, no scratch space.
 //
-// Blocks of at most 24 coordinates (OGASched's |L_r| is about 10) take
-// another path: one pass checks the input, sums phi(0) and collects the at
-// most 48 breakpoints in a stack array, then insertion-sorts them and
-// walks them with running sums (O(n^2) comparisons, no allocation); the
-// running sums add O(n) roundings, so the result is exact to about n ulps
-// of the largest term. Timed over 4096 distinct random blocks (binding
-// capacity, so branch predictors cannot memorise them), per block:
+// The passes run in package projection/internal/kernel: Go assembly for
+// amd64 with AVX-512 (8 float64 lanes in one zmm register, masked tails)
+// or AVX2 (two ymm registers), chosen at run time with golang.org/x/sys/cpu,
+// and a pure-Go version of the same loops, the reference and the fallback
+// on other architectures or with the build tag noasm (or purego). All
+// three sum in the same 8 lanes in the same order, so the Newton path
+// gives the same result bit for bit on every CPU (the tests check it on
+// every path the CPU runs, the fuzz targets too).
 //
-//	n              4      8     12     16     20     24     32
-//	stack sort    29    171    274    372    466    569    787 ns
-//	Newton        90    261    369    448    519    587    725 ns
-//	paper         62    236    539    739    932   1119   1507 ns
+// Small blocks (OGASched's |L_r| is 2 to 30, median 5) take another path:
+// one pass checks the input, sums phi(0) and collects the at most 48
+// breakpoints in a stack array, then insertion-sorts them and walks them
+// with running sums (O(n^2) comparisons, no allocation); the running sums
+// add O(n) roundings, so the result is exact to about n ulps of the
+// largest term. The switch follows the kernels (kernel.SmallBlock): blocks
+// of at most 8 coordinates are small with the assembly passes, 24 with the
+// Go passes; with the assembly, blocks of 3 to 8 coordinates skip the
+// sort: kernel.TinyBrackets evaluates phi at all 2n breakpoints at once
+// (z and z - u in two zmm or four ymm registers, one coordinate per step)
+// and brackets the root between two adjacent breakpoints, where phi is
+// linear. So with AVX-512 or AVX2 a block of 1-2 coordinates is sorted,
+// 3-8 bracketed and 9 or more iterated, with the same result bit for bit
+// on both. Timed over 4096 distinct random blocks (binding capacity, so
+// branch predictors cannot memorise them; TestMinTimesSmallBlock,
+// MINBENCH=1, minimum of 40 interleaved trials in one run on the loaded
+// 2-vCPU machine, so about 2-3x the unloaded times), per block:
 //
-// hence the switch at 24. Benchmarks that repeat one small block flatter
-// the branchy paths by 2-3x (branch predictors learn the data).
+//	n                          2     3     4     5     6     8     9    10    12    16    24
+//	stack sort                41    51    79   109   128   215   215   260   325   433   702 ns
+//	TinyBrackets, AVX-512     47    49    53    56    47    71     -     -     -     -     -
+//	Newton, AVX-512          125   143   150   159   134   175   159   181   187   194   203
+//	TinyBrackets, AVX2 (*)    45    50    55    49    70    62     -     -     -     -     -
+//	Newton, AVX2 (*)         158   170   253   274   343   170   220   260   348   195   204
+//	Newton, Go (**)          158   216   275   326   301   352   470   505   576   633   850
+//
+// (*) with its own sort timing, within 10% of the first row; (**) from an
+// earlier run of the same test. The Go loop of TinyBrackets is no faster
+// than the sort (1.2-1.5x), so only the assembly builds use it.
+// Benchmarks that repeat one small block flatter the branchy paths by 2-3x
+// (branch predictors learn the data).
 //
 // CappedSimplexSort is the textbook baseline: sort the 2n breakpoints,
 // O(n log n), allocating 2n floats. The tests check both against each other,
@@ -137,31 +162,88 @@
 // O(sum_r |L_r| K) = O(K sum_l |R_l|) per slot, linear, with a small number
 // of passes per block (see BenchmarkProjectSeries).
 //
+// # Work and span
+//
+// The paper's parallel-depth claim cannot be seen in wall time on two
+// cores, so the batched benchmarks (BenchmarkProjectSeries,
+// BenchmarkProjectBlocks*) report it as metrics, measured on the
+// benchmark's data by re-running each block solve with a pass counter:
+//
+//   - work-coords/op: the work, the sum over blocks of n_b times the number
+//     of O(n_b) passes its solve makes (check/phi(0), Newton passes, clip;
+//     a small block counts 2 passes, its O(n_b^2) insertion sort or
+//     bracketing is not counted);
+//   - span-coords/op: the span, the cost of the longest chain of dependent
+//     block solves; the blocks are independent, so the chain is one solve
+//     and the span is the largest single block's cost;
+//   - parallelism: work / span, the speed-up an unbounded number of
+//     workers could reach;
+//   - bound-speedup: Brent's bound for the Projector's p workers,
+//     work / max(work/p, span).
+//
+// The measured speed-up at 1, 2 and all cores is the ratio of ns/op of the
+// w=1 and w=p sub-benchmarks of one run (benchstat -col /w). Measured
+// for |R| = 128 servers, |L_r| = 10 (Newton passes with AVX-512):
+//
+//	K                  1       4      16      64
+//	work            4390   17340   69260  275360 coordinate visits
+//	span              60      60      70      70
+//	parallelism       73     289     989    3934
+//
+// and for K = 6: span 4, 16, 160, 640, 5120 at |L_r| = 2, 8, 32, 128,
+// 1024 (parallelism 768, 768, 562, 591, 625). The work grows linearly in
+// K, the span stays at one block solve, O(|L_r|) times the few passes of
+// the worst block (the maximum over more blocks adds a pass): the depth
+// does not grow with K at all, which is within the paper's O(log K), and
+// the speed-up is bounded by the cores, not by the span, at every size
+// measured. On this 2-vCPU machine shared with other jobs (load average
+// 13-15 during the runs), two goroutines get no more CPU than one
+// (TestMinTimesProject: "plain goroutines speed up 0.28-0.85x"), so the
+// wall-time speed-up at 2 workers cannot be measured here; run
+// BenchmarkProjectSeries on a machine with idle cores.
+//
 // # Performance
 //
-// Medians of 6 runs of bench_test.go on a shared 2-vCPU AMD EPYC (other
-// jobs running; in this environment two goroutines get no more CPU than
-// one, see TestMinTimesProject, so the parallel Projector cannot show a
-// speed-up here). Data: z ~ U[-0.5,1.5], u ~ U[0.5,1.5], c = sum u / 4.
+// The passes of CappedSimplex run in Go assembly on amd64 in the default
+// build (no GOEXPERIMENT, no cgo): AVX-512 when the CPU has AVX512F, else
+// AVX2, chosen at run time with golang.org/x/sys/cpu; the build tags
+// noasm or purego, or another architecture, select the pure-Go passes.
+// Timed on a shared 2-vCPU AMD EPYC (load average 13-15 from other jobs,
+// so medians of repeated benchmarks varied by 100% and more): minimum
+// over 40-300 interleaved trials of each kernel and of copy() of the same
+// data (TestMinTimesKernels, MINBENCH=1; the b.Loop benchmark with the
+// same sub-benchmarks is BenchmarkCappedSimplexKernels). Data:
+// z ~ U[-0.5,1.5], u ~ U[0.5,1.5], c = sum u / 4. None allocates.
 //
-//	n      CappedSimplex   Sort (baseline)   Paper      copy floor   exact/sort  exact/copy
-//	8          61 ns          163 ns           68 ns       4.5 ns      0.37        14
-//	64        587 ns         1.20 us          1.03 us      7.6 ns      0.49        78
-//	1Ki      12.1 us         26.8 us          20.2 us     72 ns        0.45       168
-//	1Mi      15.4 ms          126 ms           53 ms      317 us       0.12        49
+//	n       AVX-512 (default)   AVX2              Go (-tags noasm)   copy()    before (scalar)
+//	8         54 ns  18.0x      64 ns  21.3x      52 ns  17.3x        3 ns      51 ns
+//	64       124 ns  17.7x     154 ns  22.0x     589 ns  84x          7 ns     550 ns
+//	1Ki      796 ns  13.0x     1.84 us 30.1x     11.9 us 195x        61 ns     11.8 us
+//	64Ki      65 us   6.1x      151 us 14.2x     1.00 ms  97x        10.6 us   -
+//	1Mi      1.51 ms  5.6x     2.90 ms 10.7x     16.9 ms  59x        270 us    22.6 ms
 //
-// All kernels but Sort allocate nothing. The exact projection is 2-8x
-// faster than sorting and faster than the paper's inexact procedure at
-// every size, but 14-170x the copy floor, not within 20x: copy moves 8
-// bytes per coordinate with vector instructions at 50-100 GB/s, while one
-// scalar classification pass costs about 3 ns per coordinate and the
-// method needs 3-5 passes. One OGASched slot at Table II scale (1024 x 6
-// blocks of 3..10 ports) takes about 1 ms. Per-slot series (|R| = 128):
-// time grows linearly in K (fitted exponent 1.00 for K = 1..64, |L_r| =
-// 10) and in |L_r| (0.97 for |L_r| = 2..1024, K = 6), about 25 ns per
-// coordinate; the paper's procedure grows as |L_r|^1.18 (its inner loop
-// repeats up to |L_r| times) and is 1.9x slower at |L_r| = 10, 4.1x at
-// |L_r| = 1024.
+// (ratio: to copy() in the same run; "before": the scalar passes this
+// package had before the assembly, its own binary, same method.) With
+// AVX-512 the projection is within 13x of the copy floor at 1Ki and 6x at
+// 1Mi, 15x faster than before at both; the Go passes are as fast as
+// before. At n = 8 this benchmark repeats one block, which flatters the
+// sort of the Go build (its branches are learned); on distinct blocks the
+// bracketing the assembly builds use is 3x faster than the sort (see
+// Method and complexity). One pass costs about 0.2 ns per coordinate in
+// cache (BenchmarkPiece in package kernel); the method still needs 3-5
+// passes (Newton passes, the check fused into the first, the clip).
+// Blocks of 3 to 8 coordinates take TinyBrackets (0.30-0.67x the sort's
+// time at 4 to 8 coordinates), blocks of 9 to 24 the vector Newton passes
+// (0.29-0.74x with AVX-512). One OGASched-size batched projection
+// (1024 x 6 blocks of 3..10 ports, TestMinTimesProject, three interleaved
+// rounds): 321-343 us with AVX-512 against 671-779 us before (2.1-2.3x),
+// and 726-762 us with -tags noasm; with 2 workers 281-332 us against
+// 475-565 us.
+//
+// Per-slot series (|R| = 128, before the assembly): time grows linearly in
+// K (fitted exponent 1.00 for K = 1..64, |L_r| = 10) and in |L_r| (0.97
+// for |L_r| = 2..1024, K = 6); the paper's procedure grows as |L_r|^1.18
+// (its inner loop repeats up to |L_r| times).
 //
 // # Input and errors
 //

@@ -125,3 +125,41 @@ func FuzzProjectCappedSimplexPaper(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCappedSimplexKernels projects sanitised input (as FuzzCappedSimplex)
+// with every implementation of the inner passes this CPU runs, the Newton
+// passes forced on blocks above 8 coordinates: the results must be equal
+// bit for bit and satisfy the KKT conditions.
+func FuzzCappedSimplexKernels(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte, c float64) {
+		v := decodeFloats(data)
+		n := len(v) / 2
+		in := instance{z: make([]float64, n), u: make([]float64, n), c: math.Abs(sanitize(c))}
+		for i := range n {
+			in.z[i] = sanitize(v[2*i])
+			in.u[i] = math.Abs(sanitize(v[2*i+1]))
+		}
+		var want []float64
+		var wantTau float64
+		forEachKernel(t, func(name string) {
+			y := make([]float64, n)
+			tau := capNewtonOrSmall(y, in)
+			if want == nil {
+				want, wantTau = y, tau
+				if msg := checkKKT(in, y, tau, 1e-9); msg != "" {
+					t.Fatalf("%s: %s", name, msg)
+				}
+				return
+			}
+			if math.Float64bits(tau) != math.Float64bits(wantTau) {
+				t.Fatalf("%s: tau = %v, first kernel %v", name, tau, wantTau)
+			}
+			for i := range y {
+				if math.Float64bits(y[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%s: y[%d] = %v, first kernel %v", name, i, y[i], want[i])
+				}
+			}
+		})
+	})
+}

@@ -40,7 +40,7 @@ func hostileInputs() []struct {
 		z, u []float64
 		c    float64
 	}
-	for _, n := range []int{1, 3, 30} { // small path and Newton path
+	for _, n := range []int{1, 3, 8, 12, 30} { // sort, tiny (3, 8), sort or Newton (12), Newton
 		mk := func(v float64) []float64 {
 			s := make([]float64, n)
 			for i := range s {
@@ -76,16 +76,26 @@ func hostileInputs() []struct {
 	return cases
 }
 
-// Every kernel returns or panics (the raw kernels' documented behaviour on
-// invalid data) in bounded time on NaN, ±Inf and extreme magnitudes; the
+// Every kernel, with every implementation of the passes, returns or panics
+// (the raw kernels' documented behaviour on invalid data) in bounded time on NaN, ±Inf and extreme magnitudes; the
 // validating wrappers return an error for every invalid case, never panic,
 // and leave dst untouched. CappedSimplexPaper looped forever on a NaN.
 func TestKernelsBoundedOnHostileInput(t *testing.T) {
+	forEachKernel(t, func(impl string) { testKernelsBoundedOnHostileInput(t) })
+}
+
+func testKernelsBoundedOnHostileInput(t *testing.T) {
 	kernels := map[string]func(dst, z, u []float64, c float64) float64{
 		"CappedSimplex":      CappedSimplex,
 		"CappedSimplexPaper": CappedSimplexPaper,
 		"CappedSimplexSort":  CappedSimplexSort,
 		"capNewton":          capNewton,
+		"capTiny": func(dst, z, u []float64, c float64) float64 {
+			if len(z) < 1 || len(z) > 8 || !(c >= 0) {
+				return 0 // its caller CappedSimplex checks n and c
+			}
+			return capTiny(dst, z, u, c)
+		},
 	}
 	for _, tc := range hostileInputs() {
 		valid := checkProjectInput(tc.z, tc.z, tc.u, tc.c) == nil

@@ -1,12 +1,15 @@
 package projection
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/msched/msched/projection/internal/kernel"
 )
 
 // TestMinTimes (MINBENCH=1) times kernels as the minimum over many short
@@ -84,4 +87,45 @@ func TestMinTimesProject(t *testing.T) {
 	go func() { work(dst2); wg.Done() }()
 	wg.Wait()
 	t.Logf("GOMAXPROCS %d: plain goroutines speed up %.2fx", runtime.GOMAXPROCS(0), float64(serial)/float64(time.Since(st)))
+}
+
+// TestMinTimesKernels (MINBENCH=1) times CappedSimplex with every kernel
+// implementation this CPU runs and copy() of the same data, as the
+// minimum over many short interleaved trials, and logs the ratios to
+// copy (the numbers in doc.go's Performance section).
+func TestMinTimesKernels(t *testing.T) {
+	if os.Getenv("MINBENCH") == "" {
+		t.Skip("set MINBENCH=1")
+	}
+	def := kernel.Impl()
+	defer kernel.Use(def)
+	names := append(kernel.Impls(), "copy")
+	for _, n := range []int{8, 64, 1 << 10, 1 << 16, 1 << 20} {
+		z, u, c := benchData(n)
+		dst := make([]float64, n)
+		reps := max(1, (1<<15)/n)
+		best := make([]time.Duration, len(names))
+		for trial := 0; trial < 300 && (n < 1<<16 || trial < 40); trial++ {
+			for k, name := range names {
+				f := CappedSimplex
+				if name == "copy" {
+					f = copyFloor
+				} else {
+					kernel.Use(name)
+				}
+				st := time.Now()
+				for range reps {
+					f(dst, z, u, c)
+				}
+				if d := time.Since(st) / time.Duration(reps); best[k] == 0 || d < best[k] {
+					best[k] = d
+				}
+			}
+		}
+		line := fmt.Sprintf("n=%8d", n)
+		for k, name := range names {
+			line += fmt.Sprintf("  %s %9v (%5.1fx copy)", name, best[k], float64(best[k])/float64(best[len(names)-1]))
+		}
+		t.Log(line)
+	}
 }

@@ -178,6 +178,9 @@ func adversarialInstances() []instance {
 		{[]float64{1, 2, 3}, []float64{1, 2, 3}, math.Nextafter(6, 0)},
 		{[]float64{0.3, 0.1, 0.2}, []float64{0.25, 0.25, 0.25}, 0.6},
 		{[]float64{5, 5}, []float64{10, 10}, math.Inf(1)},
+		// phi at the breakpoint -1e-5, summed in another order than
+		// phi(0), rounds to c while phi(0) > c (a bracket below 0 once).
+		{[]float64{2e-05, 1e-05, -1e-05, 3.0000000000000004e-05, 1e-05, 1e-05}, []float64{2e-05, 0, 1e-05, 1e-05, 1e-05, 1e-05}, 5e-05},
 	}
 	// Many equal breakpoints in a long block.
 	for _, n := range []int{100, 3000} {

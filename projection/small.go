@@ -1,8 +1,9 @@
 package projection
 
-// smallN is the block size up to which CappedSimplex sorts the breakpoints
-// on the stack instead of iterating Newton passes (measured crossover; at
-// most 63 so that idx fits in an int8).
+// smallN is the largest block size for which CappedSimplex may sort the
+// breakpoints on the stack instead of iterating Newton passes (at most 63
+// so that idx fits in an int8). The switch itself is kernel.SmallBlock():
+// the measured crossover for the kernels in use, 8 to 24.
 const smallN = 24
 
 // capSmall is CappedSimplex for n <= smallN: one pass checks the input,
