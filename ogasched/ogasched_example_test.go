@@ -70,11 +70,11 @@ func ExampleRun() {
 		panic(err)
 	}
 	defer pol.Close()
-	res, err := ogasched.Run(p, tr, []bipartite.OnlinePolicy[[]float64, []float64]{pol}, ogasched.RunSettings{CheckTol: 1e-9})
+	res, err := ogasched.Run(p, tr, []ogasched.OnlinePolicy{pol}, ogasched.RunSettings{CheckTol: 1e-9})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res[0].Name, len(res[0].Reward), res[0].Total > 0)
+	fmt.Println(res.Series[0].Name, len(res.Series[0].Reward), res.Series[0].Total > 0)
 	// Output:
 	// OGASched 50 true
 }
