@@ -93,7 +93,11 @@ type Result struct {
 // Run replays tr through every policy: at slot t it calls Decide(t, x(t)),
 // records q(x(t), y), and, if the policy is a Learner, calls
 // Observe(t, x(t)). Policies are independent and see the same arrivals.
-// The result does not depend on RunSettings.Workers.
+// The result does not depend on RunSettings.Workers. The rewards equal
+// Problem.RewardParts bit for bit, computed faster: the utilities are
+// evaluated in batches by kind from tables built once per Run and shared
+// by all policies. A decision of the wrong length is an error
+// (ErrDimension).
 func Run(p *Problem, tr *Trace, pols []OnlinePolicy, s RunSettings) (*Result, error) {
 	if p == nil || tr == nil {
 		return nil, fmt.Errorf("%w: nil problem or trace", ErrDimension)
@@ -122,6 +126,7 @@ func Run(p *Problem, tr *Trace, pols []OnlinePolicy, s RunSettings) (*Result, er
 	if w <= 0 {
 		w = 1
 	}
+	rt := newRewardTables(p) // shared, read-only, by every policy's goroutine
 	out := make([]Series, len(pols))
 	errs := make([]error, len(pols))
 	sem := make(chan struct{}, w)
@@ -131,7 +136,7 @@ func Run(p *Problem, tr *Trace, pols []OnlinePolicy, s RunSettings) (*Result, er
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			out[i], errs[i] = runOne(p, tr, pol, s)
+			out[i], errs[i] = runOne(rt, tr, pol, s)
 		}()
 	}
 	wg.Wait()
@@ -143,7 +148,9 @@ func Run(p *Problem, tr *Trace, pols []OnlinePolicy, s RunSettings) (*Result, er
 	return &Result{Series: out}, nil
 }
 
-func runOne(p *Problem, tr *Trace, pol OnlinePolicy, rs RunSettings) (Series, error) {
+func runOne(rt *rewardTables, tr *Trace, pol OnlinePolicy, rs RunSettings) (Series, error) {
+	p := rt.p
+	sc := rt.scratch()
 	T := len(tr.Arrivals)
 	tol := rs.CheckTol
 	every := rs.ProgressEvery
@@ -163,7 +170,10 @@ func runOne(p *Problem, tr *Trace, pol OnlinePolicy, rs RunSettings) (Series, er
 				return s, fmt.Errorf("%s: slot %d: %w", pol.Name(), t, err)
 			}
 		}
-		g, pen := p.RewardParts(x, y)
+		if len(y) != p.Dim() {
+			return s, fmt.Errorf("%w: %s: slot %d: len(decision) = %d, want Dim = %d", ErrDimension, pol.Name(), t, len(y), p.Dim())
+		}
+		g, pen := rt.parts(sc, x, y) // = p.RewardParts(x, y), bit for bit
 		s.Gain[t], s.Penalty[t], s.Reward[t] = g, pen, g-pen
 		s.Total += g - pen
 		if learner != nil {
