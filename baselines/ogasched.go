@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/msched/msched/internal/snapshot"
 	"github.com/msched/msched/ogasched"
 )
 
@@ -33,10 +34,11 @@ var (
 // index and value, and leaves the policy unchanged.
 //
 // Their decision is a function of the problem and x(t) alone: they learn
-// nothing, so they have no snapshot (after a restart, build them again;
-// the only thing lost is the slot-order check against slots decided
-// before the restart). When the cluster changes, build them again on the
-// new problem.
+// nothing. Their only state across slots, the slot of the latest Decide,
+// is saved by MarshalBinary and restored by UnmarshalBinary (and the JSON
+// pair, same bytes) into a baseline of the same name on the same problem,
+// so that the slot order holds across a restart. When the cluster
+// changes, build them again on the new problem.
 var OGASchedBaselineNames = []string{"DRF", "FAIRNESS", "BINPACKING", "SPREADING", "BINPACKING-pod", "SPREADING-pod"}
 
 // NewOGASchedBaseline returns the OGASched-family baseline called name (one
@@ -74,10 +76,12 @@ func ogaPolicy[T ogasched.OnlinePolicy](pol T, err error) (ogasched.OnlinePolicy
 
 // ogaBase holds the buffers shared by the OGASched-family baselines.
 type ogaBase struct {
-	p    *ogasched.Problem
-	y    []float64
-	rem  []float64 // remaining capacity rem[r*K+k]
-	last int       // t of the previous Decide, -1 before the first
+	p     *ogasched.Problem
+	y     []float64
+	rem   []float64 // remaining capacity rem[r*K+k]
+	last  int       // t of the previous Decide, -1 before the first
+	name  string    // the policy's Name, part of its snapshot's model
+	model string    // snapshot fingerprint: name and problem
 }
 
 // newOgaBase validates p (a nil problem wraps ogasched.ErrDimension; an
@@ -90,8 +94,54 @@ func newOgaBase(name string, p *ogasched.Problem) (ogaBase, error) {
 	if _, err := ogasched.NewProblem(p.Graph, p.Demand, p.Capacity, p.Utility, p.Beta); err != nil {
 		return ogaBase{}, fmt.Errorf("baselines: %s: %w", name, err)
 	}
-	return ogaBase{p: p, y: make([]float64, p.Dim()), rem: make([]float64, p.NumNodes()*p.K), last: -1}, nil
+	model := snapshot.NewHasher(ogaFormat).String(name).String(p.Fingerprint()).Sum()
+	return ogaBase{p: p, y: make([]float64, p.Dim()), rem: make([]float64, p.NumNodes()*p.K), last: -1, name: name, model: model}, nil
 }
+
+// Snapshot of an OGASched-family baseline.
+const (
+	ogaFormat  = "msched/baselines.OGASchedBaseline"
+	ogaVersion = 1
+)
+
+type ogaState struct {
+	Last  int    `json:"last"`  // t of the latest Decide, -1 before the first
+	Check string `json:"check"` // fingerprint of Last
+}
+
+func ogaCheck(last int) string { return snapshot.NewHasher(ogaFormat + ".state").Int(last).Sum() }
+
+// MarshalBinary implements encoding.BinaryMarshaler. The baselines learn
+// nothing; their only state across slots is the slot of the latest
+// Decide, saved so that the slot order is still enforced after a restart:
+// {"format":"msched/baselines.OGASchedBaseline","version":1,"model":
+// FINGERPRINT,"state":{"last":t,"check":SUM}}, FINGERPRINT covering the
+// baseline's name and ogasched.Problem.Fingerprint.
+func (b *ogaBase) MarshalBinary() ([]byte, error) {
+	return snapshot.Encode(ogaFormat, ogaVersion, b.model, ogaState{Last: b.last, Check: ogaCheck(b.last)})
+}
+
+// UnmarshalBinary implements encoding.BinaryUnmarshaler: restore into a
+// baseline of the same name built on the same problem. Any mismatch,
+// truncation or alteration is an error wrapping ogasched.ErrSnapshot and
+// the internal/snapshot cause; the policy is then unchanged.
+func (b *ogaBase) UnmarshalBinary(data []byte) error {
+	var st ogaState
+	if err := snapshot.Decode(data, ogaFormat, ogaVersion, b.model, &st); err != nil {
+		return fmt.Errorf("%w: baselines: %s: %w", ogasched.ErrSnapshot, b.name, err)
+	}
+	if st.Last < -1 || st.Check != ogaCheck(st.Last) {
+		return fmt.Errorf("%w: baselines: %s: %w: last = %d, check %q", ogasched.ErrSnapshot, b.name, snapshot.ErrCorrupt, st.Last, st.Check)
+	}
+	b.last = st.Last
+	return nil
+}
+
+// MarshalJSON returns the bytes of MarshalBinary.
+func (b *ogaBase) MarshalJSON() ([]byte, error) { return b.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (b *ogaBase) UnmarshalJSON(data []byte) error { return b.UnmarshalBinary(data) }
 
 // reset validates the slot (ogasched.ErrSlot) and the arrivals (errors wrap
 // ogasched.ErrValue or ogasched.ErrDimension and name the index and value),

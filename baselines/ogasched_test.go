@@ -94,7 +94,7 @@ func TestOGASchedBaselinesFeasibleEverySlot(t *testing.T) {
 
 // ogaTiny: 2 ports, 2 nodes, K = 1, complete graph; demands 3 and 1;
 // capacities 2 and 8.
-func ogaTiny(t *testing.T) *ogasched.Problem {
+func ogaTiny(t testing.TB) *ogasched.Problem {
 	u, _ := utility.New(utility.Log, 1)
 	p, err := ogasched.NewProblem(bipartite.Complete(2, 2), [][]float64{{3}, {1}}, [][]float64{{2}, {8}},
 		[][]utility.Utility{{u}, {u}}, []float64{0.5})

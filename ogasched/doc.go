@@ -25,7 +25,8 @@
 // job type, so it has no job IDs; a caller with several jobs of one type in
 // a slot uses Expand (Section III-D). The baselines of package baselines
 // (DRF, FAIRNESS, BINPACKING, SPREADING and the -pod variants) learn
-// nothing and have no snapshot; rebuild them on the new problem.
+// nothing; their snapshot keeps only the slot order; when the cluster
+// changes, build them again on the new problem.
 //
 // A snapshot is {"format":"msched/ogasched.Policy","version":1,
 // "model":FINGERPRINT,"state":{"decided","observed","y","check"}}: y(t) and

@@ -34,12 +34,17 @@ func (s *policyState) sum() string {
 	return h.Floats(s.Y).Sum()
 }
 
-// fingerprint hashes everything the decisions of a policy depend on: the
-// problem (graph, K, demands, capacities, utilities, beta), the step
-// schedule and the projection. Workers and Logger do not change decisions
-// and are left out; Init is overridden by the restored y.
-func fingerprint(p *Problem, step Step, paper bool) string {
-	h := snapshot.NewHasher(policyFormat)
+// Fingerprint returns 16 hex digits that hash the exact bits of
+// everything in p that decisions depend on: the graph, K, demands,
+// capacities, utilities and beta. Two problems fingerprint equal only if
+// all of these are bit-identical. Snapshots of this family and of its
+// baselines carry it, so that state restores only into the same model.
+func (p *Problem) Fingerprint() string {
+	return p.hash("msched/ogasched.Problem").Sum()
+}
+
+func (p *Problem) hash(format string) *snapshot.Hasher {
+	h := snapshot.NewHasher(format)
 	g := p.Graph
 	h.Int(g.NumLeft()).Int(g.NumRight()).Int(g.NumEdges())
 	for e := 0; e < g.NumEdges(); e++ {
@@ -58,6 +63,15 @@ func fingerprint(p *Problem, step Step, paper bool) string {
 			h.Int(int(u.Kind)).Float(u.A).Float(u.Alpha)
 		}
 	}
+	return h
+}
+
+// fingerprint hashes everything the decisions of a policy depend on: the
+// problem (Problem.Fingerprint), the step schedule and the projection.
+// Workers and Logger do not change decisions and are left out; Init is
+// overridden by the restored y.
+func fingerprint(p *Problem, step Step, paper bool) string {
+	h := p.hash(policyFormat)
 	switch s := step.(type) {
 	case Geometric:
 		h.String("Geometric").Float(s.Eta0).Float(s.Lambda)
