@@ -45,7 +45,8 @@ func BenchmarkSlot(b *testing.B) {
 	}
 }
 
-// BenchmarkGradient measures the gradient (30) alone.
+// BenchmarkGradient measures the gradient (30) alone: Problem.Gradient and
+// the batched gradient that Policy.Observe uses.
 func BenchmarkGradient(b *testing.B) {
 	for _, cfg := range benchConfigs {
 		p, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
@@ -62,6 +63,20 @@ func BenchmarkGradient(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				p.Gradient(g, x, y)
+			}
+		})
+		b.Run(fmt.Sprintf("batched/n=%d", p.Dim()), func(b *testing.B) {
+			x := make([]float64, p.NumPorts())
+			for l := range x {
+				x[l] = 1
+			}
+			y := make([]float64, p.Dim())
+			g := make([]float64, p.Dim())
+			rt := newRewardTables(p)
+			sums := make([]float64, p.K)
+			b.ReportAllocs()
+			for b.Loop() {
+				rt.gradient(g, sums, x, y)
 			}
 		})
 	}

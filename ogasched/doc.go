@@ -192,7 +192,7 @@
 //
 //	limit               value     bounds
 //	MaxK                1024      K (len(beta), Config.K, "k" in JSON)
-//	MaxDim              2^25      |E| K (a Policy holds ~7 vectors of it: 2 GiB)
+//	MaxDim              2^25      |E| K (a Policy holds ~8.5 vectors of it: 2.4 GiB)
 //	MaxVertices         2^24      ports and nodes a JSON graph declares; Trace.Ports
 //	MaxGenerateCells    2^26      Config.Ports x Config.Nodes in Generate
 //	MaxTraceCells       2^28      ports x T of BernoulliTrace and of a Trace

@@ -113,6 +113,8 @@ type Policy struct {
 	zb    []float64
 	y     []float64 // flat y(t)
 	grad  []float64 // flat gradient
+	rt    *rewardTables
+	sums  []float64 // per-type scratch of rt.gradient
 
 	decided  int  // t of the latest Decide, -1 before the first
 	observed bool // Observe(decided) was called
@@ -187,6 +189,7 @@ func newPolicy(p *Problem, s Settings) *Policy {
 	if !s.PaperProjection {
 		pol.proj = projection.NewProjector(workers)
 	}
+	pol.rt, pol.sums = newRewardTables(p), make([]float64, K)
 	pol.model = fingerprint(p, step, s.PaperProjection)
 	return pol
 }
@@ -250,7 +253,7 @@ func (o *Policy) Observe(t int, x []float64) error {
 	if err := o.checkX(x); err != nil {
 		return err
 	}
-	o.p.Gradient(o.grad, x, o.y)
+	o.rt.gradient(o.grad, o.sums, x, o.y) // = o.p.Gradient(o.grad, x, o.y), bit for bit
 	norm := floats.Norm(o.grad, 2)
 	eta := o.step.Eta(t, norm)
 	if math.IsNaN(eta) || math.IsInf(eta, 0) || eta < 0 {

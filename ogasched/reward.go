@@ -21,15 +21,15 @@ const (
 // rewardTables are the read-only tables of the batched reward of one
 // problem: for port l and group c, the flat indices j = e*K+k of its
 // coordinates in that group, idx[ptr[l*numGroups+c]:ptr[l*numGroups+c+1]],
-// ascending, with the utility's coefficient in a (and the utility itself in
-// util, for groupOther). Run builds them once and shares them, read-only,
-// among the goroutines of all policies.
+// ascending, with the utility's coefficient in a (groupOther looks the
+// utility up in the problem). Run builds them once and shares them,
+// read-only, among the goroutines of all policies; a Policy keeps its own
+// for the gradient. 12 bytes per coordinate.
 type rewardTables struct {
-	p    *Problem
-	ptr  []int
-	idx  []int
-	a    []float64
-	util []utility.Utility
+	p   *Problem
+	ptr []int
+	idx []int32
+	a   []float64
 }
 
 func groupOf(k utility.Kind) int {
@@ -53,7 +53,7 @@ func newRewardTables(p *Problem) *rewardTables {
 	L := g.NumLeft()
 	rt := &rewardTables{p: p, ptr: make([]int, L*numGroups+1)}
 	n := p.Dim()
-	rt.idx, rt.a, rt.util = make([]int, 0, n), make([]float64, 0, n), make([]utility.Utility, 0, n)
+	rt.idx, rt.a = make([]int32, 0, n), make([]float64, 0, n)
 	for l := 0; l < L; l++ {
 		lo, hi := g.LeftRange(l)
 		for c := 0; c < numGroups; c++ {
@@ -61,9 +61,8 @@ func newRewardTables(p *Problem) *rewardTables {
 				us := p.Utility[g.Edge(e).Right]
 				for k := 0; k < K; k++ {
 					if groupOf(us[k].Kind) == c {
-						rt.idx = append(rt.idx, e*K+k)
+						rt.idx = append(rt.idx, int32(e*K+k)) // e*K+k < MaxDim = 2^25
 						rt.a = append(rt.a, us[k].A)
-						rt.util = append(rt.util, us[k])
 					}
 				}
 			}
@@ -127,10 +126,9 @@ func (rt *rewardTables) parts(sc *rewardScratch, x, y []float64) (gain, penalty 
 					}
 				}
 			default:
-				us := rt.util[lo:hi]
-				for i, j := range idx {
+				for _, j := range idx {
 					if v := y[j]; v != 0 {
-						vals[j] = us[i].Value(v)
+						vals[j] = rt.util(int(j)).Value(v)
 					}
 				}
 			}
@@ -140,26 +138,95 @@ func (rt *rewardTables) parts(sc *rewardScratch, x, y []float64) (gain, penalty 
 		// edges ascending, as dominant does.
 		lo, hi := g.LeftRange(l)
 		gl := 0.0
-		clear(sums)
 		for j := lo * K; j < hi*K; j++ {
 			if y[j] != 0 {
 				gl += vals[j]
 			}
 		}
-		for e := lo; e < hi; e++ {
-			row := y[e*K : e*K+K]
-			for k, v := range row {
-				sums[k] += v
-			}
-		}
-		over := math.Inf(-1)
-		for k, s := range sums {
-			if v := p.Beta[k] * s; v > over {
-				over = v
-			}
-		}
+		_, over := rt.dominant(sums, y, lo, hi)
 		gain += xl * gl
 		penalty += xl * over
 	}
 	return gain, penalty
+}
+
+// util returns the utility of flat coordinate j = e*K+k.
+func (rt *rewardTables) util(j int) utility.Utility {
+	K := rt.p.K
+	return rt.p.Utility[rt.p.Graph.Edge(j/K).Right][j%K]
+}
+
+// dominant returns k*_l of (27) (smallest index on ties) from the per-type
+// sums of port l's coordinates, summed in Problem.dominant's order, and
+// the overhead beta_{k*} sum, exactly as Problem.dominant.
+func (rt *rewardTables) dominant(sums, y []float64, lo, hi int) (kstar int, over float64) {
+	p := rt.p
+	K := p.K
+	clear(sums)
+	for e := lo; e < hi; e++ {
+		for k, v := range y[e*K : e*K+K] {
+			sums[k] += v
+		}
+	}
+	over = math.Inf(-1)
+	for k, s := range sums {
+		if v := p.Beta[k] * s; v > over {
+			over, kstar = v, k
+		}
+	}
+	return kstar, over
+}
+
+// gradient stores Problem.Gradient(dst, x, y) in dst, bit for bit: the
+// derivatives group by group (a tight loop per kind, no dispatch per
+// coordinate), then the overhead term and the factor x_l in Gradient's
+// order. sums has length K. It does not allocate; lengths are the
+// caller's.
+func (rt *rewardTables) gradient(dst, sums, x, y []float64) {
+	p := rt.p
+	g, K := p.Graph, p.K
+	for l, xl := range x {
+		lo, hi := g.LeftRange(l)
+		if xl == 0 {
+			clear(dst[lo*K : hi*K])
+			continue
+		}
+		kstar, _ := rt.dominant(sums, y, lo, hi)
+		base := l * numGroups
+		for c := 0; c < numGroups; c++ {
+			plo, phi := rt.ptr[base+c], rt.ptr[base+c+1]
+			idx, as := rt.idx[plo:phi], rt.a[plo:phi]
+			switch c {
+			case groupLinear:
+				for i, j := range idx {
+					dst[j] = as[i]
+				}
+			case groupLog:
+				for i, j := range idx {
+					dst[j] = as[i] / (y[j] + 1)
+				}
+			case groupRecip:
+				for i, j := range idx {
+					v, a := y[j], as[i]
+					dst[j] = 1 / ((v + a) * (v + a))
+				}
+			case groupPoly:
+				for i, j := range idx {
+					dst[j] = as[i] / (2 * math.Sqrt(y[j]+1))
+				}
+			default:
+				for _, j := range idx {
+					dst[j] = rt.util(int(j)).Deriv(y[j])
+				}
+			}
+		}
+		b := p.Beta[kstar]
+		for e := lo; e < hi; e++ {
+			row := dst[e*K : e*K+K]
+			row[kstar] -= b
+			for k, d := range row {
+				row[k] = xl * d
+			}
+		}
+	}
 }

@@ -12,7 +12,8 @@ import (
 	"github.com/msched/msched/utility"
 )
 
-// The batched reward of Run equals Problem.RewardParts bit for bit, on
+// The batched reward of Run and the batched gradient of Policy.Observe
+// equal Problem.RewardParts and Problem.Gradient bit for bit, on
 // random instances with every kind OGASched accepts (linear, log,
 // reciprocal, poly, alpha-fair, proportional fair), zero and non-zero
 // coordinates, 0/1 and count arrivals.
@@ -72,6 +73,15 @@ func TestBatchedRewardIsBitIdentical(t *testing.T) {
 				if rng.IntN(3) > 0 {
 					y[j] = math.Ldexp(rng.Float64(), rng.IntN(12)-6)
 				}
+			}
+			wgrad := p.Gradient(nil, x, y)
+			ggrad := make([]float64, len(y))
+			for j := range ggrad {
+				ggrad[j] = math.NaN() // every coordinate must be written
+			}
+			rt.gradient(ggrad, sc.sums, x, y)
+			for j := range wgrad {
+				require.Equal(t, math.Float64bits(wgrad[j]), math.Float64bits(ggrad[j]), "trial %d slot %d gradient[%d]", trial, s, j)
 			}
 			wg, wp := p.RewardParts(x, y)
 			gg, gp := rt.parts(sc, x, y)
