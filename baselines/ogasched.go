@@ -6,14 +6,14 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/snapshot"
 	"github.com/msched/msched/ogasched"
 )
 
 var (
-	_ bipartite.OnlinePolicy[[]float64, []float64] = (*DRF)(nil)
-	_ bipartite.OnlinePolicy[[]float64, []float64] = (*Fairness)(nil)
-	_ bipartite.OnlinePolicy[[]float64, []float64] = (*BinPacking)(nil)
+	_ ogasched.OnlinePolicy = (*DRF)(nil)
+	_ ogasched.OnlinePolicy = (*Fairness)(nil)
+	_ ogasched.OnlinePolicy = (*BinPacking)(nil)
 )
 
 // OGASchedBaselineNames are the names NewOGASchedBaseline accepts, in the
@@ -22,64 +22,133 @@ var (
 // The OGASched-family baselines (paper 000, Section IV) observe the arrivals
 // x(t) of the slot and return an allocation y in the flat layout of
 // ogasched.Problem (y[e*K+k]) satisfying (5)-(6). A port with x_l(t) = 0
-// gets nothing. The returned slice is owned by the policy and valid until
-// the next Decide. None is safe for concurrent use. Decide rejects a
-// negative slot, a wrong length and NaN, infinite, negative or larger than
-// ogasched.MaxValue arrivals with an error wrapping ogasched.ErrDimension or
-// ogasched.ErrValue that names the index and value.
+// gets nothing. They follow the conventions of package bipartite: the
+// constructors return an error for a nil or invalid problem (wrapping
+// ogasched.ErrDimension or ogasched.ErrValue); Decide(t, x) needs t >= 0
+// and greater than the previous Decide's t (else an error wrapping
+// ogasched.ErrSlot; a gap is harmless, as they keep no state across slots);
+// the returned slice is owned by the policy and valid until its next call.
+// None is safe for concurrent use. Decide rejects a wrong length and NaN,
+// infinite, negative or larger than ogasched.MaxValue arrivals with an
+// error wrapping ogasched.ErrDimension or ogasched.ErrValue that names the
+// index and value, and leaves the policy unchanged.
+//
+// Their decision is a function of the problem and x(t) alone: they learn
+// nothing. Their only state across slots, the slot of the latest Decide,
+// is saved by MarshalBinary and restored by UnmarshalBinary (and the JSON
+// pair, same bytes) into a baseline of the same name on the same problem,
+// so that the slot order holds across a restart. When the cluster
+// changes, build them again on the new problem.
 var OGASchedBaselineNames = []string{"DRF", "FAIRNESS", "BINPACKING", "SPREADING", "BINPACKING-pod", "SPREADING-pod"}
 
 // NewOGASchedBaseline returns the OGASched-family baseline called name (one
 // of OGASchedBaselineNames) for p. BINPACKING and SPREADING are the
 // fractional readings (the default); BINPACKING-pod and SPREADING-pod the
-// whole-pod Kubernetes-style placement. Unlike the single-value
-// constructors it reports a nil problem (ogasched.ErrDimension) and an
-// unknown name (ogasched.ErrSettings) as errors.
-func NewOGASchedBaseline(name string, p *ogasched.Problem) (bipartite.OnlinePolicy[[]float64, []float64], error) {
-	if p == nil || p.Graph == nil {
-		return nil, fmt.Errorf("%w: baselines: %s: nil problem", ogasched.ErrDimension, name)
-	}
+// whole-pod Kubernetes-style placement. A nil or invalid problem
+// (ogasched.ErrDimension, ogasched.ErrValue) and an unknown name
+// (ogasched.ErrSettings) are errors.
+func NewOGASchedBaseline(name string, p *ogasched.Problem) (ogasched.OnlinePolicy, error) {
 	switch name {
 	case "DRF":
-		return NewDRF(p), nil
+		return ogaPolicy(NewDRF(p))
 	case "FAIRNESS":
-		return NewFairness(p), nil
+		return ogaPolicy(NewFairness(p))
 	case "BINPACKING":
-		return NewBinPacking(p), nil
+		return ogaPolicy(NewBinPacking(p))
 	case "SPREADING":
-		return NewSpreading(p), nil
+		return ogaPolicy(NewSpreading(p))
 	case "BINPACKING-pod":
-		return NewBinPackingPod(p), nil
+		return ogaPolicy(NewBinPackingPod(p))
 	case "SPREADING-pod":
-		return NewSpreadingPod(p), nil
+		return ogaPolicy(NewSpreadingPod(p))
 	}
 	return nil, fmt.Errorf("%w: baselines: unknown OGASched baseline %q (want one of %v)", ogasched.ErrSettings, name, OGASchedBaselineNames)
 }
 
+// ogaPolicy converts a constructor's result, never giving a non-nil
+// interface around a nil pointer.
+func ogaPolicy[T ogasched.OnlinePolicy](pol T, err error) (ogasched.OnlinePolicy, error) {
+	if err != nil {
+		return nil, err
+	}
+	return pol, nil
+}
+
 // ogaBase holds the buffers shared by the OGASched-family baselines.
 type ogaBase struct {
-	p   *ogasched.Problem
-	y   []float64
-	rem []float64 // remaining capacity rem[r*K+k]
+	p     *ogasched.Problem
+	y     []float64
+	rem   []float64 // remaining capacity rem[r*K+k]
+	last  int       // t of the previous Decide, -1 before the first
+	name  string    // the policy's Name, part of its snapshot's model
+	model string    // snapshot fingerprint: name and problem
 }
 
-// newOgaBase allocates the buffers; a nil problem gives a base whose reset
-// always fails, so that the single-value constructors never panic.
-func newOgaBase(p *ogasched.Problem) ogaBase {
-	if p == nil || p.Graph == nil {
-		return ogaBase{}
+// newOgaBase validates p (a nil problem wraps ogasched.ErrDimension; an
+// invalid one is reported by ogasched.NewProblem's rules) and allocates the
+// buffers.
+func newOgaBase(name string, p *ogasched.Problem) (ogaBase, error) {
+	if p == nil {
+		return ogaBase{}, fmt.Errorf("%w: baselines: %s: nil problem", ogasched.ErrDimension, name)
 	}
-	return ogaBase{p: p, y: make([]float64, p.Dim()), rem: make([]float64, p.NumNodes()*p.K)}
+	if _, err := ogasched.NewProblem(p.Graph, p.Demand, p.Capacity, p.Utility, p.Beta); err != nil {
+		return ogaBase{}, fmt.Errorf("baselines: %s: %w", name, err)
+	}
+	model := snapshot.NewHasher(ogaFormat).String(name).String(p.Fingerprint()).Sum()
+	return ogaBase{p: p, y: make([]float64, p.Dim()), rem: make([]float64, p.NumNodes()*p.K), last: -1, name: name, model: model}, nil
 }
 
-// reset validates the slot and the arrivals (errors wrap ogasched.ErrValue
-// or ogasched.ErrDimension and name the index and value) and clears y.
+// Snapshot of an OGASched-family baseline.
+const (
+	ogaFormat  = "msched/baselines.OGASchedBaseline"
+	ogaVersion = 1
+)
+
+type ogaState struct {
+	Last  int    `json:"last"`  // t of the latest Decide, -1 before the first
+	Check string `json:"check"` // fingerprint of Last
+}
+
+func ogaCheck(last int) string { return snapshot.NewHasher(ogaFormat + ".state").Int(last).Sum() }
+
+// MarshalBinary implements encoding.BinaryMarshaler. The baselines learn
+// nothing; their only state across slots is the slot of the latest
+// Decide, saved so that the slot order is still enforced after a restart:
+// {"format":"msched/baselines.OGASchedBaseline","version":1,"model":
+// FINGERPRINT,"state":{"last":t,"check":SUM}}, FINGERPRINT covering the
+// baseline's name and ogasched.Problem.Fingerprint.
+func (b *ogaBase) MarshalBinary() ([]byte, error) {
+	return snapshot.Encode(ogaFormat, ogaVersion, b.model, ogaState{Last: b.last, Check: ogaCheck(b.last)})
+}
+
+// UnmarshalBinary implements encoding.BinaryUnmarshaler: restore into a
+// baseline of the same name built on the same problem. Any mismatch,
+// truncation or alteration is an error wrapping ogasched.ErrSnapshot and
+// the internal/snapshot cause; the policy is then unchanged.
+func (b *ogaBase) UnmarshalBinary(data []byte) error {
+	var st ogaState
+	if err := snapshot.Decode(data, ogaFormat, ogaVersion, b.model, &st); err != nil {
+		return fmt.Errorf("%w: baselines: %s: %w", ogasched.ErrSnapshot, b.name, err)
+	}
+	if st.Last < -1 || st.Check != ogaCheck(st.Last) {
+		return fmt.Errorf("%w: baselines: %s: %w: last = %d, check %q", ogasched.ErrSnapshot, b.name, snapshot.ErrCorrupt, st.Last, st.Check)
+	}
+	b.last = st.Last
+	return nil
+}
+
+// MarshalJSON returns the bytes of MarshalBinary.
+func (b *ogaBase) MarshalJSON() ([]byte, error) { return b.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (b *ogaBase) UnmarshalJSON(data []byte) error { return b.UnmarshalBinary(data) }
+
+// reset validates the slot (ogasched.ErrSlot) and the arrivals (errors wrap
+// ogasched.ErrValue or ogasched.ErrDimension and name the index and value),
+// then records the slot and clears y. On error nothing changes.
 func (b *ogaBase) reset(t int, x []float64) error {
-	if b.p == nil {
-		return fmt.Errorf("%w: baselines: nil problem", ogasched.ErrDimension)
-	}
-	if t < 0 {
-		return fmt.Errorf("%w: baselines: slot t = %d, want >= 0", ogasched.ErrValue, t)
+	if t < 0 || t <= b.last {
+		return fmt.Errorf("%w: baselines: slot t = %d, want >= 0 and > %d (the previous Decide)", ogasched.ErrSlot, t, b.last)
 	}
 	if len(x) != b.p.NumPorts() {
 		return fmt.Errorf("%w: baselines: len(x) = %d, want %d ports", ogasched.ErrDimension, len(x), b.p.NumPorts())
@@ -89,6 +158,7 @@ func (b *ogaBase) reset(t int, x []float64) error {
 			return fmt.Errorf("%w: baselines: x[%d] = %v, want finite in [0, %g]", ogasched.ErrValue, l, v, ogasched.MaxValue)
 		}
 	}
+	b.last = t
 	clear(b.y)
 	K := b.p.K
 	for r, c := range b.p.Capacity {
@@ -117,14 +187,14 @@ type DRF struct {
 	order []int
 }
 
-// NewDRF returns DRF for p. A nil p gives a policy whose Decide returns an
-// error wrapping ogasched.ErrDimension (use NewOGASchedBaseline to get the
-// error at construction).
-func NewDRF(p *ogasched.Problem) *DRF {
-	if p == nil || p.Graph == nil {
-		return &DRF{}
+// NewDRF returns DRF for p. A nil or invalid p is an error wrapping
+// ogasched.ErrDimension or ogasched.ErrValue.
+func NewDRF(p *ogasched.Problem) (*DRF, error) {
+	base, err := newOgaBase("DRF", p)
+	if err != nil {
+		return nil, err
 	}
-	d := &DRF{ogaBase: newOgaBase(p), order: make([]int, p.NumPorts())}
+	d := &DRF{ogaBase: base, order: make([]int, p.NumPorts())}
 	share := make([]float64, p.NumPorts())
 	for l := range share {
 		d.order[l] = l
@@ -144,7 +214,7 @@ func NewDRF(p *ogasched.Problem) *DRF {
 		}
 	}
 	sort.SliceStable(d.order, func(i, j int) bool { return share[d.order[i]] < share[d.order[j]] })
-	return d
+	return d, nil
 }
 
 // Name implements bipartite.OnlinePolicy.
@@ -173,9 +243,15 @@ func (d *DRF) Decide(t int, x []float64) ([]float64, error) {
 // capacity idle that a requesting port could use, the fairer comparison.
 type Fairness struct{ ogaBase }
 
-// NewFairness returns FAIRNESS for p. A nil p gives a policy whose Decide
-// returns an error wrapping ogasched.ErrDimension.
-func NewFairness(p *ogasched.Problem) *Fairness { return &Fairness{newOgaBase(p)} }
+// NewFairness returns FAIRNESS for p. A nil or invalid p is an error
+// wrapping ogasched.ErrDimension or ogasched.ErrValue.
+func NewFairness(p *ogasched.Problem) (*Fairness, error) {
+	base, err := newOgaBase("FAIRNESS", p)
+	if err != nil {
+		return nil, err
+	}
+	return &Fairness{base}, nil
+}
 
 // Name implements bipartite.OnlinePolicy.
 func (f *Fairness) Name() string { return "FAIRNESS" }
@@ -249,28 +325,31 @@ type BinPacking struct {
 	nodes []int     // edges of the current port, in visiting order
 }
 
-func newBinPacking(p *ogasched.Problem, spread, pod bool) *BinPacking {
-	b := &BinPacking{ogaBase: newOgaBase(p), Spread: spread, Pod: pod}
-	if p != nil && p.Graph != nil {
-		b.score = make([]float64, p.NumNodes())
+func newBinPacking(p *ogasched.Problem, spread, pod bool) (*BinPacking, error) {
+	b := &BinPacking{Spread: spread, Pod: pod}
+	base, err := newOgaBase(b.Name(), p)
+	if err != nil {
+		return nil, err
 	}
-	return b
+	b.ogaBase, b.score = base, make([]float64, p.NumNodes())
+	return b, nil
 }
 
-// NewBinPacking returns fractional BINPACKING (MostAllocated) for p. A nil p
-// gives a policy whose Decide returns an error wrapping ogasched.ErrDimension.
-func NewBinPacking(p *ogasched.Problem) *BinPacking { return newBinPacking(p, false, false) }
+// NewBinPacking returns fractional BINPACKING (MostAllocated) for p. A nil
+// or invalid p is an error wrapping ogasched.ErrDimension or
+// ogasched.ErrValue (likewise for the three constructors below).
+func NewBinPacking(p *ogasched.Problem) (*BinPacking, error) { return newBinPacking(p, false, false) }
 
 // NewSpreading returns fractional SPREADING (LeastAllocated) for p.
-func NewSpreading(p *ogasched.Problem) *BinPacking { return newBinPacking(p, true, false) }
+func NewSpreading(p *ogasched.Problem) (*BinPacking, error) { return newBinPacking(p, true, false) }
 
 // NewBinPackingPod returns BINPACKING-pod, the whole-pod Kubernetes
 // MostAllocated placement, for p.
-func NewBinPackingPod(p *ogasched.Problem) *BinPacking { return newBinPacking(p, false, true) }
+func NewBinPackingPod(p *ogasched.Problem) (*BinPacking, error) { return newBinPacking(p, false, true) }
 
 // NewSpreadingPod returns SPREADING-pod, the whole-pod Kubernetes
 // LeastAllocated placement, for p.
-func NewSpreadingPod(p *ogasched.Problem) *BinPacking { return newBinPacking(p, true, true) }
+func NewSpreadingPod(p *ogasched.Problem) (*BinPacking, error) { return newBinPacking(p, true, true) }
 
 // Name implements bipartite.OnlinePolicy.
 func (b *BinPacking) Name() string {

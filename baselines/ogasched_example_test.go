@@ -23,13 +23,21 @@ func ogaExample() *ogasched.Problem {
 
 func ExampleNewDRF() {
 	// y is indexed by edge (0,0), (0,1), (1,0), (1,1).
-	y, _ := baselines.NewDRF(ogaExample()).Decide(0, []float64{1, 1})
+	pol, err := baselines.NewDRF(ogaExample())
+	if err != nil {
+		panic(err)
+	}
+	y, _ := pol.Decide(0, []float64{1, 1})
 	fmt.Println(y)
 	// Output: [1 3 1 1]
 }
 
 func ExampleNewFairness() {
-	y, _ := baselines.NewFairness(ogaExample()).Decide(0, []float64{1, 1})
+	pol, err := baselines.NewFairness(ogaExample())
+	if err != nil {
+		panic(err)
+	}
+	y, _ := pol.Decide(0, []float64{1, 1})
 	fmt.Println(y)
 	// Output: [1.5 3 0.5 1]
 }
@@ -37,7 +45,11 @@ func ExampleNewFairness() {
 func ExampleNewBinPacking() {
 	// Fractional reading: port 0 (index order) takes min(3, 2) on node 0
 	// and 3 on node 1; port 1 gets what is left, 0 and 1.
-	y, _ := baselines.NewBinPacking(ogaExample()).Decide(0, []float64{1, 1})
+	pol, err := baselines.NewBinPacking(ogaExample())
+	if err != nil {
+		panic(err)
+	}
+	y, _ := pol.Decide(0, []float64{1, 1})
 	fmt.Println(y)
 	// Output: [2 3 0 1]
 }
@@ -46,7 +58,11 @@ func ExampleNewSpreading() {
 	// Fractional SPREADING visits the least allocated node first; under the
 	// per-edge caps (5) that cannot change what a port gets, so it equals
 	// BINPACKING.
-	y, _ := baselines.NewSpreading(ogaExample()).Decide(0, []float64{1, 1})
+	pol, err := baselines.NewSpreading(ogaExample())
+	if err != nil {
+		panic(err)
+	}
+	y, _ := pol.Decide(0, []float64{1, 1})
 	fmt.Println(y)
 	// Output: [2 3 0 1]
 }
@@ -54,7 +70,11 @@ func ExampleNewSpreading() {
 func ExampleNewBinPackingPod() {
 	// Whole pods: port 0's pod (3 units) fits only node 1; port 1's pod
 	// scores 1/2 on both nodes and takes node 0 (tie by index).
-	y, _ := baselines.NewBinPackingPod(ogaExample()).Decide(0, []float64{1, 1})
+	pol, err := baselines.NewBinPackingPod(ogaExample())
+	if err != nil {
+		panic(err)
+	}
+	y, _ := pol.Decide(0, []float64{1, 1})
 	fmt.Println(y)
 	// Output: [0 3 1 0]
 }
@@ -62,7 +82,11 @@ func ExampleNewBinPackingPod() {
 func ExampleNewSpreadingPod() {
 	// Only port 1 has a job. Its pod would fill node 0 to 1/2 and node 1
 	// to 1/8: LeastAllocated picks node 1.
-	y, _ := baselines.NewSpreadingPod(ogaExample()).Decide(0, []float64{0, 1})
+	pol, err := baselines.NewSpreadingPod(ogaExample())
+	if err != nil {
+		panic(err)
+	}
+	y, _ := pol.Decide(0, []float64{0, 1})
 	fmt.Println(y)
 	// Output: [0 0 0 1]
 }

@@ -12,10 +12,23 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func ogaPolicies(p *ogasched.Problem) []bipartite.OnlinePolicy[[]float64, []float64] {
-	return []bipartite.OnlinePolicy[[]float64, []float64]{
-		baselines.NewDRF(p), baselines.NewFairness(p), baselines.NewBinPacking(p), baselines.NewSpreading(p),
-		baselines.NewBinPackingPod(p), baselines.NewSpreadingPod(p),
+func ogaPolicies(t *testing.T, p *ogasched.Problem) []ogasched.OnlinePolicy {
+	t.Helper()
+	var pols []ogasched.OnlinePolicy
+	for _, name := range baselines.OGASchedBaselineNames {
+		pol, err := baselines.NewOGASchedBaseline(name, p)
+		require.NoError(t, err, name)
+		pols = append(pols, pol)
+	}
+	return pols
+}
+
+// ogaMust returns the policy of a constructor, failing the test on error.
+func ogaMust[T any](t *testing.T) func(T, error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		require.NoError(t, err)
+		return v
 	}
 }
 
@@ -64,7 +77,7 @@ func TestOGASchedBaselinesFeasibleEverySlot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, pol := range ogaPolicies(p) {
+		for _, pol := range ogaPolicies(t, p) {
 			for s, x := range tr.Arrivals {
 				if s%3 == 0 {
 					x[s%len(x)] = 2 // multiple arrivals
@@ -81,7 +94,7 @@ func TestOGASchedBaselinesFeasibleEverySlot(t *testing.T) {
 
 // ogaTiny: 2 ports, 2 nodes, K = 1, complete graph; demands 3 and 1;
 // capacities 2 and 8.
-func ogaTiny(t *testing.T) *ogasched.Problem {
+func ogaTiny(t testing.TB) *ogasched.Problem {
 	u, _ := utility.New(utility.Log, 1)
 	p, err := ogasched.NewProblem(bipartite.Complete(2, 2), [][]float64{{3}, {1}}, [][]float64{{2}, {8}},
 		[][]utility.Utility{{u}, {u}}, []float64{0.5})
@@ -98,21 +111,21 @@ func TestOGASchedBaselinesHandInstance(t *testing.T) {
 	// 1/10, so DRF serves port 1 first: y(1,0) = 1, y(1,1) = 1, then
 	// port 0: y(0,0) = min(3, 2-1) = 1, y(0,1) = 3.
 	cases := []struct {
-		pol  bipartite.OnlinePolicy[[]float64, []float64]
+		pol  ogasched.OnlinePolicy
 		want []float64
 	}{
-		{baselines.NewDRF(p), []float64{1, 3, 1, 1}},
+		{ogaMust[*baselines.DRF](t)(baselines.NewDRF(p)), []float64{1, 3, 1, 1}},
 		// Node 0: shares 3/4, 1/4 of 2 -> 1.5, 0.5; node 1: 6 -> cap 3, 2 -> cap 1.
-		{baselines.NewFairness(p), []float64{1.5, 3, 0.5, 1}},
+		{ogaMust[*baselines.Fairness](t)(baselines.NewFairness(p)), []float64{1.5, 3, 0.5, 1}},
 		// Port 0's pod (demand 3) fits only node 1 (score (0+3)/8);
 		// port 1's pod: node 0 scores 1/2, node 1 (3+1)/8 = 1/2: tie -> node 0.
-		{baselines.NewBinPackingPod(p), []float64{0, 3, 1, 0}},
+		{ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p)), []float64{0, 3, 1, 0}},
 		// Spreading: port 1 on the least allocated: tie again -> node 0.
-		{baselines.NewSpreadingPod(p), []float64{0, 3, 1, 0}},
+		{ogaMust[*baselines.BinPacking](t)(baselines.NewSpreadingPod(p)), []float64{0, 3, 1, 0}},
 		// Fractional: port 0 first (index order) takes min(3, 2) on node 0
 		// and 3 on node 1; port 1 gets min(1, 0) and min(1, 5).
-		{baselines.NewBinPacking(p), []float64{2, 3, 0, 1}},
-		{baselines.NewSpreading(p), []float64{2, 3, 0, 1}},
+		{ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p)), []float64{2, 3, 0, 1}},
+		{ogaMust[*baselines.BinPacking](t)(baselines.NewSpreading(p)), []float64{2, 3, 0, 1}},
 	}
 	for _, c := range cases {
 		y, err := c.pol.Decide(0, x)
@@ -141,11 +154,11 @@ func TestBinPackingPrefersMostAllocated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, _ := baselines.NewBinPackingPod(p).Decide(0, []float64{1, 1})
+	y, _ := ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p)).Decide(0, []float64{1, 1})
 	if y[1] != 1 || y[2] != 0 {
 		t.Errorf("BINPACKING-pod y = %v, want port 1 on node 0", y)
 	}
-	y, _ = baselines.NewSpreadingPod(p).Decide(0, []float64{1, 1})
+	y, _ = ogaMust[*baselines.BinPacking](t)(baselines.NewSpreadingPod(p)).Decide(0, []float64{1, 1})
 	if y[1] != 0 || y[2] != 1 {
 		t.Errorf("SPREADING-pod y = %v, want port 1 on node 1", y)
 	}
@@ -153,7 +166,7 @@ func TestBinPackingPrefersMostAllocated(t *testing.T) {
 
 func TestOGASchedBaselinesRejectBadArrivals(t *testing.T) {
 	p := ogaTiny(t)
-	for _, pol := range ogaPolicies(p) {
+	for _, pol := range ogaPolicies(t, p) {
 		if _, err := pol.Decide(0, []float64{1}); err == nil {
 			t.Errorf("%s: short x accepted", pol.Name())
 		}
@@ -177,7 +190,7 @@ func TestFractionalBinPackingSpreadingCoincide(t *testing.T) {
 		require.NoError(t, err)
 		tr, err := ogasched.BernoulliTrace(p.NumPorts(), 30, 0.7, rng)
 		require.NoError(t, err)
-		bp, sp := baselines.NewBinPacking(p), baselines.NewSpreading(p)
+		bp, sp := ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p)), ogaMust[*baselines.BinPacking](t)(baselines.NewSpreading(p))
 		g, K := p.Graph, p.K
 		for s, x := range tr.Arrivals {
 			yb, err := bp.Decide(s, x)
@@ -216,10 +229,10 @@ func TestFractionalBaselinesNearDRF(t *testing.T) {
 	require.NoError(t, err)
 	tr, err := ogasched.BernoulliTrace(p.NumPorts(), 100, 0.7, rng)
 	require.NoError(t, err)
-	res, err := ogasched.Run(p, tr, []bipartite.OnlinePolicy[[]float64, []float64]{
-		baselines.NewDRF(p), baselines.NewBinPacking(p), baselines.NewBinPackingPod(p)}, ogasched.RunSettings{CheckTol: 1e-9})
+	res, err := ogasched.Run(p, tr, []ogasched.OnlinePolicy{
+		ogaMust[*baselines.DRF](t)(baselines.NewDRF(p)), ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p)), ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p))}, ogasched.RunSettings{CheckTol: 1e-9})
 	require.NoError(t, err)
-	drf, frac, pod := res[0].Total, res[1].Total, res[2].Total
+	drf, frac, pod := res.Series[0].Total, res.Series[1].Total, res.Series[2].Total
 	require.InEpsilon(t, drf, frac, 0.1, "fractional BINPACKING %v vs DRF %v", frac, drf)
 	require.Less(t, pod, 0.1*drf, "pod BINPACKING %v vs DRF %v", pod, drf)
 }
@@ -231,11 +244,19 @@ func TestOGASchedBaselinesNilAndUnknown(t *testing.T) {
 	}
 	_, err := baselines.NewOGASchedBaseline("LOTTERY", ogaTiny(t))
 	require.ErrorIs(t, err, ogasched.ErrSettings)
-	for _, pol := range ogaPolicies(nil) {
-		require.NotPanics(t, func() {
-			_, err := pol.Decide(0, []float64{1})
-			require.ErrorIs(t, err, ogasched.ErrDimension, pol.Name())
-		})
+	for _, c := range []func(*ogasched.Problem) error{
+		func(p *ogasched.Problem) error { _, err := baselines.NewDRF(p); return err },
+		func(p *ogasched.Problem) error { _, err := baselines.NewFairness(p); return err },
+		func(p *ogasched.Problem) error { _, err := baselines.NewBinPacking(p); return err },
+		func(p *ogasched.Problem) error { _, err := baselines.NewSpreading(p); return err },
+		func(p *ogasched.Problem) error { _, err := baselines.NewBinPackingPod(p); return err },
+		func(p *ogasched.Problem) error { _, err := baselines.NewSpreadingPod(p); return err },
+	} {
+		require.ErrorIs(t, c(nil), ogasched.ErrDimension)
+		require.ErrorIs(t, c(&ogasched.Problem{}), ogasched.ErrDimension)
+		bad := *ogaTiny(t)
+		bad.Beta = []float64{2}
+		require.ErrorIs(t, c(&bad), ogasched.ErrValue)
 	}
 }
 
@@ -254,12 +275,19 @@ func TestOGASchedBaselinesHostileArrivals(t *testing.T) {
 		{"+Inf", 0, []float64{1, math.Inf(1)}, ogasched.ErrValue},
 		{"negative", 0, []float64{-1, 1}, ogasched.ErrValue},
 		{"huge", 0, []float64{1e300, 1}, ogasched.ErrValue},
-		{"negative slot", -1, []float64{1, 1}, ogasched.ErrValue},
+		{"negative slot", -1, []float64{1, 1}, ogasched.ErrSlot},
 	}
-	for _, pol := range ogaPolicies(p) {
+	for _, pol := range ogaPolicies(t, p) {
 		for _, c := range cases {
 			_, err := pol.Decide(c.t, c.x)
 			require.ErrorIs(t, err, c.err, "%s: %s", pol.Name(), c.name)
+		}
+		// Slots increase from one Decide to the next; gaps are allowed.
+		_, err := pol.Decide(3, []float64{1, 1})
+		require.NoError(t, err, pol.Name())
+		for _, s := range []int{3, 2, 0} {
+			_, err := pol.Decide(s, []float64{1, 1})
+			require.ErrorIs(t, err, ogasched.ErrSlot, "%s: Decide(%d) after Decide(3)", pol.Name(), s)
 		}
 		// Many arrivals of one port: the pod variants place at most one pod
 		// per node and return at once.

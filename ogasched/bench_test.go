@@ -45,7 +45,8 @@ func BenchmarkSlot(b *testing.B) {
 	}
 }
 
-// BenchmarkGradient measures the gradient (30) alone.
+// BenchmarkGradient measures the gradient (30) alone: Problem.Gradient and
+// the batched gradient that Policy.Observe uses.
 func BenchmarkGradient(b *testing.B) {
 	for _, cfg := range benchConfigs {
 		p, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
@@ -62,6 +63,20 @@ func BenchmarkGradient(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				p.Gradient(g, x, y)
+			}
+		})
+		b.Run(fmt.Sprintf("batched/n=%d", p.Dim()), func(b *testing.B) {
+			x := make([]float64, p.NumPorts())
+			for l := range x {
+				x[l] = 1
+			}
+			y := make([]float64, p.Dim())
+			g := make([]float64, p.Dim())
+			rt := newRewardTables(p)
+			sums := make([]float64, p.K)
+			b.ReportAllocs()
+			for b.Loop() {
+				rt.gradient(g, sums, x, y)
 			}
 		})
 	}
@@ -87,4 +102,78 @@ func BenchmarkBestFixed(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkSnapshot measures saving (MarshalBinary) and restoring
+// (UnmarshalBinary into a fresh policy's buffers) the learned state.
+func BenchmarkSnapshot(b *testing.B) {
+	for _, cfg := range benchConfigs {
+		p, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		pol, err := New(p, Settings{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		x := make([]float64, p.NumPorts())
+		for l := range x {
+			x[l] = 1
+		}
+		for s := 0; s < 10; s++ {
+			pol.Decide(s, x)
+			pol.Observe(s, x)
+		}
+		snap, err := pol.MarshalBinary()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("marshal/n=%d", p.Dim()), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := pol.MarshalBinary(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("unmarshal/n=%d", p.Dim()), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := pol.UnmarshalBinary(snap); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		pol.Close()
+	}
+}
+
+// BenchmarkRebuild measures removing a node and carrying the learned y
+// over (Problem.RemoveNode + Policy.Rebuild).
+func BenchmarkRebuild(b *testing.B) {
+	for _, cfg := range benchConfigs {
+		p, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		pol, err := New(p, Settings{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("n=%d", p.Dim()), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				q, m, err := p.RemoveNode(p.NumNodes() / 2)
+				if err != nil {
+					b.Fatal(err)
+				}
+				next, err := pol.Rebuild(q, m)
+				if err != nil {
+					b.Fatal(err)
+				}
+				next.Close()
+			}
+		})
+		pol.Close()
+	}
 }

@@ -5,7 +5,9 @@ package ogasched
 // (internal/checked), so that a hostile or mistaken size becomes an error
 // naming the field, its value and the limit, never a panic, an
 // out-of-memory abort or a hang. The defaults fit a 24 GiB machine with room
-// to spare: a Policy at MaxDim holds about 7 vectors of MaxDim words (2 GiB).
+// to spare: a Policy at MaxDim holds about 8.5 vectors of MaxDim words
+// (2.4 GiB: y, z, gradient, bounds in two layouts, the permutation, and
+// the utility tables of its batched gradient).
 const (
 	// MaxK is the largest number of resource types K.
 	MaxK = 1 << 10

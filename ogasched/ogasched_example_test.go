@@ -1,6 +1,7 @@
 package ogasched_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 
@@ -70,11 +71,11 @@ func ExampleRun() {
 		panic(err)
 	}
 	defer pol.Close()
-	res, err := ogasched.Run(p, tr, []bipartite.OnlinePolicy[[]float64, []float64]{pol}, ogasched.RunSettings{CheckTol: 1e-9})
+	res, err := ogasched.Run(p, tr, []ogasched.OnlinePolicy{pol}, ogasched.RunSettings{CheckTol: 1e-9})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(res[0].Name, len(res[0].Reward), res[0].Total > 0)
+	fmt.Println(res.Series[0].Name, len(res.Series[0].Reward), res.Series[0].Total > 0)
 	// Output:
 	// OGASched 50 true
 }
@@ -94,4 +95,58 @@ func ExampleExpand() {
 	fmt.Println(q.NumPorts(), x)
 	// Output:
 	// 3 [1 0 1]
+}
+
+func ExamplePolicy_MarshalBinary() {
+	p := tiny()
+	pol, _ := ogasched.New(p, ogasched.Settings{Step: ogasched.Constant(1)})
+	defer pol.Close()
+	x := []float64{1, 0}
+	for t := 0; t < 2; t++ {
+		pol.Decide(t, x)
+		pol.Observe(t, x)
+	}
+	saved, _ := pol.MarshalBinary()
+	// After a restart: New on the same problem and settings, then restore.
+	restored, _ := ogasched.New(p, ogasched.Settings{Step: ogasched.Constant(1)})
+	defer restored.Close()
+	if err := restored.UnmarshalBinary(saved); err != nil {
+		panic(err)
+	}
+	y, _ := restored.Decide(2, x)
+	fmt.Printf("y(2) = %.4f\n", y)
+	// Another step is another model: the snapshot is refused.
+	other, _ := ogasched.New(p, ogasched.Settings{})
+	defer other.Close()
+	fmt.Println(errors.Is(other.UnmarshalBinary(saved), ogasched.ErrSnapshot))
+	// Output:
+	// y(2) = [1.1556 0.0000]
+	// true
+}
+
+func ExamplePolicy_Rebuild() {
+	p := tiny() // 2 ports, 1 node
+	pol, _ := ogasched.New(p, ogasched.Settings{Step: ogasched.Constant(1)})
+	defer pol.Close()
+	x := []float64{1, 1}
+	for t := 0; t < 3; t++ {
+		pol.Decide(t, x)
+		pol.Observe(t, x)
+	}
+	// A second node joins, serving port 1 only.
+	u, _ := utility.New(utility.Log, 1)
+	q, m, err := p.AddNode([]float64{1}, []utility.Utility{u}, []int{1})
+	if err != nil {
+		panic(err)
+	}
+	next, err := pol.Rebuild(q, m)
+	if err != nil {
+		panic(err)
+	}
+	defer next.Close()
+	y, _ := next.Decide(3, x) // edges (0,0), (1,0), (1,1): y of (1,1) starts at 0
+	fmt.Printf("before %.4f\nafter  %.4f\n", pol.Y(), y)
+	// Output:
+	// before [1.0000 1.0000]
+	// after  [1.0000 1.0000 0.0000]
 }

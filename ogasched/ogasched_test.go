@@ -254,11 +254,11 @@ func TestConstantStepApproachesOfflineOptimumWithinBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pol.Close()
-	res, err := Run(p, tr, []bipartite.OnlinePolicy[[]float64, []float64]{pol}, RunSettings{CheckTol: 1e-9})
+	res, err := Run(p, tr, []OnlinePolicy{pol}, RunSettings{CheckTol: 1e-9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	regret := opt - res[0].Total
+	regret := opt - res.Series[0].Total
 	bound := p.RegretBound(T)
 	if regret > bound {
 		t.Errorf("regret %v exceeds bound (39) %v", regret, bound)
@@ -268,8 +268,8 @@ func TestConstantStepApproachesOfflineOptimumWithinBound(t *testing.T) {
 	q := T / 4
 	first, last := 0.0, 0.0
 	for i := 0; i < q; i++ {
-		first += res[0].Reward[i]
-		last += res[0].Reward[T-q+i]
+		first += res.Series[0].Reward[i]
+		last += res.Series[0].Reward[T-q+i]
 	}
 	first /= float64(q)
 	last /= float64(q)
@@ -288,7 +288,7 @@ func TestPolicyFeasibleEverySlot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var pols []bipartite.OnlinePolicy[[]float64, []float64]
+		var pols []OnlinePolicy
 		for _, s := range []Settings{{}, {Step: Theory{Diam: p.Diameter(), T: 200}, Workers: 2}, {Step: Constant(0.5)}} {
 			pol, err := New(p, s)
 			if err != nil {
@@ -314,7 +314,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	}
 	var ref []float64
 	for _, w := range []int{1, 2, 4} {
-		var pols []bipartite.OnlinePolicy[[]float64, []float64]
+		var pols []OnlinePolicy
 		for i := 0; i < 2; i++ {
 			pol, err := New(p, Settings{Workers: w})
 			if err != nil {
@@ -327,7 +327,7 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range res {
+		for _, s := range res.Series {
 			if ref == nil {
 				ref = s.Reward
 				continue
@@ -348,9 +348,14 @@ func TestDecideBeforeArrivals(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer pol.Close()
+	other, err := New(p, Settings{Step: Constant(0.1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
 	y1, _ := pol.Decide(0, []float64{1, 1})
 	a := append([]float64(nil), y1...)
-	y2, _ := pol.Decide(0, []float64{0, 0})
+	y2, _ := other.Decide(0, []float64{0, 0})
 	for i := range a {
 		if a[i] != y2[i] {
 			t.Fatal("Decide depends on the arrivals of its own slot")

@@ -3,6 +3,7 @@ package ogasched
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 
 	"gonum.org/v1/gonum/floats"
@@ -11,37 +12,55 @@ import (
 	"github.com/msched/msched/projection"
 )
 
+// OnlinePolicy is the contract every policy of this family satisfies: the
+// observation is the arrivals x(t) (len NumPorts), the decision the flat
+// allocation y[e*K+k] (len Dim).
+type OnlinePolicy = bipartite.OnlinePolicy[[]float64, []float64]
+
+// Learner is implemented by the policies of this family that learn from
+// the arrivals revealed after their decision (OGASched).
+type Learner = bipartite.Learner[[]float64]
+
 // Settings configures a Policy. The zero value is the faithful default: a
 // step tied to (53) for the instance (TheoryAnytime, or Theory when Horizon
-// is set), one projection worker, the exact projection, y(1) = 0. The
-// paper's literal experimental step is Step: PaperGeometric().
+// is set), one projection worker, the exact projection, y(0) = 0, no
+// logging. The paper's literal experimental step is Step: PaperGeometric().
 type Settings struct {
-	// Step is the step-size schedule. nil means the theory step (53) of the
-	// instance: Theory{Diam: p.Diameter(), T: Horizon} when Horizon > 0,
-	// else TheoryAnytime{Diam: p.Diameter()}. Before this default, nil meant
-	// the experiments' Geometric{25, 0.9999}, which is now PaperGeometric()
-	// (see Step for why it is no longer the default).
+	// Step is the step-size schedule. nil (the zero value) means the theory
+	// step (53) of the instance: Theory{Diam: p.Diameter(), T: Horizon}
+	// when Horizon > 0, else TheoryAnytime{Diam: p.Diameter()}. Before
+	// this default, nil meant the experiments' Geometric{25, 0.9999}, which
+	// is now PaperGeometric() (see Step for why it is no longer the
+	// default).
 	Step Step
 	// Horizon is the number of slots T the policy will run, used by the
-	// default step; 0 means unknown.
+	// default step; 0 (the zero value) means unknown. It must be >= 0.
 	Horizon int
-	// Workers is the number of projection workers; 0 means 1.
+	// Workers is the number of projection workers, in [0, MaxWorkers]; 0
+	// (the zero value) means 1. Decisions do not depend on it.
 	Workers int
 	// PaperProjection selects the paper's inexact Algorithm 1 inner
 	// procedure (projection.CappedSimplexPaper) instead of the exact
-	// projection per (r,k) block. That procedure caps only the largest
-	// coordinate and always fills the capacity, so its y can violate the
-	// demand bound (5) (measured in package projection's documentation).
-	// The policy returns such y as they are, so that the paper can be
-	// reproduced; it is not a valid scheduler.
+	// projection per (r,k) block; false (the zero value) is the exact
+	// projection. That procedure caps only the largest coordinate and
+	// always fills the capacity, so its y can violate the demand bound (5)
+	// (measured in package projection's documentation). The policy returns
+	// such y as they are, so that the paper can be reproduced; it is not a
+	// valid scheduler.
 	PaperProjection bool
-	// Init is y(1) in the flat layout; nil means zero. It is projected onto Y.
+	// Init is y(0) in the flat layout; nil (the zero value) means zero. It
+	// is projected onto Y; its values must be finite and its length Dim.
 	Init []float64
+	// Logger, if not nil, receives one Debug record per Observe (slot,
+	// gradient norm, step eta_t) and one Info record per Rebuild. nil (the
+	// zero value) is off and costs one comparison per slot.
+	Logger *slog.Logger
 }
 
 // Validate reports every problem of s that does not depend on the problem
-// (Workers outside [0, MaxWorkers], a negative Horizon), joined with
-// errors.Join, each wrapping ErrSettings and naming the field. New calls it.
+// (Workers outside [0, MaxWorkers], a negative Horizon, a non-finite Init
+// value), joined with errors.Join, each wrapping ErrSettings and naming the
+// field and the value. New calls it first.
 func (s Settings) Validate() error {
 	var errs []error
 	if s.Workers < 0 || s.Workers > MaxWorkers {
@@ -50,25 +69,39 @@ func (s Settings) Validate() error {
 	if s.Horizon < 0 {
 		errs = append(errs, fmt.Errorf("%w: Horizon = %d, want >= 0", ErrSettings, s.Horizon))
 	}
+	for j, v := range s.Init {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			errs = append(errs, fmt.Errorf("%w: Init[%d] = %v, want finite", ErrSettings, j, v))
+			break
+		}
+	}
 	return errors.Join(errs...)
 }
 
 // Policy is OGASched (Algorithm 1): online projected gradient ascent on
-// q(x(t), .). It implements bipartite.OnlinePolicy[[]float64, []float64] and
-// bipartite.Learner[[]float64].
+// q(x(t), .). It implements OnlinePolicy and Learner.
 //
 // Timing: y(t) is chosen BEFORE x(t) is seen. Decide(t, x) ignores the values
-// of x (it only checks its length) and returns y(t); the caller then reveals
-// the arrivals through Observe(t, x), which takes the step
-// y(t+1) = Pi_Y(y(t) + eta_t grad q(x(t), y(t))). Calling Decide twice without
-// Observe returns the same y. Neither call allocates.
+// of x (it only checks them) and returns y(t); the caller then reveals the
+// arrivals through Observe(t, x), which takes the step
+// y(t+1) = Pi_Y(y(t) + eta_t grad q(x(t), y(t))). Neither call allocates.
+//
+// Slots: Decide needs t >= 0 and t greater than the previous Decide's;
+// Observe names the t of the latest Decide, at most once. A gap (Decide(5)
+// after Decide(2)), or a Decide without its Observe, means slots without
+// arrivals: with x = 0 the gradient (30) is zero, so y does not move;
+// the step schedule sees the real t, so TheoryAnytime and Geometric keep
+// decaying with elapsed time. Anything else wraps ErrSlot.
 //
 // The returned decision is owned by the policy and valid until the next
-// Observe. A Policy is not safe for concurrent use. Call Close to stop the
-// projection workers.
+// call of any of its methods: copy what you keep. A call that returns an
+// error leaves the policy exactly as it was. A Policy is not safe for
+// concurrent use. Call Close to stop the projection workers.
 type Policy struct {
 	p    *Problem
+	set  Settings // as given (Step nil stays nil: Rebuild re-derives it)
 	step Step
+	log  *slog.Logger
 
 	paper bool
 	proj  *projection.Projector
@@ -80,46 +113,65 @@ type Policy struct {
 	zb    []float64
 	y     []float64 // flat y(t)
 	grad  []float64 // flat gradient
-	last  int       // last observed slot, -1 before the first Observe
+	rt    *rewardTables
+	sums  []float64 // per-type scratch of rt.gradient
+
+	decided  int  // t of the latest Decide, -1 before the first
+	observed bool // Observe(decided) was called
+	model    string
 }
 
 var (
-	_ bipartite.OnlinePolicy[[]float64, []float64] = (*Policy)(nil)
-	_ bipartite.Learner[[]float64]                 = (*Policy)(nil)
+	_ OnlinePolicy = (*Policy)(nil)
+	_ Learner      = (*Policy)(nil)
 )
 
-// New returns OGASched for p.
+// New returns OGASched for p. It calls s.Validate first; a nil or invalid
+// problem and an Init of the wrong length are errors (ErrDimension,
+// ErrValue).
 func New(p *Problem, s Settings) (*Policy, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
 	if p == nil {
 		return nil, fmt.Errorf("%w: nil problem", ErrDimension)
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	if err := s.Validate(); err != nil {
-		return nil, err
-	}
-	if s.Step == nil {
-		if s.Horizon > 0 {
-			s.Step = Theory{Diam: p.Diameter(), T: s.Horizon}
-		} else {
-			s.Step = TheoryAnytime{Diam: p.Diameter()}
-		}
-	}
-	if s.Workers == 0 {
-		s.Workers = 1
-	}
-	g, K := p.Graph, p.K
 	n := p.Dim()
 	if s.Init != nil && len(s.Init) != n {
-		return nil, fmt.Errorf("%w: len(Init) = %d, want %d", ErrDimension, len(s.Init), n)
+		return nil, fmt.Errorf("%w: len(Init) = %d, want Dim = %d", ErrDimension, len(s.Init), n)
 	}
+	pol := newPolicy(p, s)
+	if s.Init != nil {
+		for i, j := range pol.perm {
+			pol.zb[i] = s.Init[j]
+		}
+		pol.project()
+	}
+	return pol, nil
+}
+
+// newPolicy builds the policy for a validated p and s, with y = 0.
+func newPolicy(p *Problem, s Settings) *Policy {
+	step := s.Step
+	if step == nil {
+		if s.Horizon > 0 {
+			step = Theory{Diam: p.Diameter(), T: s.Horizon}
+		} else {
+			step = TheoryAnytime{Diam: p.Diameter()}
+		}
+	}
+	workers := max(s.Workers, 1)
+	g, K := p.Graph, p.K
+	n := p.Dim()
 	pol := &Policy{
-		p: p, step: s.Step, paper: s.PaperProjection,
+		p: p, set: s, step: step, log: s.Logger, paper: s.PaperProjection,
 		perm: make([]int, 0, n), u: make([]float64, 0, n),
 		tau: make([]float64, g.NumRight()*K),
 		yb:  make([]float64, n), zb: make([]float64, n),
-		y: make([]float64, n), grad: make([]float64, n), last: -1,
+		y: make([]float64, n), grad: make([]float64, n), decided: -1,
 	}
 	pol.bs.Offsets = make([]int, 0, g.NumRight()*K+1)
 	pol.bs.Caps = make([]float64, 0, g.NumRight()*K)
@@ -135,19 +187,11 @@ func New(p *Problem, s Settings) (*Policy, error) {
 	}
 	pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
 	if !s.PaperProjection {
-		pol.proj = projection.NewProjector(s.Workers)
+		pol.proj = projection.NewProjector(workers)
 	}
-	if s.Init != nil {
-		for i, j := range pol.perm {
-			v := s.Init[j]
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: Init[%d] = %v", ErrValue, j, v)
-			}
-			pol.zb[i] = v
-		}
-		pol.project()
-	}
-	return pol, nil
+	pol.rt, pol.sums = newRewardTables(p), make([]float64, K)
+	pol.model = fingerprint(p, step, s.PaperProjection)
+	return pol
 }
 
 // Name implements bipartite.OnlinePolicy.
@@ -157,6 +201,9 @@ func (o *Policy) Name() string {
 	}
 	return "OGASched"
 }
+
+// Problem returns the problem the policy was built on.
+func (o *Policy) Problem() *Problem { return o.p }
 
 // Close stops the projection workers. The policy must not be used afterwards.
 func (o *Policy) Close() {
@@ -177,44 +224,36 @@ func (o *Policy) checkX(x []float64) error {
 	return nil
 }
 
-// checkSlot rejects a negative slot and a slot at or before the last
-// observed one (slots going backwards).
-func (o *Policy) checkSlot(t int) error {
-	if t < 0 {
-		return fmt.Errorf("%w: slot t = %d, want >= 0", ErrValue, t)
-	}
-	if t <= o.last {
-		return fmt.Errorf("%w: slot t = %d, but slot %d was already observed (slots must increase)", ErrValue, t, o.last)
-	}
-	return nil
-}
-
 // Decide returns y(t) (flat layout y[e*K+k]). The arrivals x are not used
 // to decide: OGASched decides before x(t) is revealed. They are validated
-// (length, finite, non-negative) like Observe's, and t must be >= 0 and
-// after the last observed slot. On error nothing changes.
+// (length, finite, non-negative) like Observe's. t must be >= 0 and greater
+// than the previous Decide's (ErrSlot). On error nothing changes.
 func (o *Policy) Decide(t int, x []float64) ([]float64, error) {
-	if err := o.checkSlot(t); err != nil {
-		return nil, err
+	if t < 0 {
+		return nil, fmt.Errorf("%w: Decide: slot t = %d, want >= 0", ErrSlot, t)
+	}
+	if t <= o.decided {
+		return nil, fmt.Errorf("%w: Decide: slot t = %d, want > %d (the previous Decide)", ErrSlot, t, o.decided)
 	}
 	if err := o.checkX(x); err != nil {
 		return nil, err
 	}
+	o.decided, o.observed = t, false
 	return o.y, nil
 }
 
-// Observe reveals x(t) and takes the projected gradient step (31)-(32) from
-// y(t) to y(t+1). Slots must increase from one Observe to the next. On
-// error (bad slot, bad arrivals, a step or a gradient step that is not
-// finite) the policy is left as it was: y(t) stays the decision.
+// Observe reveals x(t) of the slot of the latest Decide and takes the
+// projected gradient step (31)-(32) from y(t) to y(t+1). On error (a slot
+// other than the latest Decide's or one already observed, bad arrivals, a
+// step or a gradient step that is not finite) the policy is left as it was.
 func (o *Policy) Observe(t int, x []float64) error {
-	if err := o.checkSlot(t); err != nil {
-		return err
+	if o.decided < 0 || t != o.decided || o.observed {
+		return fmt.Errorf("%w: Observe: slot t = %d, want the latest Decide's (%d), once (observed already: %t)", ErrSlot, t, o.decided, o.observed)
 	}
 	if err := o.checkX(x); err != nil {
 		return err
 	}
-	o.p.Gradient(o.grad, x, o.y)
+	o.rt.gradient(o.grad, o.sums, x, o.y) // = o.p.Gradient(o.grad, x, o.y), bit for bit
 	norm := floats.Norm(o.grad, 2)
 	eta := o.step.Eta(t, norm)
 	if math.IsNaN(eta) || math.IsInf(eta, 0) || eta < 0 {
@@ -228,7 +267,10 @@ func (o *Policy) Observe(t int, x []float64) error {
 		o.zb[i] = z
 	}
 	o.project()
-	o.last = t
+	o.observed = true
+	if o.log != nil {
+		o.log.Debug("ogasched: step", "slot", t, "gradNorm", norm, "eta", eta)
+	}
 	return nil
 }
 
@@ -260,5 +302,15 @@ func (o *Policy) projectFlat(dst, z []float64) {
 	}
 }
 
-// Y returns the current decision y(t) in the flat layout (owned by the policy).
+// setY installs a flat y (already feasible or to be projected) by
+// projecting it: yb = Pi_Y(y), y = scatter(yb).
+func (o *Policy) setY(y []float64) {
+	for i, j := range o.perm {
+		o.zb[i] = y[j]
+	}
+	o.project()
+}
+
+// Y returns the current decision y(t) in the flat layout (owned by the
+// policy, valid until the next call of any of its methods).
 func (o *Policy) Y() []float64 { return o.y }

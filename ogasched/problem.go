@@ -255,3 +255,17 @@ func (p *Problem) Feasible(y []float64, tol float64) error {
 	}
 	return nil
 }
+
+// scale returns the largest demand or capacity, at least 1: the unit of the
+// feasibility tolerance of a restored snapshot.
+func (p *Problem) scale() float64 {
+	s := 1.0
+	for _, rows := range [2][][]float64{p.Demand, p.Capacity} {
+		for _, row := range rows {
+			for _, v := range row {
+				s = math.Max(s, v)
+			}
+		}
+	}
+	return s
+}

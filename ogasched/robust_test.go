@@ -66,7 +66,7 @@ func TestNilInputsReturnErrors(t *testing.T) {
 		require.ErrorIs(t, err, ErrDimension)
 		_, err = Run(handProblem(t), nil, nil, RunSettings{})
 		require.ErrorIs(t, err, ErrDimension)
-		_, err = Run(handProblem(t), &Trace{Ports: 2}, []bipartite.OnlinePolicy[[]float64, []float64]{nil}, RunSettings{})
+		_, err = Run(handProblem(t), &Trace{Ports: 2}, []OnlinePolicy{nil}, RunSettings{})
 		require.ErrorIs(t, err, ErrSettings)
 		_, err = Expand(nil, nil)
 		require.ErrorIs(t, err, ErrDimension)
@@ -141,38 +141,61 @@ func TestDecideObserveHostileInputsLeavePolicyUnchanged(t *testing.T) {
 	_, err = pol.Decide(0, good)
 	require.NoError(t, err)
 	require.NoError(t, pol.Observe(0, good))
-	require.NoError(t, pol.Observe(3, good)) // slots may skip
-	before := append([]float64(nil), pol.Y()...)
-	cases := []struct {
+	_, err = pol.Decide(3, good) // slots may skip
+	require.NoError(t, err)
+	require.NoError(t, pol.Observe(3, good))
+	state := func() []byte {
+		b, err := pol.MarshalBinary()
+		require.NoError(t, err)
+		return b
+	}
+	before := state()
+	bad := []struct {
 		name string
-		t    int
 		x    []float64
 		err  error
 	}{
-		{"short", 4, []float64{1}, ErrDimension},
-		{"long", 4, []float64{1, 1, 1}, ErrDimension},
-		{"nil", 4, nil, ErrDimension},
-		{"NaN", 4, []float64{math.NaN(), 1}, ErrValue},
-		{"+Inf", 4, []float64{1, math.Inf(1)}, ErrValue},
-		{"-Inf", 4, []float64{math.Inf(-1), 1}, ErrValue},
-		{"negative", 4, []float64{-1, 1}, ErrValue},
-		{"huge", 4, []float64{1e300, 1}, ErrValue},
-		{"negative slot", -1, good, ErrValue},
-		{"MinInt slot", math.MinInt, good, ErrValue},
-		{"same slot again", 3, good, ErrValue},
-		{"backwards", 1, good, ErrValue},
+		{"short", []float64{1}, ErrDimension},
+		{"long", []float64{1, 1, 1}, ErrDimension},
+		{"nil", nil, ErrDimension},
+		{"NaN", []float64{math.NaN(), 1}, ErrValue},
+		{"+Inf", []float64{1, math.Inf(1)}, ErrValue},
+		{"-Inf", []float64{math.Inf(-1), 1}, ErrValue},
+		{"negative", []float64{-1, 1}, ErrValue},
+		{"huge", []float64{1e300, 1}, ErrValue},
 	}
-	for _, c := range cases {
-		_, err := pol.Decide(c.t, c.x)
+	for _, c := range bad {
+		_, err := pol.Decide(4, c.x)
 		require.ErrorIs(t, err, c.err, "Decide %s", c.name)
-		err = pol.Observe(c.t, c.x)
-		require.ErrorIs(t, err, c.err, "Observe %s", c.name)
-		require.Equal(t, before, pol.Y(), "%s changed the policy", c.name)
+		require.Equal(t, before, state(), "Decide %s changed the policy", c.name)
 	}
+	for _, c := range []struct {
+		name string
+		t    int
+	}{{"negative slot", -1}, {"MinInt slot", math.MinInt}, {"same slot again", 3}, {"backwards", 1}} {
+		_, err := pol.Decide(c.t, good)
+		require.ErrorIs(t, err, ErrSlot, "Decide %s", c.name)
+		require.ErrorIs(t, pol.Observe(c.t, good), ErrSlot, "Observe %s", c.name)
+		require.Equal(t, before, state(), "%s changed the policy", c.name)
+	}
+	_, err = pol.Decide(4, good)
+	require.NoError(t, err)
+	before = state()
+	for _, c := range bad {
+		require.ErrorIs(t, pol.Observe(4, c.x), c.err, "Observe %s", c.name)
+		require.Equal(t, before, state(), "Observe %s changed the policy", c.name)
+	}
+	for _, s := range []int{3, 5, -1} {
+		require.ErrorIs(t, pol.Observe(s, good), ErrSlot, "Observe(%d) after Decide(4)", s)
+	}
+	require.NoError(t, pol.Observe(4, good))
+	require.ErrorIs(t, pol.Observe(4, good), ErrSlot, "a second Observe of one slot")
 	// A step that overflows is refused without moving y.
 	big, err := New(p, Settings{Step: Constant(math.MaxFloat64)})
 	require.NoError(t, err)
 	defer big.Close()
+	_, err = big.Decide(0, good)
+	require.NoError(t, err)
 	y0 := append([]float64(nil), big.Y()...)
 	require.ErrorIs(t, big.Observe(0, []float64{1e15, 1e15}), ErrValue)
 	require.Equal(t, y0, big.Y())
@@ -180,11 +203,15 @@ func TestDecideObserveHostileInputsLeavePolicyUnchanged(t *testing.T) {
 	nan, err := New(p, Settings{Step: Constant(math.NaN())})
 	require.NoError(t, err)
 	defer nan.Close()
+	_, err = nan.Decide(0, good)
+	require.NoError(t, err)
 	require.ErrorIs(t, nan.Observe(0, good), ErrValue)
-	// MaxInt is a valid slot.
+	// MaxInt is a valid slot, and nothing comes after it.
+	_, err = pol.Decide(math.MaxInt, good)
+	require.NoError(t, err)
 	require.NoError(t, pol.Observe(math.MaxInt, good))
 	_, err = pol.Decide(math.MaxInt, good)
-	require.ErrorIs(t, err, ErrValue, "nothing comes after MaxInt")
+	require.ErrorIs(t, err, ErrSlot, "nothing comes after MaxInt")
 }
 
 // Issue 12, classes 1 and 6 for the decoders.

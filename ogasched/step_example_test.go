@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/ogasched"
 )
 
@@ -34,7 +33,7 @@ func Example_steps() {
 		panic(err)
 	}
 	defer literal.Close()
-	res, err := ogasched.Run(p, tr, []bipartite.OnlinePolicy[[]float64, []float64]{faithful, literal}, ogasched.RunSettings{})
+	res, err := ogasched.Run(p, tr, []ogasched.OnlinePolicy{faithful, literal}, ogasched.RunSettings{})
 	if err != nil {
 		panic(err)
 	}
@@ -42,8 +41,8 @@ func Example_steps() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("step (53):   %.1f per slot\n", res[0].Total/T)
-	fmt.Printf("eta0 = 25:   %.1f per slot\n", res[1].Total/T)
+	fmt.Printf("step (53):   %.1f per slot\n", res.Series[0].Total/T)
+	fmt.Printf("eta0 = 25:   %.1f per slot\n", res.Series[1].Total/T)
 	fmt.Printf("best fixed:  %.1f per slot\n", best.Value/T)
 	// Output:
 	// step (53):   44.5 per slot

@@ -5,15 +5,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/msched/msched/bipartite"
 )
 
 // runSteps replays one trace through policies built from the given settings
 // and returns their series.
 func runSteps(t *testing.T, p *Problem, tr *Trace, ss ...Settings) []Series {
 	t.Helper()
-	var pols []bipartite.OnlinePolicy[[]float64, []float64]
+	var pols []OnlinePolicy
 	for _, s := range ss {
 		pol, err := New(p, s)
 		require.NoError(t, err)
@@ -22,7 +20,7 @@ func runSteps(t *testing.T, p *Problem, tr *Trace, ss ...Settings) []Series {
 	}
 	res, err := Run(p, tr, pols, RunSettings{CheckTol: 1e-9})
 	require.NoError(t, err)
-	return res
+	return res.Series
 }
 
 func TestDefaultStepIsTheory53(t *testing.T) {

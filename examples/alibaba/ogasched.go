@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/msched/msched/baselines"
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/ogasched"
 	"github.com/msched/msched/trace"
 )
@@ -27,12 +26,19 @@ func runOGASched(tr *trace.Trace, o options) (*familyReport, error) {
 		return nil, err
 	}
 	defer oga.Close()
-	pols := []bipartite.OnlinePolicy[[]float64, []float64]{oga,
-		baselines.NewDRF(p), baselines.NewFairness(p), baselines.NewBinPacking(p), baselines.NewSpreading(p)}
-	series, err := ogasched.Run(p, inst.Arrivals, pols, ogasched.RunSettings{Workers: o.Workers, CheckTol: 1e-9})
+	pols := []ogasched.OnlinePolicy{oga}
+	for _, name := range []string{"DRF", "FAIRNESS", "BINPACKING", "SPREADING"} {
+		b, err := baselines.NewOGASchedBaseline(name, p)
+		if err != nil {
+			return nil, err
+		}
+		pols = append(pols, b)
+	}
+	res, err := ogasched.Run(p, inst.Arrivals, pols, ogasched.RunSettings{Workers: o.Workers, CheckTol: 1e-9})
 	if err != nil {
 		return nil, err
 	}
+	series := res.Series
 	r := &familyReport{Experiment: "ogasched", Params: map[string]any{"ports": p.NumPorts(), "nodes": p.NumNodes(), "K": p.K,
 		"T": T, "edges": p.Graph.NumEdges(), "slot_seconds": inst.SlotSeconds, "pods_covered": inst.Covered, "seed": o.Seed},
 		head:   []string{"policy", "cumulative reward", "average reward", "OGASched/policy"},

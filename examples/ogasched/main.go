@@ -41,7 +41,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/msched/msched/baselines"
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/ogasched"
 )
@@ -300,7 +299,7 @@ func experiment(pr params) (*outcome, error) {
 		return nil, err
 	}
 	defer oga.Close()
-	pols := []bipartite.OnlinePolicy[[]float64, []float64]{oga}
+	pols := []ogasched.OnlinePolicy{oga}
 	names := []string{"DRF", "FAIRNESS"}
 	if pr.Baselines != "pod" {
 		names = append(names, "BINPACKING", "SPREADING")
@@ -337,7 +336,7 @@ func experiment(pr params) (*outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &outcome{series: series}
+	res := &outcome{series: series.Series}
 	if pr.YStar {
 		if res.ystar, err = ogasched.BestFixed(p, tr, ogasched.BestFixedSettings{Tol: 1e-6}); err != nil {
 			return nil, err

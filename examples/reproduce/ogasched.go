@@ -10,7 +10,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/msched/msched/baselines"
-	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/ogasched"
 )
@@ -68,7 +67,7 @@ func ogaRunUtil(seed uint64, quick bool, util string, withBest bool) (*ogaSeed, 
 		return nil, err
 	}
 	defer literal.Close()
-	pols := []bipartite.OnlinePolicy[[]float64, []float64]{faithful, literal}
+	pols := []ogasched.OnlinePolicy{faithful, literal}
 	names := []string{ogaFaithful, ogaLiteral}
 	for _, n := range baselines.OGASchedBaselineNames {
 		b, err := baselines.NewOGASchedBaseline(n, p)
@@ -78,10 +77,11 @@ func ogaRunUtil(seed uint64, quick bool, util string, withBest bool) (*ogaSeed, 
 		pols = append(pols, b)
 		names = append(names, n)
 	}
-	series, err := ogasched.Run(p, tr, pols, ogasched.RunSettings{Workers: 2, CheckTol: 1e-9})
+	run, err := ogasched.Run(p, tr, pols, ogasched.RunSettings{Workers: 2, CheckTol: 1e-9})
 	if err != nil {
 		return nil, err
 	}
+	series := run.Series
 	best := &ogasched.BestFixedResult{Value: math.NaN(), Bound: math.NaN()}
 	if withBest {
 		if best, err = ogasched.BestFixed(p, tr, ogasched.BestFixedSettings{Tol: 1e-6}); err != nil {
