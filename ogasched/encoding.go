@@ -9,6 +9,7 @@ import (
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/internal/checked"
+	"github.com/msched/msched/internal/strictjson"
 	"github.com/msched/msched/utility"
 )
 
@@ -35,6 +36,9 @@ type graphHeader struct {
 // decodeStrict decodes exactly one JSON value from b into v, rejecting
 // unknown fields and trailing data.
 func decodeStrict(b []byte, v any, what string) error {
+	if err := strictjson.Check(b, v); err != nil {
+		return fmt.Errorf("%w: decoding %s: %w", ErrValue, what, err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -75,7 +75,44 @@ func (s Settings) Validate() error {
 			break
 		}
 	}
+	if err := validateStep(s.Step); err != nil {
+		errs = append(errs, err)
+	}
 	return errors.Join(errs...)
+}
+
+// validateStep rejects a step schedule that cannot give a finite step:
+// the fields of the package's schedules are checked by name, and any
+// schedule (a caller's own too) must give a finite eta >= 0 at the first
+// slots for a unit gradient.
+func validateStep(st Step) error {
+	fin := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+	switch v := st.(type) {
+	case nil:
+		return nil
+	case Geometric:
+		if !fin(v.Eta0) || !(v.Lambda > 0 && v.Lambda <= 1) {
+			return fmt.Errorf("%w: Step = Geometric{Eta0: %v, Lambda: %v}, want Eta0 finite >= 0 and Lambda in (0, 1]", ErrSettings, v.Eta0, v.Lambda)
+		}
+	case Theory:
+		if !fin(v.Diam) || v.T < 1 {
+			return fmt.Errorf("%w: Step = Theory{Diam: %v, T: %d}, want Diam finite >= 0 and T >= 1", ErrSettings, v.Diam, v.T)
+		}
+	case TheoryAnytime:
+		if !fin(v.Diam) {
+			return fmt.Errorf("%w: Step = TheoryAnytime{Diam: %v}, want Diam finite >= 0", ErrSettings, v.Diam)
+		}
+	case Constant:
+		if !fin(float64(v)) {
+			return fmt.Errorf("%w: Step = Constant(%v), want finite >= 0", ErrSettings, float64(v))
+		}
+	}
+	for t := range 2 {
+		if eta := st.Eta(t, 1); !fin(eta) {
+			return fmt.Errorf("%w: Step %T gives eta_%d = %v for a unit gradient, want finite >= 0", ErrSettings, st, t, eta)
+		}
+	}
+	return nil
 }
 
 // Policy is OGASched (Algorithm 1): online projected gradient ascent on

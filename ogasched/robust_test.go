@@ -199,19 +199,32 @@ func TestDecideObserveHostileInputsLeavePolicyUnchanged(t *testing.T) {
 	y0 := append([]float64(nil), big.Y()...)
 	require.ErrorIs(t, big.Observe(0, []float64{1e15, 1e15}), ErrValue)
 	require.Equal(t, y0, big.Y())
-	// A step that returns NaN is refused too.
-	nan, err := New(p, Settings{Step: Constant(math.NaN())})
+	// A step that returns NaN is refused: at New when it does so at once
+	// (TestSettingsRejectBadSteps), at Observe when only later.
+	_, err = New(p, Settings{Step: Constant(math.NaN())})
+	require.ErrorIs(t, err, ErrSettings)
+	nan, err := New(p, Settings{Step: nanAfter(2)})
 	require.NoError(t, err)
 	defer nan.Close()
-	_, err = nan.Decide(0, good)
+	_, err = nan.Decide(5, good)
 	require.NoError(t, err)
-	require.ErrorIs(t, nan.Observe(0, good), ErrValue)
+	require.ErrorIs(t, nan.Observe(5, good), ErrValue)
 	// MaxInt is a valid slot, and nothing comes after it.
 	_, err = pol.Decide(math.MaxInt, good)
 	require.NoError(t, err)
 	require.NoError(t, pol.Observe(math.MaxInt, good))
 	_, err = pol.Decide(math.MaxInt, good)
 	require.ErrorIs(t, err, ErrSlot, "nothing comes after MaxInt")
+}
+
+// nanAfter is a caller's step schedule that breaks from slot n on.
+type nanAfter int
+
+func (n nanAfter) Eta(t int, _ float64) float64 {
+	if t >= int(n) {
+		return math.NaN()
+	}
+	return 0.1
 }
 
 // Issue 12, classes 1 and 6 for the decoders.
@@ -271,4 +284,39 @@ func TestSettingsValidateJoinsEveryProblem(t *testing.T) {
 	require.ErrorIs(t, err, ErrSettings)
 	require.Contains(t, err.Error(), "Workers = -1")
 	require.Contains(t, err.Error(), "Horizon = -2")
+}
+
+// TestSettingsRejectBadSteps: step schedules that cannot give a finite
+// step are settings errors at New, not errors at the first Decide (issue
+// 12 audit finding 10).
+func TestSettingsRejectBadSteps(t *testing.T) {
+	for _, st := range []Step{
+		Geometric{Eta0: math.NaN(), Lambda: 0.9}, Geometric{Eta0: 1, Lambda: math.Inf(1)}, Geometric{Eta0: 1, Lambda: 0},
+		Theory{}, Theory{Diam: math.Inf(1), T: 10}, TheoryAnytime{Diam: math.Inf(1)}, TheoryAnytime{Diam: -1},
+		Constant(math.NaN()), Constant(-1),
+	} {
+		err := Settings{Step: st}.Validate()
+		require.ErrorIs(t, err, ErrSettings, "%#v", st)
+	}
+	for _, st := range []Step{nil, PaperGeometric(), Theory{Diam: 1, T: 10}, TheoryAnytime{Diam: 2}, Constant(0.1)} {
+		require.NoError(t, Settings{Step: st}.Validate(), "%#v", st)
+	}
+}
+
+// TestDecodersRejectRepeatedKeys: encoding/json keeps the last of a
+// repeated key; the decoders refuse it, and miscased keys (issue 12 audit
+// finding 4).
+func TestDecodersRejectRepeatedKeys(t *testing.T) {
+	p := handProblem(t)
+	valid, err := json.Marshal(p)
+	require.NoError(t, err)
+	for _, bad := range []string{
+		strings.Replace(string(valid), `"beta":`, `"beta":[0.3],"beta":`, 1),
+		strings.Replace(string(valid), `"version":1`, `"VERSION":1`, 1),
+	} {
+		var q Problem
+		require.ErrorIs(t, json.Unmarshal([]byte(bad), &q), ErrValue, bad)
+	}
+	var tr Trace
+	require.ErrorIs(t, json.Unmarshal([]byte(`{"version":1,"ports":2,"ports":3,"arrivals":[[0,1,1]]}`), &tr), ErrValue)
 }

@@ -136,6 +136,11 @@ func run(args []string, stdout io.Writer) error {
 	if pr.Step != "geometric" {
 		pr.Eta0, pr.Lambda = 0, 0
 	}
+	if pr.Step == "geometric" {
+		if err := (ogasched.Settings{Step: ogasched.Geometric{Eta0: pr.Eta0, Lambda: pr.Lambda}}).Validate(); err != nil {
+			return fmt.Errorf("-eta0 %v -lambda %v: %w", pr.Eta0, pr.Lambda, err)
+		}
+	}
 	switch pr.Step {
 	case "theory", "anytime", "constant", "paper", "geometric":
 	default:
