@@ -32,7 +32,7 @@ func benchBudgeted(seed uint64, n, K, c, m, t int, xiScale float64) *Budgeted {
 }
 
 func benchmarkOracle(b *testing.B, p *Budgeted) {
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	r, err := o.SolveBudgeted(p)
 	if err != nil {
 		b.Skip(err)
@@ -100,12 +100,12 @@ func BenchmarkOracleSeriesCapacity(b *testing.B) {
 // |S| = 121) in every iteration and reports both times and their ratio.
 func BenchmarkAlgorithm2VsFast(b *testing.B) {
 	p := benchBudgeted(5, 20, 2, 8, 10, 2000, 0.4)
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	var ref, fast time.Duration
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		if _, err := Algorithm2(p, Settings{}); err != nil {
+		if _, err := Algorithm2(p, OracleSettings{}); err != nil {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
@@ -124,7 +124,7 @@ func BenchmarkAlgorithm2VsFast(b *testing.B) {
 func BenchmarkKnapsackDefault(b *testing.B) {
 	p := benchBudgeted(1, 32, 3, 24, 16, 2000, 1)
 	kp := &Knapsack{K: p.K, Demand: p.Demand, Capacity: p.Capacity, Value: p.Sigma2}
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	o.SolveKnapsack(kp)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -142,7 +142,7 @@ func BenchmarkPolicySlot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, _ := New(&in.Cluster, Options{})
+	p, _ := New(&in.Cluster, Settings{})
 	rng := rand.New(rand.NewPCG(2, 2))
 	arrived := make([]bool, in.NumPorts())
 	z := make([]float64, in.NumEdges())

@@ -44,7 +44,7 @@
 // Algorithm 2 as written (the reference, for small problems);
 // Oracle.SolveKnapsack is the plain knapsack of (6). The dynamic programs
 // report the table size they need and fail with ErrTooLarge, naming the
-// field, the size and Settings.MaxBytes, when it exceeds the limit. The fast
+// field, the size and OracleSettings.MaxBytes, when it exceeds the limit. The fast
 // program visits only reachable capacity states, clips capacities to the
 // remaining demand, divides each type's demands and capacity by their gcd
 // (exact) and cuts each budget row at the largest budget its suffix can
@@ -55,7 +55,7 @@
 // math.MaxInt give an exact answer or ErrTooLarge, never a panic or a
 // wrapped-around size.
 //
-// SolveKnapsack chooses its method (Settings.Knapsack): KnapsackAuto runs
+// SolveKnapsack chooses its method (OracleSettings.Knapsack): KnapsackAuto runs
 // the DP when its capacity boxes are small (at most AutoDPCells cells, e.g.
 // the Table 2 capacities) and otherwise depth-first branch and bound
 // (KnapsackBranchBound): the bound is the Dantzig bound of the surrogate
@@ -64,7 +64,7 @@
 // steps towards the greedy value; the search order is the surrogate
 // density, so the first dive is the density greedy. Branch and bound is
 // exact (up to floating-point rounding of the bound) and needs no table;
-// it stops after Settings.MaxNodes nodes, and then Auto falls back to the
+// it stops after OracleSettings.MaxNodes nodes, and then Auto falls back to the
 // DP, or, if the DP does not fit, returns the incumbent with Status
 // NodeLimit and a certified upper bound KnapsackResult.Bound. On the
 // omniscient oracle's knapsack at the CapacityAlpha scale (K = 3, demands
@@ -148,7 +148,7 @@
 // MaxEdges (2^22) channels per Cluster and Options.M; MaxVertices (2^22)
 // ports or servers in an encoded instance; MaxRunSlots (2^22) slots per
 // Run; Config: Ports*Servers <= MaxGeneratePairs (2^22), DemandHi and CapHi
-// <= MaxGenerateInt (2^30), K <= 64; Settings.MaxBytes (default 1 GiB,
-// capped at 2^56) for the DP tables and Settings.MaxNodes (default 2^20)
+// <= MaxGenerateInt (2^30), K <= 64; OracleSettings.MaxBytes (default 1 GiB,
+// capped at 2^56) for the DP tables and OracleSettings.MaxNodes (default 2^20)
 // for branch and bound; budgets below 2^31 - 1.
 package esdp

@@ -141,11 +141,11 @@ func run(args []string, stdout io.Writer) error {
 		return runRegret(stdout, in, pr)
 	}
 	start := time.Now()
-	pols, err := policies(in, pr, esdp.Options{SolveThenZero: pr.Paper})
+	pols, err := policies(in, pr, esdp.Settings{SolveThenZero: pr.Paper})
 	if err != nil {
 		return err
 	}
-	res, err := esdp.RunWith(in, pols, pr.T, pr.Seed, esdp.RunOptions{Workers: pr.Workers, Progress: progress(pr.T)})
+	res, err := esdp.Run(in, pols, esdp.RunSettings{T: pr.T, Seed: pr.Seed, Workers: pr.Workers, Progress: progress(pr.T)})
 	if err != nil {
 		return err
 	}
@@ -220,7 +220,7 @@ func instance(pr *params) (*esdp.Instance, error) {
 	return in, nil
 }
 
-func policies(in *esdp.Instance, pr params, opt esdp.Options) ([]esdp.OnlinePolicy, error) {
+func policies(in *esdp.Instance, pr params, opt esdp.Settings) ([]esdp.OnlinePolicy, error) {
 	opt.Alpha = pr.Alpha
 	cl := &in.Cluster
 	e, err := esdp.New(cl, opt)
@@ -233,8 +233,8 @@ func policies(in *esdp.Instance, pr params, opt esdp.Options) ([]esdp.OnlinePoli
 	}
 	l, _ := baselines.NewLCF(cl)
 	w, _ := baselines.NewLWTF(cl)
-	c, _ := baselines.NewCUCB(cl, esdp.Settings{})
-	th, err := baselines.NewThompson(cl, rand.New(rand.NewPCG(pr.Seed, 2)), esdp.Settings{})
+	c, _ := baselines.NewCUCB(cl, baselines.CUCBSettings{})
+	th, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: pr.Seed, Stream: 2})
 	if err != nil {
 		return nil, err
 	}
@@ -257,17 +257,17 @@ func progress(T int) func(string, int) {
 func runRegret(stdout io.Writer, in *esdp.Instance, pr params) error {
 	horizons := []int{500, 1000, 2000, 4000}
 	T := max(pr.T, 4000)
-	all, err := policies(in, pr, esdp.Options{SolveThenZero: pr.Paper})
+	all, err := policies(in, pr, esdp.Settings{SolveThenZero: pr.Paper})
 	if err != nil {
 		return err
 	}
-	glog, err := esdp.New(&in.Cluster, esdp.Options{Alpha: pr.Alpha, SolveThenZero: pr.Paper, G: esdp.GLog})
+	glog, err := esdp.New(&in.Cluster, esdp.Settings{Alpha: pr.Alpha, SolveThenZero: pr.Paper, G: esdp.GLog})
 	if err != nil {
 		return err
 	}
 	pols := []esdp.OnlinePolicy{all[0], &named{Policy: glog, name: "ESDP g=ln(t+1)"}, all[4], all[5]}
 	start := time.Now()
-	res, err := esdp.RunWith(in, pols, T, pr.Seed, esdp.RunOptions{Workers: pr.Workers, Progress: progress(T)})
+	res, err := esdp.Run(in, pols, esdp.RunSettings{T: T, Seed: pr.Seed, Workers: pr.Workers, Progress: progress(T)})
 	if err != nil {
 		return err
 	}
@@ -329,15 +329,15 @@ func slope(x, y []float64) float64 {
 func runSweep(stdout io.Writer, in *esdp.Instance, pr params, out string) error {
 	type variant struct {
 		name string
-		opt  esdp.Options
+		opt  esdp.Settings
 	}
 	vs := []variant{
-		{"delta=1/(ln(ln(t+1)+1)+1) (default)", esdp.Options{}},
-		{"delta=1/(ln(t+1)+1)", esdp.Options{Delta: esdp.DeltaLog}},
-		{"delta=1/ln(ln(t+1)+1)", esdp.Options{Delta: esdp.DeltaLogLogBare}},
-		{"delta=1/(ln(ln(ln(t+1)+1)+1)+1)", esdp.Options{Delta: esdp.DeltaLogLogLog}},
-		{"g=4ln(ln(t+1)+1)m", esdp.Options{G: esdp.GLogLog}},
-		{"g=ln(t+1)", esdp.Options{G: esdp.GLog}},
+		{"delta=1/(ln(ln(t+1)+1)+1) (default)", esdp.Settings{}},
+		{"delta=1/(ln(t+1)+1)", esdp.Settings{Delta: esdp.DeltaLog}},
+		{"delta=1/ln(ln(t+1)+1)", esdp.Settings{Delta: esdp.DeltaLogLogBare}},
+		{"delta=1/(ln(ln(ln(t+1)+1)+1)+1)", esdp.Settings{Delta: esdp.DeltaLogLogLog}},
+		{"g=4ln(ln(t+1)+1)m", esdp.Settings{G: esdp.GLogLog}},
+		{"g=ln(t+1)", esdp.Settings{G: esdp.GLog}},
 	}
 	var pols []esdp.OnlinePolicy
 	for _, v := range vs {
@@ -349,7 +349,7 @@ func runSweep(stdout io.Writer, in *esdp.Instance, pr params, out string) error 
 		pols = append(pols, &named{Policy: p, name: v.name})
 	}
 	start := time.Now()
-	res, err := esdp.RunWith(in, pols, pr.T, pr.Seed, esdp.RunOptions{Workers: pr.Workers})
+	res, err := esdp.Run(in, pols, esdp.RunSettings{T: pr.T, Seed: pr.Seed, Workers: pr.Workers})
 	if err != nil {
 		return err
 	}
