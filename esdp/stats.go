@@ -32,17 +32,17 @@ func NewStats(E int) Stats {
 }
 
 // Len returns the number of edges.
-func (st *Stats) Len() int { return len(st.count) }
+func (st Stats) Len() int { return len(st.count) }
 
 // Count returns n_e of (7). It panics if e is not an edge (a programmer
 // error).
-func (st *Stats) Count(e int) int { return st.count[e] }
+func (st Stats) Count(e int) int { return st.count[e] }
 
 // Sum returns the sum of the observed rewards of edge e.
-func (st *Stats) Sum(e int) float64 { return st.sum[e] }
+func (st Stats) Sum(e int) float64 { return st.sum[e] }
 
 // Mean returns the empirical mean v^_e of (8) (0 for an unplayed edge).
-func (st *Stats) Mean(e int) float64 {
+func (st Stats) Mean(e int) float64 {
 	if st.count[e] == 0 {
 		return 0
 	}
@@ -79,7 +79,7 @@ func (st *Stats) Observe(fb Feedback) error {
 }
 
 // Clone returns a deep copy of st.
-func (st *Stats) Clone() Stats {
+func (st Stats) Clone() Stats {
 	return Stats{count: append([]int(nil), st.count...), sum: append([]float64(nil), st.sum...)}
 }
 
