@@ -7,6 +7,28 @@
 // paper 002; paper 003 shifts them ((13)-(15) become (16)-(18), (17) becomes
 // (21)).
 //
+// # Usage
+//
+// Build the policy once on the cluster (ports = job types, servers, the
+// channels between them, K resource types), then call Decide and Observe
+// from your own loop, one slot after another:
+//
+//	p, err := esdp.New(cluster, esdp.Settings{}) // zero value = the paper's setup
+//	x, err := p.Decide(t, arrived)             // arrived[l]: port l has a job in slot t
+//	err = p.Observe(t, esdp.Feedback{Chosen: x, Reward: z}) // rewards of the chosen channels
+//	state, err := p.MarshalBinary()            // save; UnmarshalBinary into esdp.New(cluster, same settings)
+//	err = p.Rebuild(changed, ports, servers)   // servers or ports left/joined: learned state carried
+//
+// Slots are 0-based and strictly increasing (gaps allowed: delta(t) and g(t)
+// move on, the statistics do not); Observe names the latest Decide's slot,
+// once; otherwise the error wraps ErrSlot. The decision x (one bool per
+// channel) is owned by the policy until its next call. A call that returns
+// an error leaves the policy unchanged. The baselines (HSWF, LCF, LWTF,
+// CUCB, Thompson sampling in package baselines) follow the same contract,
+// OnlinePolicy and Learner. New copies the cluster: editing it later
+// changes nothing until Rebuild. Settings.Logger (nil = off) gets one
+// record per Decide. See the package Example and Example_embedding.
+//
 // # Model
 //
 // Ports l in L (job types) connect to servers r in R through the channels
@@ -39,6 +61,12 @@
 // s* = argmax_s s + sqrt(Sigma^2.x*(s, t)) (17).
 //
 // # Oracles
+//
+// The oracles are long kernels with a documented work budget rather than a
+// context.Context: see OracleSettings (at most 8·MaxBytes DP cells per
+// call, checked before the tables are built; MaxNodes branch-and-bound
+// nodes). Status starts at NotTerminated; Status.Err reports a result that
+// is not proven optimal.
 //
 // Oracle.SolveBudgeted solves all P4(s) exactly; Algorithm2 is the paper's
 // Algorithm 2 as written (the reference, for small problems);
@@ -76,7 +104,7 @@
 //   - Slots: Decide(t, ...) takes t = 0, 1, ...; the paper's index is t+1
 //     and the experiments' sequences use ln(t+1) (DeltaLogLog, GDefault).
 //   - m = max ||x||_1 is ceil(alpha |E|), alpha = 0.5, as in the experiments
-//     (Options.Alpha, or Options.M to give the exact value). If a feasible x
+//     (Settings.Alpha, or Settings.M to give the exact value). If a feasible x
 //     has more than m edges, S(t) may not reach Upsilon.x; Theorem 1's
 //     inequality (33) is guaranteed when m is the true maximum.
 //   - Upsilon is rounded up as in (13); Sigma^2 is the objective of P4 and is
@@ -84,7 +112,7 @@
 //   - Algorithm 1 solves over all edges and then zeroes the edges of ports
 //     without a job (Steps 10-16). By default ESDP solves over the edges of
 //     arrived ports only — never worse, since it optimises over Omega(t)
-//     itself; Options.SolveThenZero keeps the paper's variant.
+//     itself; Settings.SolveThenZero keeps the paper's variant.
 //   - Unplayed edges (sigma^2 = +Inf): P3(t) is then the limit as their
 //     sigma^2 grow without bound — maximise the number of unplayed edges
 //     chosen, then v^.x. ESDP solves that limit exactly (one knapsack with
@@ -96,7 +124,18 @@
 //     do not fit.
 //   - Feedback: Observe accepts only the feedback of the last Decide (same
 //     slot, once, only edges it chose); anything else is an error that
-//     leaves the policy unchanged. Warm starts go through Stats.Observe.
+//     leaves the policy unchanged. Warm starts go through Policy.Warm.
+//   - Snapshots (MarshalBinary, the shared envelope of format
+//     "msched/esdp.Policy", version 1) hold n_e, the reward sums, the slot
+//     of the last Decide and a decision awaiting its Observe. The model
+//     fingerprint covers the graph, K, demands, capacities, costs, m,
+//     Alpha, SolveThenZero, the oracle settings and the values of delta and
+//     g at a few slots (functions cannot be compared otherwise).
+//   - A changing cluster: Rebuild maps the channels of the new cluster to
+//     the old ones by (port, server), through caller-given index maps, and
+//     carries n_e and the reward sums; new channels start unplayed (ESDP
+//     explores them first). Theorem 2's regret bound is stated for a fixed
+//     cluster: after a Rebuild it restarts for the new channels.
 //   - s*: ties in (17) go to the smallest s.
 //   - Algorithm 2's listing leaves x*(s,c',i) at 0 when the item is not
 //     taken; Algorithm2 copies x*(s,c',i+1) as Case I (19) says.
@@ -112,7 +151,7 @@
 // scenario say; CapacityAlpha (msched's earlier reading) sets c_k =
 // round(alpha sum_e a_k^e), so about alpha |E| channels fit. Instances
 // round-trip through versioned JSON, so a trace loader can build them from
-// real data. RunWith replays the same arrivals and rewards (common random
+// real data. Run replays the same arrivals and rewards (common random
 // numbers, one PCG stream per slot) through any set of policies and
 // records the realised welfare, the expected welfare and the exact
 // per-slot regret against the omniscient oracle.
@@ -145,7 +184,7 @@
 //
 // # Limits
 //
-// MaxEdges (2^22) channels per Cluster and Options.M; MaxVertices (2^22)
+// MaxEdges (2^22) channels per Cluster and Settings.M; MaxVertices (2^22)
 // ports or servers in an encoded instance; MaxRunSlots (2^22) slots per
 // Run; Config: Ports*Servers <= MaxGeneratePairs (2^22), DemandHi and CapHi
 // <= MaxGenerateInt (2^30), K <= 64; OracleSettings.MaxBytes (default 1 GiB,
