@@ -154,7 +154,9 @@ func BenchmarkPolicySlot(b *testing.B) {
 	}
 	for i := 0; i < 60; i++ {
 		in.SampleRewards(z, rng)
-		p.Observe(i, fb)
+		if err := p.Warm(fb); err != nil {
+			b.Fatal(err)
+		}
 	}
 	step := func(t int) {
 		in.SampleArrivals(arrived, rng)
@@ -164,14 +166,49 @@ func BenchmarkPolicySlot(b *testing.B) {
 			b.Fatal(err)
 		}
 		copy(fb.Chosen, x)
-		p.Observe(t, fb)
+		if err := p.Observe(t, fb); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for t := 2000; t < 2020; t++ { // reach the steady table sizes
 		step(t)
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		step(2020 + i)
+	t := 2020
+	for b.Loop() {
+		step(t)
+		t++
+	}
+}
+
+// BenchmarkPolicySnapshot saves and restores ESDP's state (MarshalBinary,
+// UnmarshalBinary into a policy built by New) for |E| channels.
+func BenchmarkPolicySnapshot(b *testing.B) {
+	for _, ports := range []int{8, 80} {
+		cfg := DefaultConfig()
+		cfg.Ports = ports
+		in, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := New(&in.Cluster, Settings{})
+		fb := Feedback{Chosen: make([]bool, in.NumEdges()), Reward: make([]float64, in.NumEdges())}
+		for e := range fb.Chosen {
+			fb.Chosen[e], fb.Reward[e] = true, 0.3
+		}
+		p.Warm(fb)
+		q, _ := New(&in.Cluster, Settings{})
+		b.Run(fmt.Sprintf("E=%d", in.NumEdges()), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				data, err := p.MarshalBinary()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := q.UnmarshalBinary(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
