@@ -13,7 +13,7 @@ import (
 const esdpStateVersion = 1
 
 func oracleHash(h *snapshot.Hasher, o esdp.OracleSettings) {
-	h.Int(int(o.MaxBytes)).Int(int(o.MaxNodes)).Int(int(o.Knapsack))
+	h.Int(int(o.MaxBytes)).Int(int(o.MaxNodes)).Int(int(o.Knapsack)).Int(int(o.MaxCells))
 }
 
 // esdpState is the saved state of an ESDP-family baseline: the statistics

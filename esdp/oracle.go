@@ -68,6 +68,11 @@ type OracleSettings struct {
 	// Knapsack selects the method of SolveKnapsack; the zero value is
 	// KnapsackAuto.
 	Knapsack KnapsackMethod
+	// MaxCells, if positive, bounds the cells one dynamic program may
+	// evaluate (its time is O(K) per cell): a larger one fails with
+	// ErrTooLarge after sizing its states, before the tables are built and
+	// filled. Zero means no bound beyond MaxBytes (8·MaxBytes cells).
+	MaxCells int64
 	// MaxNodes bounds the nodes of branch and bound per SolveKnapsack call
 	// (each costs O(K + log n)). If MaxNodes is 0 it is defaulted to
 	// DefaultMaxNodes.
@@ -80,6 +85,9 @@ func (s OracleSettings) Validate() error {
 	var errs []error
 	if s.MaxBytes < 0 {
 		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxBytes = %d, want >= 0 (0 means DefaultMaxBytes)", ErrSettings, s.MaxBytes))
+	}
+	if s.MaxCells < 0 {
+		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxCells = %d, want >= 0 (0 means no bound beyond MaxBytes)", ErrSettings, s.MaxCells))
 	}
 	if s.MaxNodes < 0 {
 		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxNodes = %d, want >= 0 (0 means DefaultMaxNodes)", ErrSettings, s.MaxNodes))
@@ -606,6 +614,9 @@ func (o *Oracle) run() error {
 			bitsTotal += cells
 			if bitsTotal > 8*limit {
 				return tooLarge(bitsTotal/8, limit, fmt.Sprintf("decision bits (MaxBudget = %d)", o.smax))
+			}
+			if mc := o.set.MaxCells; mc > 0 && bitsTotal > mc {
+				return fmt.Errorf("%w: the dynamic program needs more than %d cells (MaxBudget = %d), limit OracleSettings.MaxCells = %d", ErrTooLarge, bitsTotal, o.smax, mc)
 			}
 		}
 	}

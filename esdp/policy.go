@@ -38,6 +38,12 @@ type Settings struct {
 	// Oracle configures the dynamic program (memory and work budget); its
 	// zero value is ready.
 	Oracle OracleSettings
+	// Mode selects the oracle of P3(t): ModeAuto (the zero value) runs the
+	// paper's exact dynamic program when it fits Oracle's budget and the
+	// scalable oracle (a Lagrangian knapsack with a certified gap,
+	// SlotInfo.Gap) in the slots where it does not; ModeExact fails there
+	// with ErrTooLarge; ModeScalable always runs the scalable oracle.
+	Mode Mode
 	// Logger, if not nil, receives one Debug record "esdp.decide" per
 	// Decide (slot, exploration, s*, index, DP cells). Nil (the zero value)
 	// logs nothing and costs nothing.
@@ -57,6 +63,9 @@ func (s Settings) Validate() error {
 	if err := s.Oracle.Validate(); err != nil {
 		errs = append(errs, err)
 	}
+	if s.Mode < ModeAuto || s.Mode > ModeScalable {
+		errs = append(errs, fmt.Errorf("%w: Settings.Mode = %d, want ModeAuto, ModeExact or ModeScalable", ErrSettings, int(s.Mode)))
+	}
 	return errors.Join(errs...)
 }
 
@@ -72,6 +81,16 @@ type SlotInfo struct {
 	Index     float64 // s* + sqrt(Sigma2 . x*(s*))
 	Cells     int64   // DP cells evaluated
 	Bytes     int64   // DP table memory
+	// Scalable reports a slot solved by the scalable oracle (Settings.Mode)
+	// instead of the dynamic program; Index is then xi(t) f(x), f the
+	// objective of P3(t) without delta, in the units of the DP's index.
+	Scalable bool
+	// Gap is the certified bound of the scalable oracle: the optimum of
+	// P3(t) is at most f(x) + Gap (unscaled units of P3(t)). 0 for the
+	// dynamic program, exact for P4 as the paper's Algorithm 2.
+	Gap float64
+	// Nodes counts the branch-and-bound nodes of the scalable oracle.
+	Nodes int64
 }
 
 // Policy is ESDP (Algorithm 1 with Algorithm 2 as its subroutine). It
@@ -93,8 +112,11 @@ type Policy struct {
 	ups      []int
 	sig      []float64
 	val      []float64
+	mean     []float64 // v^ for the scalable oracle
+	best     []bool    // the scalable oracle's best x
 	x        []bool
 	oracle   *Oracle
+	sorc     *Oracle // branch and bound only, for the scalable oracle
 	bp       Budgeted
 	kp       Knapsack
 	last     SlotInfo
@@ -140,7 +162,9 @@ func New(cl *Cluster, s Settings) (*Policy, error) {
 	}
 	p := &Policy{cl: cl, set: opt, m: m, stats: NewStats(E),
 		enabled: make([]bool, E), ups: make([]int, E), sig: make([]float64, E), val: make([]float64, E),
-		x: make([]bool, E), oracle: NewOracle(opt.Oracle), playable: make([]bool, E)}
+		x: make([]bool, E), oracle: NewOracle(opt.Oracle), playable: make([]bool, E),
+		mean: make([]float64, E), best: make([]bool, E),
+		sorc: NewOracle(OracleSettings{Knapsack: KnapsackBranchBound, MaxNodes: opt.Oracle.MaxNodes})}
 	for e := range p.playable {
 		p.playable[e] = cl.Playable(e)
 	}
@@ -272,6 +296,9 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			return nil, fmt.Errorf("%w: g(%d) = %v", ErrSettings, tau, gt)
 		}
 		xi := int(xiF)
+		if p.set.Mode == ModeScalable {
+			return p.decideScalable(t, delta, gt, xi, arrived)
+		}
 		for e := range p.ups {
 			v := p.Mean(e)
 			p.ups[e] = int(math.Ceil(xiF * v)) // (13)
@@ -283,12 +310,39 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 		p.bp.MaxBudget = xi * p.m
 		r, err := p.oracle.SolveBudgeted(&p.bp)
 		if err != nil {
+			if p.set.Mode == ModeAuto && errors.Is(err, ErrTooLarge) {
+				return p.decideScalable(t, delta, gt, xi, arrived)
+			}
 			return nil, err
 		}
 		x = r.Solution(p.x, r.Best)
 		p.last = SlotInfo{Delta: delta, G: gt, Xi: xi, MaxBudget: p.bp.MaxBudget, Best: r.Best,
 			Index: r.BestIndex, Cells: r.Cells, Bytes: r.Bytes}
 	}
+	return p.finish(t, x, arrived)
+}
+
+// decideScalable finishes Decide with the scalable oracle.
+func (p *Policy) decideScalable(t int, delta, gt float64, xi int, arrived []bool) ([]bool, error) {
+	for e := range p.sig {
+		p.mean[e] = p.Mean(e)
+		p.sig[e] = 0 // an unplayed edge is not playable here
+		if n := p.stats.Count(e); n > 0 {
+			p.sig[e] = gt / (2 * float64(n)) // (9)
+		}
+	}
+	f, ub, nodes, err := p.solveScalable()
+	if err != nil {
+		return nil, err
+	}
+	p.last = SlotInfo{Delta: delta, G: gt, Xi: xi, MaxBudget: xi * p.m, Best: -1,
+		Index: float64(xi) * f, Scalable: true, Gap: ub - f, Nodes: nodes}
+	return p.finish(t, p.best, arrived)
+}
+
+// finish installs the decision x of slot t.
+func (p *Policy) finish(t int, x, arrived []bool) ([]bool, error) {
+	g := p.cl.Graph
 	copy(p.x, x)
 	if p.set.SolveThenZero { // Steps 10-16
 		for l := 0; l < g.NumLeft(); l++ {
@@ -309,7 +363,8 @@ func (p *Policy) logDecide(t int) {
 	l := p.last
 	p.set.Logger.LogAttrs(context.Background(), slog.LevelDebug, "esdp.decide",
 		slog.Int("slot", t), slog.Bool("explore", l.Explore), slog.Int("best", l.Best),
-		slog.Float64("index", l.Index), slog.Int64("cells", l.Cells), slog.Int64("bytes", l.Bytes))
+		slog.Float64("index", l.Index), slog.Int64("cells", l.Cells), slog.Int64("bytes", l.Bytes),
+		slog.Bool("scalable", l.Scalable), slog.Float64("gap", l.Gap))
 }
 
 // Observe updates n_e and v^_e of (7)-(8) with the realised rewards of the

@@ -43,7 +43,7 @@ func (p *Policy) fingerprint() string {
 	h := Fingerprint(policyFormat, p.cl)
 	o := p.set.Oracle
 	h.Int(p.m).Float(p.set.Alpha).Int(boolInt(p.set.SolveThenZero)).
-		Int(int(o.maxBytes())).Int(int(o.maxNodes())).Int(int(o.Knapsack))
+		Int(int(o.maxBytes())).Int(int(o.maxNodes())).Int(int(o.Knapsack)).Int(int(o.MaxCells)).Int(int(p.set.Mode))
 	// delta and g are functions: their values at a few slots tell the
 	// usual sequences apart (a restore with other functions is an error).
 	for _, t := range [...]int{1, 2, 10, 1000} {
