@@ -212,3 +212,51 @@ func BenchmarkPolicySnapshot(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkModeSlot is one exploitation slot (every channel played, every
+// port with a job, slot 1000) of the exact DP and of the scalable oracle
+// on instances with capacities in [10, 20], |R| = 100 and growing |L|. It
+// reports the scalable oracle's certified gap (gap) and |E|. An exact run
+// whose tables exceed 1 GiB is skipped.
+func BenchmarkModeSlot(b *testing.B) {
+	for _, ports := range []int{5, 10, 20, 40, 80} {
+		cfg := DefaultConfig()
+		cfg.Ports, cfg.Servers, cfg.CapLo, cfg.CapHi = ports, 100, 10, 20
+		in, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		E := in.NumEdges()
+		fb := Feedback{Chosen: make([]bool, E), Reward: make([]float64, E)}
+		rng := rand.New(rand.NewPCG(2, 2))
+		all := make([]bool, in.NumPorts())
+		for l := range all {
+			all[l] = true
+		}
+		for _, mode := range []Mode{ModeExact, ModeScalable} {
+			b.Run(fmt.Sprintf("E=%d/mode=%v", E, mode), func(b *testing.B) {
+				p, _ := New(&in.Cluster, Settings{Mode: mode, Oracle: OracleSettings{MaxCells: 1 << 31}})
+				for round := 0; round < 3; round++ {
+					for e := range fb.Chosen {
+						fb.Chosen[e] = true
+						in.SampleRewards(fb.Reward, rng)
+					}
+					p.Warm(fb)
+				}
+				t := 1000
+				if _, err := p.Decide(t, all); err != nil {
+					b.Skip(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					t++
+					if _, err := p.Decide(t, all); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(p.Last().Gap, "gap")
+				b.ReportMetric(float64(E), "edges")
+			})
+		}
+	}
+}
