@@ -18,7 +18,10 @@ import (
 // capacity constraint (1) and constraint (2). They learn the empirical means
 // v^_e of (8) from the semi-bandit feedback (esdp.Feedback) like ESDP, and
 // use them as the papers say; an unplayed edge has v^_e = 0. The returned
-// slice is owned by the policy and valid until the next Decide. None is safe
+// slice is owned by the policy and valid until its next method call.
+// Slots follow esdp's rules (strictly increasing, errors wrap esdp.ErrSlot);
+// New* copy the cluster, Rebuild moves a policy onto a changed one, and
+// MarshalBinary/UnmarshalBinary save and restore the learned state. None is safe
 // for concurrent use. HSWF, LCF and LWTF are greedy: they walk edges in
 // their order and set x_e = 1 for every edge that still fits (first fit);
 // the papers' "until (1) can not be satisfied" is read as skipping the
