@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/msched/msched/internal/snapshot"
+
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/esdp"
 )
@@ -16,29 +18,35 @@ import (
 // capacity constraint (1) and constraint (2). They learn the empirical means
 // v^_e of (8) from the semi-bandit feedback (esdp.Feedback) like ESDP, and
 // use them as the papers say; an unplayed edge has v^_e = 0. The returned
-// slice is owned by the policy and valid until the next Decide. None is safe
+// slice is owned by the policy and valid until its next method call.
+// Slots follow esdp's rules (strictly increasing, errors wrap esdp.ErrSlot);
+// New* copy the cluster, Rebuild moves a policy onto a changed one, and
+// MarshalBinary/UnmarshalBinary save and restore the learned state. None is safe
 // for concurrent use. HSWF, LCF and LWTF are greedy: they walk edges in
 // their order and set x_e = 1 for every edge that still fits (first fit);
 // the papers' "until (1) can not be satisfied" is read as skipping the
 // edges that do not fit rather than stopping at the first one.
 
 var (
-	_ bipartite.OnlinePolicy[[]bool, []bool] = (*HSWF)(nil)
-	_ bipartite.OnlinePolicy[[]bool, []bool] = (*LCF)(nil)
-	_ bipartite.OnlinePolicy[[]bool, []bool] = (*LWTF)(nil)
-	_ bipartite.OnlinePolicy[[]bool, []bool] = (*CUCB)(nil)
-	_ bipartite.OnlinePolicy[[]bool, []bool] = (*Thompson)(nil)
-	_ bipartite.Learner[esdp.Feedback]       = (*HSWF)(nil)
-	_ bipartite.Learner[esdp.Feedback]       = (*LCF)(nil)
-	_ bipartite.Learner[esdp.Feedback]       = (*LWTF)(nil)
-	_ bipartite.Learner[esdp.Feedback]       = (*CUCB)(nil)
-	_ bipartite.Learner[esdp.Feedback]       = (*Thompson)(nil)
+	_ esdp.OnlinePolicy = (*HSWF)(nil)
+	_ esdp.OnlinePolicy = (*LCF)(nil)
+	_ esdp.OnlinePolicy = (*LWTF)(nil)
+	_ esdp.OnlinePolicy = (*CUCB)(nil)
+	_ esdp.OnlinePolicy = (*Thompson)(nil)
+	_ esdp.Learner      = (*HSWF)(nil)
+	_ esdp.Learner      = (*LCF)(nil)
+	_ esdp.Learner      = (*LWTF)(nil)
+	_ esdp.Learner      = (*CUCB)(nil)
+	_ esdp.Learner      = (*Thompson)(nil)
 )
 
 // esdpBase holds what every ESDP-family baseline needs.
 type esdpBase struct {
-	cl      *esdp.Cluster
-	decided bool // a Decide awaits its Observe
+	cl      *esdp.Cluster // a private copy: see Rebuild
+	format  string        // snapshot format, "msched/baselines.NAME"
+	model   string        // snapshot fingerprint
+	decided bool          // a Decide awaits its Observe
+	started bool          // a Decide has succeeded
 	lastT   int
 	stats   esdp.Stats
 	x       []bool
@@ -47,18 +55,40 @@ type esdpBase struct {
 	key     []float64 // ranking key per port or edge
 }
 
-func newEsdpBase(cl *esdp.Cluster) (esdpBase, error) {
+func newEsdpBase(cl *esdp.Cluster, name string, extra func(h *snapshot.Hasher)) (esdpBase, error) {
 	if err := cl.Validate(); err != nil {
-		return esdpBase{}, err
+		return esdpBase{}, fmt.Errorf("baselines: %s: %w", name, err)
 	}
+	cl = cl.Clone()
 	E := cl.NumEdges()
-	return esdpBase{cl: cl, stats: esdp.NewStats(E), x: make([]bool, E), use: make([]int, cl.K),
+	format := "msched/baselines." + name
+	h := esdp.Fingerprint(format, cl)
+	if extra != nil {
+		extra(h)
+	}
+	return esdpBase{cl: cl, format: format, model: h.Sum(), stats: esdp.NewStats(E), x: make([]bool, E), use: make([]int, cl.K),
 		order: make([]int, 0, max(E, cl.NumPorts())), key: make([]float64, max(E, cl.NumPorts()))}, nil
 }
 
-func (b *esdpBase) reset(arrived []bool) error {
+// check validates the slot and the observation of a Decide before anything
+// changes.
+func (b *esdpBase) check(t int, arrived []bool) error {
+	if t < 0 || t == math.MaxInt {
+		return fmt.Errorf("%w: baselines: slot %d, want 0..%d", esdp.ErrSlot, t, math.MaxInt-1)
+	}
+	if b.started && t <= b.lastT {
+		return fmt.Errorf("%w: baselines: slot %d, want > %d (the previous Decide's)", esdp.ErrSlot, t, b.lastT)
+	}
 	if len(arrived) != b.cl.NumPorts() {
 		return fmt.Errorf("%w: baselines: len(arrived) = %d, want |L| = %d", esdp.ErrDimension, len(arrived), b.cl.NumPorts())
+	}
+	return nil
+}
+
+// reset checks like check and clears the decision being built.
+func (b *esdpBase) reset(t int, arrived []bool) error {
+	if err := b.check(t, arrived); err != nil {
+		return err
 	}
 	clear(b.x)
 	clear(b.use)
@@ -132,6 +162,9 @@ func (b *esdpBase) Observe(t int, fb esdp.Feedback) error {
 	return nil
 }
 
+// Count returns n_e, the plays of edge e.
+func (b *esdpBase) Count(e int) int { return b.stats.Count(e) }
+
 // Warm adds observations that belong to no decision of this policy (a
 // warm start from history): the rewards of the edges marked in fb.Chosen.
 // It checks lengths and rewards like esdp.Stats.Observe.
@@ -139,7 +172,7 @@ func (b *esdpBase) Warm(fb esdp.Feedback) error { return b.stats.Observe(fb) }
 
 // decide records a successful decision of slot t and returns x.
 func (b *esdpBase) decide(t int) ([]bool, error) {
-	b.decided, b.lastT = true, t
+	b.decided, b.started, b.lastT = true, true, t
 	return b.x, nil
 }
 
@@ -165,7 +198,7 @@ type HSWF struct{ esdpBase }
 
 // NewHSWF returns HSWF for cl; a nil or invalid cl is an error.
 func NewHSWF(cl *esdp.Cluster) (*HSWF, error) {
-	b, err := newEsdpBase(cl)
+	b, err := newEsdpBase(cl, "HSWF", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +210,7 @@ func (h *HSWF) Name() string { return "HSWF" }
 
 // Decide returns x(t).
 func (h *HSWF) Decide(t int, arrived []bool) ([]bool, error) {
-	if err := h.reset(arrived); err != nil {
+	if err := h.reset(t, arrived); err != nil {
 		return nil, err
 	}
 	g := h.cl.Graph
@@ -204,7 +237,7 @@ type LCF struct{ esdpBase }
 
 // NewLCF returns LCF for cl; a nil or invalid cl is an error.
 func NewLCF(cl *esdp.Cluster) (*LCF, error) {
-	b, err := newEsdpBase(cl)
+	b, err := newEsdpBase(cl, "LCF", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +249,7 @@ func (c *LCF) Name() string { return "LCF" }
 
 // Decide returns x(t).
 func (c *LCF) Decide(t int, arrived []bool) ([]bool, error) {
-	if err := c.reset(arrived); err != nil {
+	if err := c.reset(t, arrived); err != nil {
 		return nil, err
 	}
 	g := c.cl.Graph
@@ -258,7 +291,7 @@ type LWTF struct {
 
 // NewLWTF returns LWTF for cl; a nil or invalid cl is an error.
 func NewLWTF(cl *esdp.Cluster) (*LWTF, error) {
-	b, err := newEsdpBase(cl)
+	b, err := newEsdpBase(cl, "LWTF", nil)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +306,7 @@ func (w *LWTF) Wait(l int) int { return w.wait[l] }
 
 // Decide returns x(t) and updates the waiting times.
 func (w *LWTF) Decide(t int, arrived []bool) ([]bool, error) {
-	if err := w.reset(arrived); err != nil {
+	if err := w.reset(t, arrived); err != nil {
 		return nil, err
 	}
 	for l, v := range w.wait {
@@ -303,6 +336,7 @@ func (w *LWTF) Decide(t int, arrived []bool) ([]bool, error) {
 // maximise the number of unplayed edges first, then v^.x.
 type CUCB struct {
 	esdpBase
+	set      CUCBSettings
 	oracle   *esdp.Oracle
 	kp       esdp.Knapsack
 	val      []float64
@@ -311,14 +345,29 @@ type CUCB struct {
 	explore  bool
 }
 
-// NewCUCB returns CUCB for cl with oracle settings s.
-func NewCUCB(cl *esdp.Cluster, s esdp.Settings) (*CUCB, error) {
-	b, err := newEsdpBase(cl)
+// CUCBSettings configures CUCB. The zero value is ready.
+type CUCBSettings struct {
+	// Oracle configures the knapsack oracle; its zero value is ready.
+	Oracle esdp.OracleSettings
+}
+
+// Validate returns every problem of s, joined, each wrapping
+// esdp.ErrSettings.
+func (s CUCBSettings) Validate() error { return s.Oracle.Validate() }
+
+// NewCUCB returns CUCB for cl with settings s; invalid s or a nil or
+// invalid cl is an error wrapping the esdp sentinel.
+func NewCUCB(cl *esdp.Cluster, s CUCBSettings) (*CUCB, error) {
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("baselines: CUCB: %w", err)
+	}
+	b, err := newEsdpBase(cl, "CUCB", func(h *snapshot.Hasher) { oracleHash(h, s.Oracle) })
 	if err != nil {
 		return nil, err
 	}
+	cl = b.cl
 	E := cl.NumEdges()
-	c := &CUCB{esdpBase: b, oracle: esdp.NewOracle(s), val: make([]float64, E), en: make([]bool, E), playable: make([]bool, E)}
+	c := &CUCB{esdpBase: b, set: s, oracle: esdp.NewOracle(s.Oracle), val: make([]float64, E), en: make([]bool, E), playable: make([]bool, E)}
 	for e := range c.playable {
 		c.playable[e] = cl.Playable(e)
 	}
@@ -331,7 +380,7 @@ func (c *CUCB) Name() string { return "CUCB" }
 
 // Decide returns x(t).
 func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
-	if err := c.reset(arrived); err != nil {
+	if err := c.reset(t, arrived); err != nil {
 		return nil, err
 	}
 	nEn := enableArrived(c.cl.Graph, arrived, c.en)
@@ -345,12 +394,12 @@ func (c *CUCB) Decide(t int, arrived []bool) ([]bool, error) {
 	// can never be played and must not keep CUCB exploring forever.
 	unplayed := false
 	for e := range c.val {
-		if c.en[e] && c.stats.Count[e] == 0 && c.playable[e] {
+		if c.en[e] && c.stats.Count(e) == 0 && c.playable[e] {
 			unplayed = true
 		}
 	}
 	for e := range c.val {
-		n := c.stats.Count[e]
+		n := c.stats.Count(e)
 		switch {
 		case n == 0 && !c.playable[e]:
 			c.val[e] = 0 // never fits: cannot be chosen
@@ -386,6 +435,8 @@ func (c *CUCB) Exploring() bool { return c.explore }
 // subject to (1)-(2).
 type Thompson struct {
 	esdpBase
+	set    ThompsonSettings
+	pcg    *rand.PCG
 	rng    *rand.Rand
 	oracle *esdp.Oracle
 	kp     esdp.Knapsack
@@ -393,17 +444,39 @@ type Thompson struct {
 	en     []bool
 }
 
-// NewThompson returns Thompson sampling for cl drawing from rng.
-func NewThompson(cl *esdp.Cluster, rng *rand.Rand, s esdp.Settings) (*Thompson, error) {
-	if rng == nil {
-		return nil, fmt.Errorf("%w: baselines: Thompson needs a *rand.Rand, got nil", esdp.ErrSettings)
+// ThompsonSettings configures Thompson. The zero value is ready: seed
+// (0, 0).
+type ThompsonSettings struct {
+	// Seed and Stream seed the sampler's generator, rand.NewPCG(Seed,
+	// Stream), whose state a snapshot saves, so a restored sampler draws
+	// the same numbers as an uninterrupted one. (An injected *rand.Rand is
+	// not accepted: its source could not be saved.)
+	Seed, Stream uint64
+	// Oracle configures the knapsack oracle; its zero value is ready.
+	Oracle esdp.OracleSettings
+}
+
+// Validate returns every problem of s, joined, each wrapping
+// esdp.ErrSettings.
+func (s ThompsonSettings) Validate() error { return s.Oracle.Validate() }
+
+// NewThompson returns Thompson sampling for cl with settings s; invalid s
+// or a nil or invalid cl is an error wrapping the esdp sentinel.
+func NewThompson(cl *esdp.Cluster, s ThompsonSettings) (*Thompson, error) {
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("baselines: Thompson: %w", err)
 	}
-	b, err := newEsdpBase(cl)
+	b, err := newEsdpBase(cl, "Thompson", func(h *snapshot.Hasher) {
+		oracleHash(h, s.Oracle)
+		h.Int(int(s.Seed)).Int(int(s.Stream))
+	})
 	if err != nil {
 		return nil, err
 	}
+	cl = b.cl
 	E := cl.NumEdges()
-	th := &Thompson{esdpBase: b, rng: rng, oracle: esdp.NewOracle(s), val: make([]float64, E), en: make([]bool, E)}
+	pcg := rand.NewPCG(s.Seed, s.Stream)
+	th := &Thompson{esdpBase: b, set: s, pcg: pcg, rng: rand.New(pcg), oracle: esdp.NewOracle(s.Oracle), val: make([]float64, E), en: make([]bool, E)}
 	th.kp = esdp.Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: th.val, Enabled: th.en}
 	return th, nil
 }
@@ -413,18 +486,22 @@ func (th *Thompson) Name() string { return "TS" }
 
 // Decide returns x(t).
 func (th *Thompson) Decide(t int, arrived []bool) ([]bool, error) {
-	if err := th.reset(arrived); err != nil {
+	if err := th.check(t, arrived); err != nil {
 		return nil, err
 	}
+	// The sampler draws before the oracle can fail; keep its state so that
+	// a failed Decide leaves the policy as it was.
+	saved := *th.pcg
 	enableArrived(th.cl.Graph, arrived, th.en)
 	for e := range th.val {
-		n := float64(th.stats.Count[e])
-		mean := (0.5 + th.stats.Sum[e]) / (1 + n)
+		n := float64(th.stats.Count(e))
+		mean := (0.5 + th.stats.Sum(e)) / (1 + n)
 		sd := 0.5 / math.Sqrt(1+n)
 		th.val[e] = mean + sd*th.rng.NormFloat64()
 	}
 	r, err := th.oracle.SolveKnapsack(&th.kp)
 	if err != nil {
+		*th.pcg = saved
 		return nil, err
 	}
 	copy(th.x, r.X)

@@ -2,7 +2,6 @@ package baselines_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/bipartite"
@@ -46,7 +45,7 @@ func ExampleNewLWTF() {
 }
 
 func ExampleNewCUCB() {
-	c, _ := baselines.NewCUCB(esdpExample(), esdp.Settings{})
+	c, _ := baselines.NewCUCB(esdpExample(), baselines.CUCBSettings{})
 	for t := 0; t < 3; t++ {
 		x, _ := c.Decide(t, []bool{true, true})
 		fmt.Println(t, x)
@@ -59,7 +58,7 @@ func ExampleNewCUCB() {
 }
 
 func ExampleNewThompson() {
-	th, _ := baselines.NewThompson(esdpExample(), rand.New(rand.NewPCG(1, 1)), esdp.Settings{})
+	th, _ := baselines.NewThompson(esdpExample(), baselines.ThompsonSettings{Seed: 1, Stream: 1})
 	picks := make([]int, 3)
 	for t := 0; t < 200; t++ {
 		x, _ := th.Decide(t, []bool{true, true})

@@ -20,7 +20,7 @@ func TestCUCBLeavesExplorationWithInfeasibleChannel(t *testing.T) {
 		cfg.CapacityRule = esdp.CapacityTable2
 		in, err := esdp.Generate(cfg, rand.New(rand.NewPCG(seed, 1)))
 		require.NoError(t, err)
-		c, err := baselines.NewCUCB(&in.Cluster, esdp.Settings{})
+		c, err := baselines.NewCUCB(&in.Cluster, baselines.CUCBSettings{})
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(seed, 9))
 		arrived := make([]bool, in.NumPorts())
@@ -66,9 +66,9 @@ func TestESDPBaselinesNilAndBadFeedback(t *testing.T) {
 	require.ErrorIs(t, err, esdp.ErrDimension)
 	_, err = baselines.NewLWTF(nil)
 	require.ErrorIs(t, err, esdp.ErrDimension)
-	_, err = baselines.NewCUCB(nil, esdp.Settings{})
+	_, err = baselines.NewCUCB(nil, baselines.CUCBSettings{})
 	require.ErrorIs(t, err, esdp.ErrDimension)
-	_, err = baselines.NewThompson(nil, rand.New(rand.NewPCG(1, 1)), esdp.Settings{})
+	_, err = baselines.NewThompson(nil, baselines.ThompsonSettings{Seed: 1, Stream: 1})
 	require.ErrorIs(t, err, esdp.ErrDimension)
 	_, err = baselines.NewHSWF(&esdp.Cluster{})
 	require.ErrorIs(t, err, esdp.ErrDimension)
@@ -105,7 +105,7 @@ func TestESDPBaselinesNilAndBadFeedback(t *testing.T) {
 		require.ErrorIs(t, err, esdp.ErrValue, p.Name())
 		require.Contains(t, err.Error(), "edge", p.Name())
 		fb.Chosen[un] = false
-		require.ErrorIs(t, l.Observe(3, fb), esdp.ErrValue, p.Name())
+		require.ErrorIs(t, l.Observe(3, fb), esdp.ErrSlot, p.Name())
 		for e := range before {
 			require.Equal(t, before[e], p.(meaner).Mean(e), "%s changed by rejected feedback", p.Name())
 		}

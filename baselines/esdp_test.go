@@ -1,6 +1,7 @@
 package baselines_test
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -18,8 +19,8 @@ func esdpPolicies(t testing.TB, cl *esdp.Cluster, seed uint64) []esdp.OnlinePoli
 	}
 	l, _ := baselines.NewLCF(cl)
 	w, _ := baselines.NewLWTF(cl)
-	c, _ := baselines.NewCUCB(cl, esdp.Settings{})
-	th, err := baselines.NewThompson(cl, rand.New(rand.NewPCG(seed, 9)), esdp.Settings{})
+	c, _ := baselines.NewCUCB(cl, baselines.CUCBSettings{})
+	th, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: seed, Stream: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestESDPBaselinesFeasibleEverySlot(t *testing.T) {
 func TestCUCBMaximisesIndex(t *testing.T) {
 	g, _ := bipartite.NewGraph(2, 3, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 0, Right: 1}, {Left: 0, Right: 2}, {Left: 1, Right: 0}, {Left: 1, Right: 2}})
 	cl := &esdp.Cluster{Graph: g, K: 2, Demand: []int{1, 2, 2, 1, 1, 1, 2, 2, 1, 1}, Capacity: []int{3, 3}, Cost: make([]float64, 5)}
-	c, err := baselines.NewCUCB(cl, esdp.Settings{})
+	c, err := baselines.NewCUCB(cl, baselines.CUCBSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,8 +200,8 @@ func TestESDPBaselinesRejectBadInput(t *testing.T) {
 			t.Errorf("%s: NaN reward accepted", p.Name())
 		}
 	}
-	if _, err := baselines.NewThompson(&in.Cluster, nil, esdp.Settings{}); err == nil {
-		t.Error("Thompson without rng accepted")
+	if _, err := baselines.NewThompson(&in.Cluster, baselines.ThompsonSettings{Oracle: esdp.OracleSettings{MaxNodes: -1}}); !errors.Is(err, esdp.ErrSettings) {
+		t.Errorf("Thompson with MaxNodes = -1: %v, want ErrSettings", err)
 	}
 }
 

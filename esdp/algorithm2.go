@@ -26,7 +26,7 @@ import (
 // are exact when every column of A is non-zero (a_k^e in N+ as in the paper);
 // an item with a zero demand vector is missed at c' = 0. Oracle has no such
 // restriction.
-func Algorithm2(p *Budgeted, s Settings) (*BudgetedResult, error) {
+func Algorithm2(p *Budgeted, s OracleSettings) (*BudgetedResult, error) {
 	n := len(p.Sigma2)
 	if err := checkShape(p.K, n, p.Demand, p.Capacity, p.Enabled); err != nil {
 		return nil, err

@@ -32,7 +32,7 @@ func benchBudgeted(seed uint64, n, K, c, m, t int, xiScale float64) *Budgeted {
 }
 
 func benchmarkOracle(b *testing.B, p *Budgeted) {
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	r, err := o.SolveBudgeted(p)
 	if err != nil {
 		b.Skip(err)
@@ -100,12 +100,12 @@ func BenchmarkOracleSeriesCapacity(b *testing.B) {
 // |S| = 121) in every iteration and reports both times and their ratio.
 func BenchmarkAlgorithm2VsFast(b *testing.B) {
 	p := benchBudgeted(5, 20, 2, 8, 10, 2000, 0.4)
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	var ref, fast time.Duration
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
-		if _, err := Algorithm2(p, Settings{}); err != nil {
+		if _, err := Algorithm2(p, OracleSettings{}); err != nil {
 			b.Fatal(err)
 		}
 		t1 := time.Now()
@@ -124,7 +124,7 @@ func BenchmarkAlgorithm2VsFast(b *testing.B) {
 func BenchmarkKnapsackDefault(b *testing.B) {
 	p := benchBudgeted(1, 32, 3, 24, 16, 2000, 1)
 	kp := &Knapsack{K: p.K, Demand: p.Demand, Capacity: p.Capacity, Value: p.Sigma2}
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	o.SolveKnapsack(kp)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -142,7 +142,7 @@ func BenchmarkPolicySlot(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, _ := New(&in.Cluster, Options{})
+	p, _ := New(&in.Cluster, Settings{})
 	rng := rand.New(rand.NewPCG(2, 2))
 	arrived := make([]bool, in.NumPorts())
 	z := make([]float64, in.NumEdges())
@@ -154,7 +154,9 @@ func BenchmarkPolicySlot(b *testing.B) {
 	}
 	for i := 0; i < 60; i++ {
 		in.SampleRewards(z, rng)
-		p.Observe(i, fb)
+		if err := p.Warm(fb); err != nil {
+			b.Fatal(err)
+		}
 	}
 	step := func(t int) {
 		in.SampleArrivals(arrived, rng)
@@ -164,14 +166,97 @@ func BenchmarkPolicySlot(b *testing.B) {
 			b.Fatal(err)
 		}
 		copy(fb.Chosen, x)
-		p.Observe(t, fb)
+		if err := p.Observe(t, fb); err != nil {
+			b.Fatal(err)
+		}
 	}
 	for t := 2000; t < 2020; t++ { // reach the steady table sizes
 		step(t)
 	}
 	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		step(2020 + i)
+	t := 2020
+	for b.Loop() {
+		step(t)
+		t++
+	}
+}
+
+// BenchmarkPolicySnapshot saves and restores ESDP's state (MarshalBinary,
+// UnmarshalBinary into a policy built by New) for |E| channels.
+func BenchmarkPolicySnapshot(b *testing.B) {
+	for _, ports := range []int{8, 80} {
+		cfg := DefaultConfig()
+		cfg.Ports = ports
+		in, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _ := New(&in.Cluster, Settings{})
+		fb := Feedback{Chosen: make([]bool, in.NumEdges()), Reward: make([]float64, in.NumEdges())}
+		for e := range fb.Chosen {
+			fb.Chosen[e], fb.Reward[e] = true, 0.3
+		}
+		p.Warm(fb)
+		q, _ := New(&in.Cluster, Settings{})
+		b.Run(fmt.Sprintf("E=%d", in.NumEdges()), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				data, err := p.MarshalBinary()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := q.UnmarshalBinary(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkModeSlot is one exploitation slot (every channel played, every
+// port with a job, slot 1000) of the exact DP and of the scalable oracle
+// on instances with capacities in [10, 20], |R| = 100 and growing |L|. It
+// reports the scalable oracle's certified gap (gap) and |E|. An exact run
+// whose tables exceed 1 GiB is skipped.
+func BenchmarkModeSlot(b *testing.B) {
+	for _, ports := range []int{5, 10, 20, 40, 80} {
+		cfg := DefaultConfig()
+		cfg.Ports, cfg.Servers, cfg.CapLo, cfg.CapHi = ports, 100, 10, 20
+		in, err := Generate(cfg, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		E := in.NumEdges()
+		fb := Feedback{Chosen: make([]bool, E), Reward: make([]float64, E)}
+		rng := rand.New(rand.NewPCG(2, 2))
+		all := make([]bool, in.NumPorts())
+		for l := range all {
+			all[l] = true
+		}
+		for _, mode := range []Mode{ModeExact, ModeScalable} {
+			b.Run(fmt.Sprintf("E=%d/mode=%v", E, mode), func(b *testing.B) {
+				p, _ := New(&in.Cluster, Settings{Mode: mode, Oracle: OracleSettings{MaxCells: 1 << 31}})
+				for round := 0; round < 3; round++ {
+					for e := range fb.Chosen {
+						fb.Chosen[e] = true
+						in.SampleRewards(fb.Reward, rng)
+					}
+					p.Warm(fb)
+				}
+				t := 1000
+				if _, err := p.Decide(t, all); err != nil {
+					b.Skip(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					t++
+					if _, err := p.Decide(t, all); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(p.Last().Gap, "gap")
+				b.ReportMetric(float64(E), "edges")
+			})
+		}
 	}
 }

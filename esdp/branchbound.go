@@ -14,15 +14,15 @@ type KnapsackMethod int
 const (
 	// KnapsackAuto, the zero value, runs the dynamic program when its
 	// capacity boxes are small (at most AutoDPCells cells) and branch and
-	// bound otherwise; when branch and bound exhausts Settings.MaxNodes it
+	// bound otherwise; when branch and bound exhausts OracleSettings.MaxNodes it
 	// falls back to the dynamic program.
 	KnapsackAuto KnapsackMethod = iota
 	// KnapsackDP is the dynamic program of Algorithm 2 without budgets
-	// (exact; memory bounded by Settings.MaxBytes).
+	// (exact; memory bounded by OracleSettings.MaxBytes).
 	KnapsackDP
 	// KnapsackBranchBound is depth-first branch and bound with the
 	// Lagrangian (LP-dual) surrogate bound and a density-greedy first dive
-	// (exact unless Settings.MaxNodes runs out; no table, so any integer
+	// (exact unless OracleSettings.MaxNodes runs out; no table, so any integer
 	// sizes are fine).
 	KnapsackBranchBound
 )
@@ -37,7 +37,7 @@ func (m KnapsackMethod) String() string {
 }
 
 // DefaultMaxNodes is the node budget of branch and bound when
-// Settings.MaxNodes is 0.
+// OracleSettings.MaxNodes is 0.
 const DefaultMaxNodes = 1 << 20
 
 // AutoDPCells is the size of the dynamic program's capacity boxes,

@@ -59,7 +59,7 @@ func TestKnapsackMethodsMatchBruteForce(t *testing.T) {
 	methods := []KnapsackMethod{KnapsackDP, KnapsackBranchBound, KnapsackAuto}
 	oracles := make([]*Oracle, len(methods))
 	for i, m := range methods {
-		oracles[i] = NewOracle(Settings{Knapsack: m})
+		oracles[i] = NewOracle(OracleSettings{Knapsack: m})
 	}
 	for it := 0; it < iters; it++ {
 		n, K := 1+rng.IntN(16), 1+rng.IntN(4)
@@ -80,8 +80,8 @@ func TestKnapsackMethodsMatchBruteForce(t *testing.T) {
 // brute force is out of reach) branch and bound equals the DP.
 func TestBranchBoundMatchesDP(t *testing.T) {
 	rng := rand.New(rand.NewPCG(40, 63))
-	dp := NewOracle(Settings{Knapsack: KnapsackDP})
-	bb := NewOracle(Settings{Knapsack: KnapsackBranchBound})
+	dp := NewOracle(OracleSettings{Knapsack: KnapsackDP})
+	bb := NewOracle(OracleSettings{Knapsack: KnapsackBranchBound})
 	sizes := []int{20, 28, 40, 63, 80}
 	iters := 40
 	if testing.Short() {
@@ -109,30 +109,30 @@ func TestBranchBoundNodeLimit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	p := randKnapsack(rng, 60, 3, 2, 0.5)
 	p.Enabled = nil
-	ref, err := SolveKnapsack(p, Settings{Knapsack: KnapsackDP})
+	ref, err := SolveKnapsack(p, OracleSettings{Knapsack: KnapsackDP})
 	require.NoError(t, err)
 	opt := ref.Objective
 
-	r, err := SolveKnapsack(p, Settings{Knapsack: KnapsackBranchBound, MaxNodes: 3})
+	r, err := SolveKnapsack(p, OracleSettings{Knapsack: KnapsackBranchBound, MaxNodes: 3})
 	require.NoError(t, err)
 	require.Equal(t, NodeLimit, r.Status)
 	checkKnapsackX(t, p, r.X, r.Objective)
 	require.LessOrEqual(t, r.Objective, opt+1e-9)
 	require.GreaterOrEqual(t, r.Bound, opt-1e-9, "bound %v below the optimum %v", r.Bound, opt)
 
-	r, err = SolveKnapsack(p, Settings{MaxNodes: 3})
+	r, err = SolveKnapsack(p, OracleSettings{MaxNodes: 3})
 	require.NoError(t, err)
 	require.Equal(t, Optimal, r.Status)
 	require.Equal(t, KnapsackDP, r.Method)
 	require.InDelta(t, opt, r.Objective, 1e-9)
 
-	r, err = SolveKnapsack(p, Settings{MaxNodes: 3, MaxBytes: 1 << 10})
+	r, err = SolveKnapsack(p, OracleSettings{MaxNodes: 3, MaxBytes: 1 << 10})
 	require.NoError(t, err)
 	require.Equal(t, NodeLimit, r.Status)
 	checkKnapsackX(t, p, r.X, r.Objective)
 	require.GreaterOrEqual(t, r.Bound, opt-1e-9)
 
-	_, err = SolveKnapsack(p, Settings{Knapsack: KnapsackMethod(9)})
+	_, err = SolveKnapsack(p, OracleSettings{Knapsack: KnapsackMethod(9)})
 	require.ErrorIs(t, err, ErrSettings)
 }
 
@@ -143,13 +143,13 @@ func TestBranchBoundHugeIntegers(t *testing.T) {
 	p := &Knapsack{K: 2, Demand: []int{M, M - 1, M - 1, 3, M / 2, M / 2, M / 3, M / 3}, Capacity: []int{M, M - 1}, Value: []float64{1, 2, 1.5, 1.6}}
 	want := bruteKnapsack(p)
 	for _, m := range []KnapsackMethod{KnapsackAuto, KnapsackBranchBound} {
-		r, err := SolveKnapsack(p, Settings{Knapsack: m})
+		r, err := SolveKnapsack(p, OracleSettings{Knapsack: m})
 		require.NoError(t, err, m)
 		require.Equal(t, Optimal, r.Status)
 		require.InDelta(t, want, r.Objective, 1e-12, m)
 		checkKnapsackX(t, p, r.X, r.Objective)
 	}
-	_, err := SolveKnapsack(p, Settings{Knapsack: KnapsackDP})
+	_, err := SolveKnapsack(p, OracleSettings{Knapsack: KnapsackDP})
 	saneTooLarge(t, err)
 }
 
@@ -187,7 +187,7 @@ func BenchmarkKnapsack(b *testing.B) {
 				for i := range ps {
 					ps[i] = benchKnapsack(uint64(i+1), n)
 				}
-				o := NewOracle(Settings{Knapsack: m})
+				o := NewOracle(OracleSettings{Knapsack: m})
 				if m == KnapsackDP && n > 64 {
 					b.Skip("DP tables beyond a few hundred MiB")
 				}
@@ -223,7 +223,7 @@ func BenchmarkKnapsackTable2(b *testing.B) {
 						ps[i].Capacity[k] = 1 + rng.IntN(2)
 					}
 				}
-				o := NewOracle(Settings{Knapsack: m})
+				o := NewOracle(OracleSettings{Knapsack: m})
 				b.ReportAllocs()
 				i := 0
 				for b.Loop() {

@@ -3,11 +3,28 @@ package esdp
 import "errors"
 
 // Sentinel errors. Returned errors wrap one of these with the offending
-// index and value; test with errors.Is.
+// field, index and value (and the cause, with a second %w); test with
+// errors.Is.
 var (
+	// ErrDimension: a length or shape does not match the model.
 	ErrDimension = errors.New("esdp: mismatched dimension")
-	ErrValue     = errors.New("esdp: invalid value")
-	ErrTooLarge  = errors.New("esdp: dynamic-programming table too large")
-	ErrVersion   = errors.New("esdp: unsupported encoding version")
-	ErrSettings  = errors.New("esdp: invalid settings")
+	// ErrValue: a value is out of range, NaN or infinite.
+	ErrValue = errors.New("esdp: invalid value")
+	// ErrTooLarge: a size exceeds its limit (DP tables, MaxEdges, ...).
+	ErrTooLarge = errors.New("esdp: dynamic-programming table too large")
+	// ErrVersion: an Instance encoding of an unknown version.
+	ErrVersion = errors.New("esdp: unsupported encoding version")
+	// ErrSettings: invalid Settings, OracleSettings, Config or RunSettings.
+	ErrSettings = errors.New("esdp: invalid settings")
+	// ErrSlot: a Decide whose slot is negative or not after the previous
+	// Decide's, or an Observe that does not follow the latest Decide once.
+	ErrSlot = errors.New("esdp: slot out of order")
+	// ErrSnapshot: saved state that cannot be restored (another format,
+	// version or model, truncated or altered bytes); it also wraps the
+	// internal snapshot cause.
+	ErrSnapshot = errors.New("esdp: cannot restore snapshot")
+	// ErrNotTerminated: an oracle result whose Status is NotTerminated.
+	ErrNotTerminated = errors.New("esdp: oracle did not terminate")
+	// ErrNodeLimit: an oracle result whose Status is NodeLimit.
+	ErrNodeLimit = errors.New("esdp: oracle node limit: optimality not proven")
 )

@@ -19,7 +19,7 @@ func ExampleOracle_SolveBudgeted() {
 		Sigma2:    []float64{1, 5, 3},
 		MaxBudget: 7,
 	}
-	r, err := esdp.NewOracle(esdp.Settings{}).SolveBudgeted(p)
+	r, err := esdp.NewOracle(esdp.OracleSettings{}).SolveBudgeted(p)
 	if err != nil {
 		panic(err)
 	}
@@ -44,8 +44,8 @@ func ExampleOracle_SolveBudgeted() {
 func ExampleAlgorithm2() {
 	p := &esdp.Budgeted{K: 1, Demand: []int{2, 1, 1}, Capacity: []int{3},
 		Upsilon: []int{4, 1, 2}, Sigma2: []float64{1, 5, 3}, MaxBudget: 7}
-	ref, _ := esdp.Algorithm2(p, esdp.Settings{})
-	fast, _ := esdp.SolveBudgeted(p, esdp.Settings{})
+	ref, _ := esdp.Algorithm2(p, esdp.OracleSettings{})
+	fast, _ := esdp.SolveBudgeted(p, esdp.OracleSettings{})
 	same := true
 	for s := range ref.Value {
 		same = same && ref.Value[s] == fast.Value[s]
@@ -58,7 +58,7 @@ func ExampleAlgorithm2() {
 func ExampleOracle_SolveKnapsack() {
 	p := &esdp.Knapsack{K: 2, Demand: []int{1, 2, 2, 1, 1, 1}, Capacity: []int{3, 3},
 		Value: []float64{0.9, 0.8, 0.5}}
-	r, _ := esdp.NewOracle(esdp.Settings{}).SolveKnapsack(p)
+	r, _ := esdp.NewOracle(esdp.OracleSettings{}).SolveKnapsack(p)
 	fmt.Printf("%.4f %v\n", r.Objective, r.X)
 	// Output: 1.7000 [true true false]
 }
@@ -68,7 +68,7 @@ func ExampleOracle_SolveKnapsack() {
 func ExampleNew() {
 	g, _ := bipartite.NewGraph(2, 2, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 0, Right: 1}, {Left: 1, Right: 1}})
 	cl := &esdp.Cluster{Graph: g, K: 1, Demand: []int{1, 1, 1}, Capacity: []int{2}, Cost: []float64{0, 0, 0}}
-	p, err := esdp.New(cl, esdp.Options{})
+	p, err := esdp.New(cl, esdp.Settings{})
 	if err != nil {
 		panic(err)
 	}
@@ -90,8 +90,8 @@ func ExampleNew() {
 // against the omniscient oracle.
 func ExampleRun() {
 	in, _ := esdp.Generate(esdp.DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
-	p, _ := esdp.New(&in.Cluster, esdp.Options{})
-	res, err := esdp.Run(in, []esdp.OnlinePolicy{p}, 50, 1)
+	p, _ := esdp.New(&in.Cluster, esdp.Settings{})
+	res, err := esdp.Run(in, []esdp.OnlinePolicy{p}, esdp.RunSettings{T: 50, Seed: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -111,7 +111,7 @@ func ExampleOracle_SolveKnapsack_branchBound() {
 		Demand:   []int{3, 1 << 40, 2, 1 << 40, 2, 1 << 41, 1, 3},
 		Capacity: []int{5, 1 << 41},
 		Value:    []float64{0.9, 0.8, 0.7, 0.4}}
-	o := esdp.NewOracle(esdp.Settings{Knapsack: esdp.KnapsackBranchBound})
+	o := esdp.NewOracle(esdp.OracleSettings{Knapsack: esdp.KnapsackBranchBound})
 	r, err := o.SolveKnapsack(p)
 	if err != nil {
 		panic(err)

@@ -36,7 +36,7 @@ func TestPlayable(t *testing.T) {
 func TestPolicyLeavesExplorationWithInfeasibleChannel(t *testing.T) {
 	in := infeasibleChannelInstance(t)
 	for _, stz := range []bool{false, true} {
-		p, err := New(&in.Cluster, Options{SolveThenZero: stz})
+		p, err := New(&in.Cluster, Settings{SolveThenZero: stz})
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(1, 2))
 		arrived := make([]bool, in.NumPorts())
@@ -57,7 +57,7 @@ func TestPolicyLeavesExplorationWithInfeasibleChannel(t *testing.T) {
 		// Two playable channels on two ports that always have a job: both
 		// are played within the first two slots.
 		require.Less(t, last, 2, "SolveThenZero=%v: still exploring at slot %d", stz, last)
-		require.Zero(t, p.Count[1])
+		require.Zero(t, p.Count(1))
 	}
 }
 
@@ -76,11 +76,11 @@ func TestGeneratedTable2LeavesExploration(t *testing.T) {
 				infeasible++
 			}
 		}
-		p, err := New(&in.Cluster, Options{})
+		p, err := New(&in.Cluster, Settings{})
 		require.NoError(t, err)
 		explored, last := 0, -1
 		pol := &exploreCounter{Policy: p, count: &explored, last: &last}
-		_, err = Run(in, []OnlinePolicy{pol}, 400, seed)
+		_, err = Run(in, []OnlinePolicy{pol}, RunSettings{T: 400, Seed: seed})
 		require.NoError(t, err)
 		t.Logf("seed %d: |E| = %d, %d channels never fit, capacity %v, %d slots explored, last at %d", seed, in.NumEdges(), infeasible, in.Capacity, explored, last)
 		require.Less(t, last, 200, "seed %d: still exploring at slot %d", seed, last)

@@ -2,7 +2,6 @@ package esdp_test
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/msched/msched/baselines"
@@ -29,9 +28,9 @@ func FuzzRunInstance(f *testing.F) {
 			return
 		}
 		cl := &in.Cluster
-		set := esdp.Settings{MaxBytes: 1 << 24, MaxNodes: 1 << 14}
+		set := esdp.OracleSettings{MaxBytes: 1 << 24, MaxNodes: 1 << 14}
 		var pols []esdp.OnlinePolicy
-		if p, err := esdp.New(cl, esdp.Options{Oracle: set}); err == nil {
+		if p, err := esdp.New(cl, esdp.Settings{Oracle: set}); err == nil {
 			pols = append(pols, p)
 		}
 		if p, err := baselines.NewHSWF(cl); err == nil {
@@ -43,12 +42,12 @@ func FuzzRunInstance(f *testing.F) {
 		if p, err := baselines.NewLWTF(cl); err == nil {
 			pols = append(pols, p)
 		}
-		if p, err := baselines.NewCUCB(cl, set); err == nil {
+		if p, err := baselines.NewCUCB(cl, baselines.CUCBSettings{Oracle: set}); err == nil {
 			pols = append(pols, p)
 		}
-		if p, err := baselines.NewThompson(cl, rand.New(rand.NewPCG(1, 1)), set); err == nil {
+		if p, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: 1, Stream: 1, Oracle: set}); err == nil {
 			pols = append(pols, p)
 		}
-		esdp.RunWith(&in, pols, 4, 1, esdp.RunOptions{Workers: 1}) // an error is fine
+		esdp.Run(&in, pols, esdp.RunSettings{T: 4, Seed: 1, Workers: 1}) // an error is fine
 	})
 }

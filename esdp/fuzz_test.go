@@ -49,7 +49,7 @@ func FuzzOracle(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		p := budgetedFromBytes(b)
 		want := bruteBudgeted(p)
-		r, err := SolveBudgeted(p, Settings{})
+		r, err := SolveBudgeted(p, OracleSettings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func FuzzOracle(f *testing.F) {
 		if !positive {
 			return
 		}
-		ref, err := Algorithm2(p, Settings{})
+		ref, err := Algorithm2(p, OracleSettings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,7 +165,7 @@ func FuzzKnapsackHuge(f *testing.F) {
 		p := knapsackFromBytes(b)
 		want := bruteKnapsack(p)
 		for _, m := range []KnapsackMethod{KnapsackAuto, KnapsackBranchBound, KnapsackDP} {
-			r, err := SolveKnapsack(p, Settings{MaxBytes: 1 << 24, Knapsack: m})
+			r, err := SolveKnapsack(p, OracleSettings{MaxBytes: 1 << 24, Knapsack: m})
 			if err != nil {
 				// Only the DP may refuse (its tables); Auto and branch and
 				// bound are exact at any integer size.
@@ -203,7 +203,7 @@ func FuzzBudgetedHuge(f *testing.F) {
 			p.MaxBudget = int(b[len(b)-1]) % 40
 		}
 		want := bruteBudgeted(p)
-		r, err := SolveBudgeted(p, Settings{MaxBytes: 1 << 24})
+		r, err := SolveBudgeted(p, OracleSettings{MaxBytes: 1 << 24})
 		if err != nil {
 			if !errors.Is(err, ErrTooLarge) {
 				t.Fatalf("unexpected error %v", err)

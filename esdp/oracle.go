@@ -12,18 +12,32 @@ import (
 type Status int
 
 const (
-	// NotSolved is the zero Status: no solve has completed.
-	NotSolved Status = iota
+	// NotTerminated is the zero Status: no solve has completed.
+	NotTerminated Status = iota
 	// Optimal means every reported value is the exact optimum.
 	Optimal
-	// NodeLimit means branch and bound ran out of Settings.MaxNodes and
-	// the dynamic program did not fit in Settings.MaxBytes: the solution is
+	// NodeLimit means branch and bound ran out of OracleSettings.MaxNodes and
+	// the dynamic program did not fit in OracleSettings.MaxBytes: the solution is
 	// feasible, the best found, and KnapsackResult.Bound is a certified
 	// upper bound of the optimum; optimality is not proven.
 	NodeLimit
 )
 
-var statusNames = [...]string{NotSolved: "NotSolved", Optimal: "Optimal", NodeLimit: "NodeLimit"}
+var statusNames = [...]string{NotTerminated: "NotTerminated", Optimal: "Optimal", NodeLimit: "NodeLimit"}
+
+// Err returns nil for Optimal, an error wrapping ErrNotTerminated for
+// NotTerminated and one wrapping ErrNodeLimit for NodeLimit.
+func (s Status) Err() error {
+	switch s {
+	case Optimal:
+		return nil
+	case NotTerminated:
+		return ErrNotTerminated
+	case NodeLimit:
+		return ErrNodeLimit
+	}
+	return fmt.Errorf("%w: unknown Status(%d)", ErrValue, int(s))
+}
 
 func (s Status) String() string {
 	if s >= 0 && int(s) < len(statusNames) {
@@ -33,11 +47,19 @@ func (s Status) String() string {
 }
 
 // DefaultMaxBytes is the memory limit of the dynamic-programming tables used
-// when Settings.MaxBytes is 0 (1 GiB).
+// when OracleSettings.MaxBytes is 0 (1 GiB).
 const DefaultMaxBytes int64 = 1 << 30
 
-// Settings configures the oracles. The zero value is usable.
-type Settings struct {
+// OracleSettings configures the oracles. The zero value is ready: 1 GiB of
+// tables, KnapsackAuto, DefaultMaxNodes.
+//
+// The dynamic programs are long kernels with a documented work budget
+// instead of a context: their time is O(K) per cell and every cell they
+// evaluate keeps one reconstruction bit inside MaxBytes, so one call
+// evaluates at most 8·MaxBytes cells (and fails with ErrTooLarge before
+// starting when it would need more); branch and bound visits at most
+// MaxNodes nodes of O(K + log n) each.
+type OracleSettings struct {
 	// MaxBytes bounds the memory of the dynamic-programming tables. The size
 	// is computed before anything large is allocated; a problem that needs
 	// more fails with an error wrapping ErrTooLarge that names the size.
@@ -46,24 +68,48 @@ type Settings struct {
 	// Knapsack selects the method of SolveKnapsack; the zero value is
 	// KnapsackAuto.
 	Knapsack KnapsackMethod
+	// MaxCells, if positive, bounds the cells one dynamic program may
+	// evaluate (its time is O(K) per cell): a larger one fails with
+	// ErrTooLarge after sizing its states, before the tables are built and
+	// filled. Zero means no bound beyond MaxBytes (8·MaxBytes cells).
+	MaxCells int64
 	// MaxNodes bounds the nodes of branch and bound per SolveKnapsack call
 	// (each costs O(K + log n)). If MaxNodes is 0 it is defaulted to
 	// DefaultMaxNodes.
 	MaxNodes int64
 }
 
-func (s Settings) maxNodes() int64 {
+// Validate returns every problem of s (a negative limit, an unknown
+// method), joined, each naming its field and value.
+func (s OracleSettings) Validate() error {
+	var errs []error
+	if s.MaxBytes < 0 {
+		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxBytes = %d, want >= 0 (0 means DefaultMaxBytes)", ErrSettings, s.MaxBytes))
+	}
+	if s.MaxCells < 0 {
+		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxCells = %d, want >= 0 (0 means no bound beyond MaxBytes)", ErrSettings, s.MaxCells))
+	}
+	if s.MaxNodes < 0 {
+		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxNodes = %d, want >= 0 (0 means DefaultMaxNodes)", ErrSettings, s.MaxNodes))
+	}
+	if s.Knapsack < KnapsackAuto || s.Knapsack > KnapsackBranchBound {
+		errs = append(errs, fmt.Errorf("%w: OracleSettings.Knapsack = %d, want KnapsackAuto, KnapsackDP or KnapsackBranchBound", ErrSettings, int(s.Knapsack)))
+	}
+	return errors.Join(errs...)
+}
+
+func (s OracleSettings) maxNodes() int64 {
 	if s.MaxNodes <= 0 {
 		return DefaultMaxNodes
 	}
 	return s.MaxNodes
 }
 
-// maxMaxBytes caps Settings.MaxBytes (2^56 bytes, 64 PiB) so that the size
+// maxMaxBytes caps OracleSettings.MaxBytes (2^56 bytes, 64 PiB) so that the size
 // arithmetic of the tables cannot overflow int64.
 const maxMaxBytes int64 = 1 << 56
 
-func (s Settings) maxBytes() int64 {
+func (s OracleSettings) maxBytes() int64 {
 	if s.MaxBytes <= 0 {
 		return DefaultMaxBytes
 	}
@@ -173,7 +219,7 @@ type KnapsackResult struct {
 // strictly better) are those of Algorithm 2, so values are bit-identical to
 // Algorithm2 and so are the solutions.
 type Oracle struct {
-	set Settings
+	set OracleSettings
 	gen uint64
 
 	n, K, smax int
@@ -209,7 +255,7 @@ type Oracle struct {
 }
 
 // NewOracle returns an Oracle with settings s.
-func NewOracle(s Settings) *Oracle { return &Oracle{set: s} }
+func NewOracle(s OracleSettings) *Oracle { return &Oracle{set: s} }
 
 // SolveBudgeted solves every P4(s), s in S, of p in one dynamic program of
 // O(n |S| prod_k (c_k+1)) time in the worst case (far less in practice, see
@@ -271,7 +317,7 @@ func (o *Oracle) SolveKnapsack(p *Knapsack) (*KnapsackResult, error) {
 		}
 	}
 	if m := o.set.Knapsack; m < KnapsackAuto || m > KnapsackBranchBound {
-		return nil, fmt.Errorf("%w: Settings.Knapsack = %d", ErrSettings, int(m))
+		return nil, fmt.Errorf("%w: OracleSettings.Knapsack = %d", ErrSettings, int(m))
 	}
 	o.load(p.K, p.Demand, p.Capacity, p.Enabled, nil, p.Value, 0)
 	r := &o.kres
@@ -313,12 +359,12 @@ func (o *Oracle) SolveKnapsack(p *Knapsack) (*KnapsackResult, error) {
 }
 
 // SolveBudgeted is a convenience wrapper: a fresh Oracle solves p.
-func SolveBudgeted(p *Budgeted, s Settings) (*BudgetedResult, error) {
+func SolveBudgeted(p *Budgeted, s OracleSettings) (*BudgetedResult, error) {
 	return NewOracle(s).SolveBudgeted(p)
 }
 
 // SolveKnapsack is a convenience wrapper: a fresh Oracle solves p.
-func SolveKnapsack(p *Knapsack, s Settings) (*KnapsackResult, error) {
+func SolveKnapsack(p *Knapsack, s OracleSettings) (*KnapsackResult, error) {
 	return NewOracle(s).SolveKnapsack(p)
 }
 
@@ -409,9 +455,9 @@ func gcd(a, b int) int {
 // its size in bytes, or -1 when the size itself overflows int64.
 func tooLarge(need, limit int64, what string) error {
 	if need < 0 {
-		return fmt.Errorf("%w: %s needs more than %d bytes (the size overflows int64), limit %d bytes (Settings.MaxBytes)", ErrTooLarge, what, int64(math.MaxInt64), limit)
+		return fmt.Errorf("%w: %s needs more than %d bytes (the size overflows int64), limit %d bytes (OracleSettings.MaxBytes)", ErrTooLarge, what, int64(math.MaxInt64), limit)
 	}
-	return fmt.Errorf("%w: %s needs %d bytes (%.1f MiB), limit %d bytes (Settings.MaxBytes)", ErrTooLarge, what, need, float64(need)/(1<<20), limit)
+	return fmt.Errorf("%w: %s needs %d bytes (%.1f MiB), limit %d bytes (OracleSettings.MaxBytes)", ErrTooLarge, what, need, float64(need)/(1<<20), limit)
 }
 
 // satAdd is a + b for non-negative a and b, saturated at math.MaxInt.
@@ -568,6 +614,9 @@ func (o *Oracle) run() error {
 			bitsTotal += cells
 			if bitsTotal > 8*limit {
 				return tooLarge(bitsTotal/8, limit, fmt.Sprintf("decision bits (MaxBudget = %d)", o.smax))
+			}
+			if mc := o.set.MaxCells; mc > 0 && bitsTotal > mc {
+				return fmt.Errorf("%w: the dynamic program needs more than %d cells (MaxBudget = %d), limit OracleSettings.MaxCells = %d", ErrTooLarge, bitsTotal, o.smax, mc)
 			}
 		}
 	}

@@ -124,7 +124,7 @@ func TestOracleMatchesBruteForce(t *testing.T) {
 		instances = 2000
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	var budgets int
 	for it := 0; it < instances; it++ {
 		n := rng.IntN(15) // |E| <= 14
@@ -168,7 +168,7 @@ func TestOracleMatchesBruteForce(t *testing.T) {
 
 func TestKnapsackMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	for it := 0; it < 3000; it++ {
 		n := rng.IntN(13)
 		K := 1 + rng.IntN(3)
@@ -222,7 +222,7 @@ func negSum(v []float64, x []bool) float64 {
 // solutions, since both apply the same recursion and tie rule.
 func TestOracleEqualsAlgorithm2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	instances := 300
 	if testing.Short() {
 		instances = 60
@@ -236,7 +236,7 @@ func TestOracleEqualsAlgorithm2(t *testing.T) {
 		K := 1 + rng.IntN(3)
 		p := randBudgeted(rng, n, K, 1, 2, 6, 8)
 		p.MaxBudget = min(p.MaxBudget, 40)
-		ref, err := Algorithm2(p, Settings{})
+		ref, err := Algorithm2(p, OracleSettings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +278,7 @@ func TestAlgorithm2MatchesBruteForce(t *testing.T) {
 		K := 1 + rng.IntN(3)
 		p := randBudgeted(rng, n, K, 1, 3, 6, 5)
 		want := bruteBudgeted(p)
-		r, err := Algorithm2(p, Settings{})
+		r, err := Algorithm2(p, OracleSettings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,10 +298,10 @@ func TestOracleTooLarge(t *testing.T) {
 	p := &Budgeted{K: 3, Demand: []int{1, 1, 1, 2, 2, 2}, Capacity: []int{1 << 20, 1 << 20, 1 << 20},
 		Upsilon: []int{1, 2}, Sigma2: []float64{1, 2}, MaxBudget: 3}
 	// Clipping to the total demand makes this tiny for the fast DP.
-	if _, err := SolveBudgeted(p, Settings{}); err != nil {
+	if _, err := SolveBudgeted(p, OracleSettings{}); err != nil {
 		t.Fatalf("clipped problem should be small: %v", err)
 	}
-	if _, err := Algorithm2(p, Settings{}); !errors.Is(err, ErrTooLarge) {
+	if _, err := Algorithm2(p, OracleSettings{}); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("Algorithm2: err = %v, want ErrTooLarge", err)
 	}
 	big := &Budgeted{K: 2, Demand: make([]int, 2*200), Capacity: []int{1000, 1000},
@@ -309,7 +309,7 @@ func TestOracleTooLarge(t *testing.T) {
 	for i := range big.Demand {
 		big.Demand[i] = 10
 	}
-	_, err := SolveBudgeted(big, Settings{MaxBytes: 1 << 20})
+	_, err := SolveBudgeted(big, OracleSettings{MaxBytes: 1 << 20})
 	if !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
 	}
@@ -340,22 +340,22 @@ func TestOracleRejectsBadInput(t *testing.T) {
 	for _, c := range cases {
 		p := good()
 		c.mod(p)
-		if _, err := SolveBudgeted(p, Settings{}); !errors.Is(err, c.want) {
+		if _, err := SolveBudgeted(p, OracleSettings{}); !errors.Is(err, c.want) {
 			t.Errorf("%s: SolveBudgeted err = %v, want %v", c.name, err, c.want)
 		}
 		p = good()
 		c.mod(p)
-		if _, err := Algorithm2(p, Settings{}); !errors.Is(err, c.want) {
+		if _, err := Algorithm2(p, OracleSettings{}); !errors.Is(err, c.want) {
 			t.Errorf("%s: Algorithm2 err = %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, err := SolveKnapsack(&Knapsack{K: 1, Demand: []int{1}, Capacity: []int{1}, Value: []float64{math.NaN()}}, Settings{}); !errors.Is(err, ErrValue) {
+	if _, err := SolveKnapsack(&Knapsack{K: 1, Demand: []int{1}, Capacity: []int{1}, Value: []float64{math.NaN()}}, OracleSettings{}); !errors.Is(err, ErrValue) {
 		t.Errorf("knapsack NaN: err = %v", err)
 	}
 }
 
 func TestOracleResultReuse(t *testing.T) {
-	o := NewOracle(Settings{})
+	o := NewOracle(OracleSettings{})
 	p := &Budgeted{K: 1, Demand: []int{1, 1}, Capacity: []int{1}, Upsilon: []int{1, 2}, Sigma2: []float64{3, 1}, MaxBudget: 2}
 	r, err := o.SolveBudgeted(p)
 	if err != nil {
@@ -378,7 +378,7 @@ func TestOracleResultReuse(t *testing.T) {
 func TestOracleDegenerateShapes(t *testing.T) {
 	// No resource types: every subset fits.
 	p := &Budgeted{K: 0, Upsilon: []int{1, 2}, Sigma2: []float64{1, 2}, MaxBudget: 4}
-	r, err := SolveBudgeted(p, Settings{})
+	r, err := SolveBudgeted(p, OracleSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -390,7 +390,7 @@ func TestOracleDegenerateShapes(t *testing.T) {
 	}
 	// No items.
 	q := &Budgeted{K: 2, Capacity: []int{3, 1}, MaxBudget: 2}
-	r, err = SolveBudgeted(q, Settings{})
+	r, err = SolveBudgeted(q, OracleSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -105,13 +105,13 @@ func TestKnapsackHugeIntegers(t *testing.T) {
 			want := bruteKnapsack(&c.p)
 			// KnapsackAuto is exact at any integer size (branch and bound
 			// needs no table).
-			r, err := SolveKnapsack(&c.p, Settings{})
+			r, err := SolveKnapsack(&c.p, OracleSettings{})
 			require.NoError(t, err)
 			require.Equal(t, Optimal, r.Status)
 			require.InDelta(t, want, r.Objective, 1e-9)
 			checkKnapsackX(t, &c.p, r.X, r.Objective)
 			// The DP alone is exact or refuses with a sane size.
-			r, err = SolveKnapsack(&c.p, Settings{Knapsack: KnapsackDP})
+			r, err = SolveKnapsack(&c.p, OracleSettings{Knapsack: KnapsackDP})
 			if err != nil {
 				saneTooLarge(t, err)
 				return
@@ -141,7 +141,7 @@ func TestBudgetedHugeIntegers(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := SolveBudgeted(&c.p, Settings{MaxBytes: 1 << 26})
+			r, err := SolveBudgeted(&c.p, OracleSettings{MaxBytes: 1 << 26})
 			if err != nil {
 				saneTooLarge(t, err)
 				t.Log(err)
@@ -155,7 +155,7 @@ func TestBudgetedHugeIntegers(t *testing.T) {
 					require.InDelta(t, want[s], r.Value[s], 1e-9, "s=%d", s)
 				}
 			}
-			_, err = Algorithm2(&c.p, Settings{MaxBytes: 1 << 26})
+			_, err = Algorithm2(&c.p, OracleSettings{MaxBytes: 1 << 26})
 			if err != nil {
 				saneTooLarge(t, err)
 			}
@@ -167,10 +167,10 @@ func TestBudgetedHugeIntegers(t *testing.T) {
 // true size (not an overflowed one), the field and the limit.
 func TestTooLargeMessageNamesSize(t *testing.T) {
 	p := &Budgeted{K: 1, Demand: []int{3, 5}, Capacity: []int{1 << 40}, Upsilon: []int{1, 1}, Sigma2: []float64{1, 1}, MaxBudget: 1}
-	_, err := Algorithm2(p, Settings{MaxBytes: 1 << 20})
+	_, err := Algorithm2(p, OracleSettings{MaxBytes: 1 << 20})
 	saneTooLarge(t, err)
 	require.True(t, strings.Contains(err.Error(), "Capacity[0] = 1099511627776"), err.Error())
-	_, err = Algorithm2(&Budgeted{K: 1, Demand: []int{1}, Capacity: []int{math.MaxInt}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: 1}, Settings{})
+	_, err = Algorithm2(&Budgeted{K: 1, Demand: []int{1}, Capacity: []int{math.MaxInt}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: 1}, OracleSettings{})
 	saneTooLarge(t, err)
 	require.Contains(t, err.Error(), "overflows", err.Error())
 }
@@ -194,7 +194,7 @@ func smallHugeInstance(t *testing.T) *Instance {
 }
 
 func TestErrTooLargeIsMatchable(t *testing.T) {
-	_, err := SolveBudgeted(&Budgeted{K: 1, Demand: []int{1}, Capacity: []int{1}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: math.MaxInt}, Settings{})
+	_, err := SolveBudgeted(&Budgeted{K: 1, Demand: []int{1}, Capacity: []int{1}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: math.MaxInt}, OracleSettings{})
 	require.True(t, errors.Is(err, ErrTooLarge))
 	require.Contains(t, err.Error(), "MaxBudget = 9223372036854775807")
 }
@@ -203,11 +203,11 @@ func TestErrTooLargeIsMatchable(t *testing.T) {
 // with n overflows, is ErrDimension, never a panic or an allocation.
 func TestHugeK(t *testing.T) {
 	for _, K := range []int{math.MaxInt, math.MaxInt / 2, 1 << 62, 1 << 40, -1} {
-		_, err := SolveKnapsack(&Knapsack{K: K, Demand: []int{1, 2}, Capacity: []int{1}, Value: []float64{1, 1}}, Settings{})
+		_, err := SolveKnapsack(&Knapsack{K: K, Demand: []int{1, 2}, Capacity: []int{1}, Value: []float64{1, 1}}, OracleSettings{})
 		require.ErrorIs(t, err, ErrDimension, "K=%d", K)
-		_, err = SolveBudgeted(&Budgeted{K: K, Demand: []int{1}, Capacity: []int{1}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: 1}, Settings{})
+		_, err = SolveBudgeted(&Budgeted{K: K, Demand: []int{1}, Capacity: []int{1}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: 1}, OracleSettings{})
 		require.ErrorIs(t, err, ErrDimension, "K=%d", K)
-		_, err = Algorithm2(&Budgeted{K: K, Demand: []int{1}, Capacity: []int{1}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: 1}, Settings{})
+		_, err = Algorithm2(&Budgeted{K: K, Demand: []int{1}, Capacity: []int{1}, Upsilon: []int{1}, Sigma2: []float64{1}, MaxBudget: 1}, OracleSettings{})
 		require.ErrorIs(t, err, ErrDimension, "K=%d", K)
 	}
 	// K = 64 types at math.MaxInt: exact by branch and bound.
@@ -218,7 +218,7 @@ func TestHugeK(t *testing.T) {
 	for k := range p.Capacity {
 		p.Capacity[k] = math.MaxInt
 	}
-	r, err := SolveKnapsack(p, Settings{})
+	r, err := SolveKnapsack(p, OracleSettings{})
 	require.NoError(t, err)
 	require.Equal(t, 5.0, r.Objective)
 	checkKnapsackX(t, p, r.X, r.Objective)

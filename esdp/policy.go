@@ -1,10 +1,11 @@
 package esdp
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"math"
-
-	"github.com/msched/msched/bipartite"
 )
 
 // Feedback is the semi-bandit feedback of a slot: the realised normalised
@@ -14,14 +15,16 @@ type Feedback struct {
 	Reward []float64 // Z~_e(t) in [0,1] where Chosen[e]; other entries are ignored
 }
 
-// Options configures a Policy. The zero value is the paper's experimental
+// Settings configures a Policy. The zero value is the paper's experimental
 // setup (Section 4.1): m = 0.5 |E|, delta = DeltaLogLog, g = GDefault, the
-// per-slot problem over the edges of ports with a job.
-type Options struct {
+// per-slot problem over the edges of ports with a job, exact oracles with
+// 1 GiB of tables, no logging.
+type Settings struct {
 	// Alpha sets m = max_x ||x||_1 to ceil(Alpha |E|), the experiments'
-	// simplification. If Alpha is 0 it is defaulted to 0.5.
+	// simplification; in (0, 1]. Zero means 0.5.
 	Alpha float64
-	// M, if positive, sets m directly (e.g. the exact maximum cardinality).
+	// M, if positive, sets m directly (e.g. the exact maximum cardinality);
+	// at most MaxEdges. Zero means ceil(Alpha |E|).
 	M int
 	// Delta is delta(t) of P3(t), t = 1, 2, ...; nil means DeltaLogLog.
 	Delta func(t int) float64
@@ -29,11 +32,41 @@ type Options struct {
 	G func(t int, m float64) float64
 	// SolveThenZero selects the paper's Algorithm 1 literally: solve over
 	// all edges, then zero the edges of ports without a job (Steps 10-16).
-	// The default solves over the edges of arrived ports only, which is
-	// never worse.
+	// False (the zero value) solves over the edges of arrived ports only,
+	// which is never worse.
 	SolveThenZero bool
-	// Oracle configures the dynamic program (memory limit).
-	Oracle Settings
+	// Oracle configures the dynamic program (memory and work budget); its
+	// zero value is ready.
+	Oracle OracleSettings
+	// Mode selects the oracle of P3(t): ModeAuto (the zero value) runs the
+	// paper's exact dynamic program when it fits Oracle's budget and the
+	// scalable oracle (a Lagrangian knapsack with a certified gap,
+	// SlotInfo.Gap) in the slots where it does not; ModeExact fails there
+	// with ErrTooLarge; ModeScalable always runs the scalable oracle.
+	Mode Mode
+	// Logger, if not nil, receives one Debug record "esdp.decide" per
+	// Decide (slot, exploration, s*, index, DP cells). Nil (the zero value)
+	// logs nothing and costs nothing.
+	Logger *slog.Logger
+}
+
+// Validate returns every problem of s, joined with errors.Join, each
+// wrapping ErrSettings and naming its field and value.
+func (s Settings) Validate() error {
+	var errs []error
+	if !(s.Alpha >= 0 && s.Alpha <= 1) {
+		errs = append(errs, fmt.Errorf("%w: Settings.Alpha = %v, want (0, 1] (or 0 for 0.5)", ErrSettings, s.Alpha))
+	}
+	if s.M < 0 || s.M > MaxEdges {
+		errs = append(errs, fmt.Errorf("%w: Settings.M = %d, want 0..MaxEdges = %d", ErrSettings, s.M, MaxEdges))
+	}
+	if err := s.Oracle.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if s.Mode < ModeAuto || s.Mode > ModeScalable {
+		errs = append(errs, fmt.Errorf("%w: Settings.Mode = %d, want ModeAuto, ModeExact or ModeScalable", ErrSettings, int(s.Mode)))
+	}
+	return errors.Join(errs...)
 }
 
 // SlotInfo describes the last decision of a Policy.
@@ -48,55 +81,73 @@ type SlotInfo struct {
 	Index     float64 // s* + sqrt(Sigma2 . x*(s*))
 	Cells     int64   // DP cells evaluated
 	Bytes     int64   // DP table memory
+	// Scalable reports a slot solved by the scalable oracle (Settings.Mode)
+	// instead of the dynamic program; Index is then xi(t) f(x), f the
+	// objective of P3(t) without delta, in the units of the DP's index.
+	Scalable bool
+	// Gap is the certified bound of the scalable oracle: the optimum of
+	// P3(t) is at most f(x) + Gap (unscaled units of P3(t)). 0 for the
+	// dynamic program, exact for P4 as the paper's Algorithm 2.
+	Gap float64
+	// Nodes counts the branch-and-bound nodes of the scalable oracle.
+	Nodes int64
 }
 
 // Policy is ESDP (Algorithm 1 with Algorithm 2 as its subroutine). It
-// implements bipartite.OnlinePolicy[[]bool, []bool] — the observation is
-// 1_l(t) per port, the decision x(t) per edge — and
-// bipartite.Learner[Feedback].
+// implements OnlinePolicy — the observation is 1_l(t) per port, the
+// decision x(t) per edge — and Learner.
 //
-// Decide returns a slice owned by the policy, valid until the next Decide.
-// After every edge has been played, Decide and Observe allocate nothing.
-// A Policy is not safe for concurrent use.
+// Decide returns a slice owned by the policy, valid until the next call of
+// any of its methods. After every edge has been played, Decide and Observe
+// allocate nothing. A Policy is not safe for concurrent use.
 type Policy struct {
-	cl  *Cluster
-	opt Options
-	m   int
-	Stats
+	cl    *Cluster // a private copy, see New
+	set   Settings
+	m     int
+	stats Stats
+	model string // snapshot fingerprint
 
 	enabled  []bool
 	playable []bool // Cluster.Playable per edge
 	ups      []int
 	sig      []float64
 	val      []float64
+	mean     []float64 // v^ for the scalable oracle
+	best     []bool    // the scalable oracle's best x
 	x        []bool
 	oracle   *Oracle
+	sorc     *Oracle // branch and bound only, for the scalable oracle
 	bp       Budgeted
 	kp       Knapsack
 	last     SlotInfo
 	decided  bool // a Decide awaits its Observe
+	started  bool // a Decide has succeeded
 	lastT    int  // slot of the last Decide
 }
 
 var (
-	_ bipartite.OnlinePolicy[[]bool, []bool] = (*Policy)(nil)
-	_ bipartite.Learner[Feedback]            = (*Policy)(nil)
+	_ OnlinePolicy = (*Policy)(nil)
+	_ Learner      = (*Policy)(nil)
 )
 
-// New returns ESDP for cl. cl must stay unchanged while the policy is used.
-// A nil or invalid cl is an error.
-func New(cl *Cluster, opt Options) (*Policy, error) {
+// New returns ESDP for cl with settings s. It calls s.Validate first; a nil
+// or invalid cl is an error.
+//
+// New keeps a copy of cl's capacities, demands and costs (the graph is
+// immutable), so changing cl afterwards does not change the policy's
+// decisions: to schedule on a changed cluster, call Rebuild, which carries
+// the statistics of the edges that remain.
+func New(cl *Cluster, s Settings) (*Policy, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
 	if err := cl.Validate(); err != nil {
 		return nil, err
 	}
+	cl = cl.Clone()
+	opt := s
 	if opt.Alpha == 0 {
 		opt.Alpha = 0.5
-	}
-	if !(opt.Alpha > 0 && opt.Alpha <= 1) || opt.M < 0 {
-		return nil, fmt.Errorf("%w: Alpha = %v, M = %d", ErrSettings, opt.Alpha, opt.M)
-	}
-	if opt.M > MaxEdges {
-		return nil, fmt.Errorf("%w: M = %d, limit MaxEdges = %d", ErrSettings, opt.M, MaxEdges)
 	}
 	if opt.Delta == nil {
 		opt.Delta = DeltaLogLog
@@ -109,17 +160,39 @@ func New(cl *Cluster, opt Options) (*Policy, error) {
 	if m == 0 {
 		m = max(1, int(math.Ceil(opt.Alpha*float64(E)-1e-9)))
 	}
-	p := &Policy{cl: cl, opt: opt, m: m,
-		Stats:   Stats{Count: make([]int, E), Sum: make([]float64, E)},
+	p := &Policy{cl: cl, set: opt, m: m, stats: NewStats(E),
 		enabled: make([]bool, E), ups: make([]int, E), sig: make([]float64, E), val: make([]float64, E),
-		x: make([]bool, E), oracle: NewOracle(opt.Oracle), playable: make([]bool, E)}
+		x: make([]bool, E), oracle: NewOracle(opt.Oracle), playable: make([]bool, E),
+		mean: make([]float64, E), best: make([]bool, E),
+		sorc: NewOracle(OracleSettings{Knapsack: KnapsackBranchBound, MaxNodes: opt.Oracle.MaxNodes})}
 	for e := range p.playable {
 		p.playable[e] = cl.Playable(e)
 	}
 	p.bp = Budgeted{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Upsilon: p.ups, Sigma2: p.sig, Enabled: p.enabled}
 	p.kp = Knapsack{K: cl.K, Demand: cl.Demand, Capacity: cl.Capacity, Value: p.val, Enabled: p.enabled}
+	p.model = p.fingerprint()
 	return p, nil
 }
+
+// Cluster returns a copy of the cluster the policy schedules on.
+func (p *Policy) Cluster() *Cluster { return p.cl.Clone() }
+
+// Count returns n_e of (7), the plays of edge e. It panics if e is not an
+// edge id (a programmer error).
+func (p *Policy) Count(e int) int { return p.stats.Count(e) }
+
+// Mean returns the empirical mean v^_e of (8) (0 for an unplayed edge). It
+// panics if e is not an edge id.
+func (p *Policy) Mean(e int) float64 { return p.stats.Mean(e) }
+
+// Stats returns a copy of the statistics (7)-(8).
+func (p *Policy) Stats() Stats { return p.stats.Clone() }
+
+// Warm adds observations that belong to no decision of this policy (a warm
+// start from history): the rewards of the edges marked in fb.Chosen. It
+// checks lengths and rewards like Stats.Observe and changes nothing on
+// error.
+func (p *Policy) Warm(fb Feedback) error { return p.stats.Observe(fb) }
 
 // Name returns "ESDP".
 func (p *Policy) Name() string { return "ESDP" }
@@ -134,10 +207,10 @@ func (p *Policy) Last() SlotInfo { return p.last }
 // (0-based, as in Decide); +Inf for an unplayed edge. It panics if e is
 // not an edge id (a programmer error).
 func (p *Policy) Variance(t, e int) float64 {
-	if p.Count[e] == 0 {
+	if p.stats.Count(e) == 0 {
 		return math.Inf(1)
 	}
-	return p.opt.G(t+1, float64(p.m)) / (2 * float64(p.Count[e]))
+	return p.set.G(t+1, float64(p.m)) / (2 * float64(p.stats.Count(e)))
 }
 
 // Index returns the objective of P3(t), delta(t) + v^.x + sqrt(sigma^2.x),
@@ -151,11 +224,14 @@ func (p *Policy) Index(t int, x []bool) float64 {
 			s2 += p.Variance(t, e)
 		}
 	}
-	return p.opt.Delta(t+1) + v + math.Sqrt(s2)
+	return p.set.Delta(t+1) + v + math.Sqrt(s2)
 }
 
-// Decide returns x(t) for slot t = 0, 1, ... (the paper's slot t+1) given
-// arrived[l] = 1_l(t).
+// Decide returns x(t) for slot t (the paper's slot t+1) given
+// arrived[l] = 1_l(t). t must be >= 0 and greater than the previous
+// Decide's t, or the error wraps ErrSlot. A gap (slots without a Decide)
+// advances delta(t) and g(t) of (9)-(10) as if those slots had passed
+// without feedback; the statistics are unchanged.
 //
 // While an edge that may be chosen has never been played its sigma^2 is
 // +Inf and P3(t) degenerates; Decide then solves the limit of P3(t) as
@@ -170,13 +246,16 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 		return nil, fmt.Errorf("%w: len(arrived) = %d, want |L| = %d", ErrDimension, len(arrived), g.NumLeft())
 	}
 	if t < 0 || t == math.MaxInt {
-		return nil, fmt.Errorf("%w: slot %d, want 0..%d", ErrValue, t, math.MaxInt-1)
+		return nil, fmt.Errorf("%w: slot %d, want 0..%d", ErrSlot, t, math.MaxInt-1)
+	}
+	if p.started && t <= p.lastT {
+		return nil, fmt.Errorf("%w: slot %d, want > %d (the previous Decide's)", ErrSlot, t, p.lastT)
 	}
 	tau := t + 1
 	nEn, unplayed := 0, false
 	for l := 0; l < g.NumLeft(); l++ {
 		lo, hi := g.LeftRange(l)
-		on := arrived[l] || p.opt.SolveThenZero
+		on := arrived[l] || p.set.SolveThenZero
 		for e := lo; e < hi; e++ {
 			p.enabled[e] = on
 			if on {
@@ -185,7 +264,7 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			// Only a playable edge of a port with a job can be explored in
 			// this slot; an edge that does not fit alone would stay
 			// unplayed, and the policy in the exploration branch, forever.
-			if arrived[l] && p.playable[e] && p.Count[e] == 0 {
+			if arrived[l] && p.playable[e] && p.stats.Count(e) == 0 {
 				unplayed = true
 			}
 		}
@@ -195,7 +274,7 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 		big := float64(nEn + 1)
 		for e := range p.val {
 			p.val[e] = p.Mean(e)
-			if p.Count[e] == 0 && p.playable[e] && arrived[g.Edge(e).Left] {
+			if p.stats.Count(e) == 0 && p.playable[e] && arrived[g.Edge(e).Left] {
 				p.val[e] += big
 			}
 		}
@@ -206,36 +285,66 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 		x = r.X
 		p.last = SlotInfo{Explore: true, Cells: r.Cells, Bytes: r.Bytes}
 	} else {
-		delta := p.opt.Delta(tau)
+		delta := p.set.Delta(tau)
 		m := float64(p.m)
 		xiF := math.Ceil(m / delta)
 		if !(delta > 0) || math.IsInf(xiF, 0) || xiF*m > math.MaxInt32 {
 			return nil, fmt.Errorf("%w: delta(%d) = %v gives xi = %v", ErrSettings, tau, delta, xiF)
 		}
-		gt := p.opt.G(tau, m)
+		gt := p.set.G(tau, m)
 		if !(gt > 0) || math.IsInf(gt, 0) {
 			return nil, fmt.Errorf("%w: g(%d) = %v", ErrSettings, tau, gt)
 		}
 		xi := int(xiF)
+		if p.set.Mode == ModeScalable {
+			return p.decideScalable(t, delta, gt, xi, arrived)
+		}
 		for e := range p.ups {
 			v := p.Mean(e)
 			p.ups[e] = int(math.Ceil(xiF * v)) // (13)
 			p.sig[e] = 0                       // unused when disabled
-			if p.Count[e] > 0 {
-				p.sig[e] = xiF * xiF * gt / (2 * float64(p.Count[e])) // (14) with (9)
+			if p.stats.Count(e) > 0 {
+				p.sig[e] = xiF * xiF * gt / (2 * float64(p.stats.Count(e))) // (14) with (9)
 			}
 		}
 		p.bp.MaxBudget = xi * p.m
 		r, err := p.oracle.SolveBudgeted(&p.bp)
 		if err != nil {
+			if p.set.Mode == ModeAuto && errors.Is(err, ErrTooLarge) {
+				return p.decideScalable(t, delta, gt, xi, arrived)
+			}
 			return nil, err
 		}
 		x = r.Solution(p.x, r.Best)
 		p.last = SlotInfo{Delta: delta, G: gt, Xi: xi, MaxBudget: p.bp.MaxBudget, Best: r.Best,
 			Index: r.BestIndex, Cells: r.Cells, Bytes: r.Bytes}
 	}
+	return p.finish(t, x, arrived)
+}
+
+// decideScalable finishes Decide with the scalable oracle.
+func (p *Policy) decideScalable(t int, delta, gt float64, xi int, arrived []bool) ([]bool, error) {
+	for e := range p.sig {
+		p.mean[e] = p.Mean(e)
+		p.sig[e] = 0 // an unplayed edge is not playable here
+		if n := p.stats.Count(e); n > 0 {
+			p.sig[e] = gt / (2 * float64(n)) // (9)
+		}
+	}
+	f, ub, nodes, err := p.solveScalable()
+	if err != nil {
+		return nil, err
+	}
+	p.last = SlotInfo{Delta: delta, G: gt, Xi: xi, MaxBudget: xi * p.m, Best: -1,
+		Index: float64(xi) * f, Scalable: true, Gap: ub - f, Nodes: nodes}
+	return p.finish(t, p.best, arrived)
+}
+
+// finish installs the decision x of slot t.
+func (p *Policy) finish(t int, x, arrived []bool) ([]bool, error) {
+	g := p.cl.Graph
 	copy(p.x, x)
-	if p.opt.SolveThenZero { // Steps 10-16
+	if p.set.SolveThenZero { // Steps 10-16
 		for l := 0; l < g.NumLeft(); l++ {
 			if !arrived[l] {
 				lo, hi := g.LeftRange(l)
@@ -243,21 +352,32 @@ func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
 			}
 		}
 	}
-	p.decided, p.lastT = true, t
+	p.decided, p.started, p.lastT = true, true, t
+	if p.set.Logger != nil {
+		p.logDecide(t)
+	}
 	return p.x, nil
+}
+
+func (p *Policy) logDecide(t int) {
+	l := p.last
+	p.set.Logger.LogAttrs(context.Background(), slog.LevelDebug, "esdp.decide",
+		slog.Int("slot", t), slog.Bool("explore", l.Explore), slog.Int("best", l.Best),
+		slog.Float64("index", l.Index), slog.Int64("cells", l.Cells), slog.Int64("bytes", l.Bytes),
+		slog.Bool("scalable", l.Scalable), slog.Float64("gap", l.Gap))
 }
 
 // Observe updates n_e and v^_e of (7)-(8) with the realised rewards of the
 // chosen edges (see Stats.Observe). The feedback must be that of the last
-// Decide (same slot t, once): an edge reported as chosen that the decision
-// did not choose, a slot other than the last decision's, or a second
-// Observe for one decision is an error, and the policy is left unchanged.
-// (To warm-start the statistics, call Stats.Observe.)
+// Decide (same slot t, once; else the error wraps ErrSlot); an edge reported
+// as chosen that the decision did not choose is an error wrapping ErrValue;
+// on any error the policy is left unchanged. (To warm-start the
+// statistics, call Warm.)
 func (p *Policy) Observe(t int, fb Feedback) error {
 	if err := CheckFeedback(p.x, p.decided, p.lastT, t, fb); err != nil {
 		return err
 	}
-	if err := p.Stats.Observe(fb); err != nil {
+	if err := p.stats.Observe(fb); err != nil {
 		return err
 	}
 	p.decided = false
@@ -265,15 +385,16 @@ func (p *Policy) Observe(t int, fb Feedback) error {
 }
 
 // CheckFeedback returns an error if fb reports an edge that the decision x
-// of slot lastT did not choose, if t != lastT, or if decided is false (no
-// decision awaits its feedback). Policies of this family call it at the
-// start of Observe so that bad feedback leaves them unchanged.
+// of slot lastT did not choose (ErrValue), if t != lastT or decided is
+// false (no decision awaits its feedback) (ErrSlot). Policies of this
+// family call it at the start of Observe so that bad feedback leaves them
+// unchanged.
 func CheckFeedback(x []bool, decided bool, lastT, t int, fb Feedback) error {
 	if !decided {
-		return fmt.Errorf("%w: feedback for slot %d without a pending decision (Observe follows each Decide once)", ErrValue, t)
+		return fmt.Errorf("%w: feedback for slot %d without a pending decision (Observe follows each Decide once)", ErrSlot, t)
 	}
 	if t != lastT {
-		return fmt.Errorf("%w: feedback for slot %d, last decision at slot %d", ErrValue, t, lastT)
+		return fmt.Errorf("%w: feedback for slot %d, last decision at slot %d", ErrSlot, t, lastT)
 	}
 	if len(fb.Chosen) != len(x) {
 		return fmt.Errorf("%w: len(Chosen) = %d, want |E| = %d", ErrDimension, len(fb.Chosen), len(x))
@@ -281,48 +402,6 @@ func CheckFeedback(x []bool, decided bool, lastT, t int, fb Feedback) error {
 	for e, on := range fb.Chosen {
 		if on && !x[e] {
 			return fmt.Errorf("%w: feedback for edge %d, which slot %d's decision did not choose", ErrValue, e, t)
-		}
-	}
-	return nil
-}
-
-// Stats holds the statistics (7)-(8) of the semi-bandit feedback: the
-// number of plays n_e and the sum of the observed rewards of every edge.
-// Policies of this family (and the baselines) embed it.
-type Stats struct {
-	Count []int     // n_e, eq. (7)
-	Sum   []float64 // sum of Z~_e over the plays of e
-}
-
-// NewStats returns zero statistics for E edges.
-func NewStats(E int) Stats { return Stats{Count: make([]int, E), Sum: make([]float64, E)} }
-
-// Mean returns the empirical mean v^_e of (8) (0 for an unplayed edge).
-func (st *Stats) Mean(e int) float64 {
-	if st.Count[e] == 0 {
-		return 0
-	}
-	return st.Sum[e] / float64(st.Count[e])
-}
-
-// Observe adds the rewards of the chosen edges. It returns an error, and
-// changes nothing, if a length is wrong or a chosen edge's reward is not in
-// [0,1].
-func (st *Stats) Observe(fb Feedback) error {
-	count, sum := st.Count, st.Sum
-	E := len(count)
-	if len(fb.Chosen) != E || len(fb.Reward) != E {
-		return fmt.Errorf("%w: feedback lengths %d, %d, want |E| = %d", ErrDimension, len(fb.Chosen), len(fb.Reward), E)
-	}
-	for e, on := range fb.Chosen {
-		if on && !(fb.Reward[e] >= 0 && fb.Reward[e] <= 1) {
-			return fmt.Errorf("%w: reward of edge %d = %v, want [0,1]", ErrValue, e, fb.Reward[e])
-		}
-	}
-	for e, on := range fb.Chosen {
-		if on {
-			count[e]++
-			sum[e] += fb.Reward[e]
 		}
 	}
 	return nil

@@ -90,7 +90,7 @@ func TestPolicyFeasibleEverySlot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := New(&in.Cluster, Options{SolveThenZero: stz})
+		p, err := New(&in.Cluster, Settings{SolveThenZero: stz})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestPolicySatisfiesTheorem1(t *testing.T) {
 		if m == 0 {
 			continue
 		}
-		opts := Options{M: m}
+		opts := Settings{M: m}
 		if trial%2 == 1 {
 			opts.G = GLog // smaller sigma: s* is interior more often
 		}
@@ -173,7 +173,7 @@ func TestPolicySatisfiesTheorem1(t *testing.T) {
 func TestPolicyExploresUnplayedFirst(t *testing.T) {
 	g, _ := bipartite.NewGraph(2, 2, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 0, Right: 1}, {Left: 1, Right: 0}, {Left: 1, Right: 1}})
 	cl := &Cluster{Graph: g, K: 1, Demand: []int{2, 1, 1, 1}, Capacity: []int{2}, Cost: make([]float64, 4)}
-	p, err := New(cl, Options{})
+	p, err := New(cl, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestPolicyExploresUnplayedFirst(t *testing.T) {
 		copy(fb.Chosen, x)
 	}
 	for e := range fb.Reward {
-		if p.Count[e] == 0 {
+		if p.Count(e) == 0 {
 			t.Fatalf("edge %d never explored", e)
 		}
 	}
@@ -212,7 +212,7 @@ func countTrue(x []bool) int {
 func TestPolicySteadyStateAllocatesNothing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	in, _ := Generate(DefaultConfig(), rng)
-	p, _ := New(&in.Cluster, Options{})
+	p, _ := New(&in.Cluster, Settings{})
 	drive(t, p, in, rng, 40, nil)
 	arrived := make([]bool, in.NumPorts())
 	z := make([]float64, in.NumEdges())
@@ -236,16 +236,16 @@ func TestPolicySteadyStateAllocatesNothing(t *testing.T) {
 
 func TestPolicyRejectsBadInput(t *testing.T) {
 	in, _ := Generate(DefaultConfig(), rand.New(rand.NewPCG(4, 4)))
-	p, _ := New(&in.Cluster, Options{})
+	p, _ := New(&in.Cluster, Settings{})
 	if _, err := p.Decide(0, make([]bool, 1)); !errors.Is(err, ErrDimension) {
 		t.Errorf("short arrivals: %v", err)
 	}
-	if _, err := p.Decide(-1, make([]bool, in.NumPorts())); !errors.Is(err, ErrValue) {
+	if _, err := p.Decide(-1, make([]bool, in.NumPorts())); !errors.Is(err, ErrSlot) {
 		t.Errorf("negative slot: %v", err)
 	}
 	fb := Feedback{Chosen: make([]bool, in.NumEdges()), Reward: make([]float64, in.NumEdges())}
 	fb.Chosen[0], fb.Reward[0] = true, 1.5
-	if err := p.Observe(0, fb); !errors.Is(err, ErrValue) || p.Count[0] != 0 {
+	if err := p.Observe(0, fb); !errors.Is(err, ErrSlot) || p.Count(0) != 0 {
 		t.Errorf("feedback without a decision: %v", err)
 	}
 	all := make([]bool, in.NumPorts())
@@ -259,18 +259,18 @@ func TestPolicyRejectsBadInput(t *testing.T) {
 	e0 := slices.Index(x, true)
 	clear(fb.Chosen)
 	fb.Chosen[e0], fb.Reward[e0] = true, 1.5
-	if err := p.Observe(0, fb); !errors.Is(err, ErrValue) || p.Count[e0] != 0 {
+	if err := p.Observe(0, fb); !errors.Is(err, ErrValue) || p.Count(e0) != 0 {
 		t.Errorf("reward 1.5: %v", err)
 	}
 	if err := p.Observe(0, Feedback{}); !errors.Is(err, ErrDimension) {
 		t.Errorf("empty feedback: %v", err)
 	}
-	if _, err := New(&in.Cluster, Options{Alpha: 2}); !errors.Is(err, ErrSettings) {
+	if _, err := New(&in.Cluster, Settings{Alpha: 2}); !errors.Is(err, ErrSettings) {
 		t.Errorf("alpha 2: %v", err)
 	}
 	bad := in.Cluster
 	bad.Cost = bad.Cost[:1]
-	if _, err := New(&bad, Options{}); !errors.Is(err, ErrDimension) {
+	if _, err := New(&bad, Settings{}); !errors.Is(err, ErrDimension) {
 		t.Errorf("short cost: %v", err)
 	}
 }
@@ -331,19 +331,19 @@ func TestInstanceJSONRoundTrip(t *testing.T) {
 func TestRunIsDeterministic(t *testing.T) {
 	in, _ := Generate(DefaultConfig(), rand.New(rand.NewPCG(6, 6)))
 	mk := func() []OnlinePolicy {
-		a, _ := New(&in.Cluster, Options{})
-		b, _ := New(&in.Cluster, Options{SolveThenZero: true})
+		a, _ := New(&in.Cluster, Settings{})
+		b, _ := New(&in.Cluster, Settings{SolveThenZero: true})
 		return []OnlinePolicy{a, b}
 	}
 	T := 60
 	if testing.Short() {
 		T = 25
 	}
-	r1, err := RunWith(in, mk(), T, 9, RunOptions{Workers: 1})
+	r1, err := Run(in, mk(), RunSettings{T: T, Seed: 9, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2, err := RunWith(in, mk(), T, 9, RunOptions{Workers: 2})
+	r2, err := Run(in, mk(), RunSettings{T: T, Seed: 9, Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,8 +373,8 @@ func TestRegretSublinear(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := New(&in.Cluster, Options{})
-	res, err := Run(in, []OnlinePolicy{p}, 4000, 7)
+	p, _ := New(&in.Cluster, Settings{})
+	res, err := Run(in, []OnlinePolicy{p}, RunSettings{T: 4000, Seed: 7})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,23 +13,23 @@ import (
 // TestNilAndHostileConstructors is issue 12 class 7: every constructor and
 // entry point returns an error on nil or hostile input, never panics.
 func TestNilAndHostileConstructors(t *testing.T) {
-	_, err := New(nil, Options{})
+	_, err := New(nil, Settings{})
 	require.ErrorIs(t, err, ErrDimension)
-	_, err = New(&Cluster{}, Options{})
+	_, err = New(&Cluster{}, Settings{})
 	require.ErrorIs(t, err, ErrDimension)
 	var in *Instance
 	require.ErrorIs(t, in.Validate(), ErrDimension)
-	_, err = Run(nil, nil, 10, 1)
+	_, err = Run(nil, nil, RunSettings{T: 10, Seed: 1})
 	require.ErrorIs(t, err, ErrDimension)
 	good, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(1, 1)))
 	require.NoError(t, err)
-	_, err = Run(good, []OnlinePolicy{nil}, 10, 1)
+	_, err = Run(good, []OnlinePolicy{nil}, RunSettings{T: 10, Seed: 1})
 	require.ErrorIs(t, err, ErrValue)
-	_, err = Run(good, nil, math.MaxInt, 1)
-	require.ErrorIs(t, err, ErrValue)
-	_, err = New(&good.Cluster, Options{M: math.MaxInt})
+	_, err = Run(good, nil, RunSettings{T: math.MaxInt, Seed: 1})
 	require.ErrorIs(t, err, ErrSettings)
-	_, err = New(&good.Cluster, Options{Alpha: math.NaN()})
+	_, err = New(&good.Cluster, Settings{M: math.MaxInt})
+	require.ErrorIs(t, err, ErrSettings)
+	_, err = New(&good.Cluster, Settings{Alpha: math.NaN()})
 	require.ErrorIs(t, err, ErrSettings)
 	_, err = Generate(DefaultConfig(), nil)
 	require.ErrorIs(t, err, ErrSettings)
@@ -64,7 +64,7 @@ func TestNilAndHostileConstructors(t *testing.T) {
 func TestObserveRejectsUnchosenEdges(t *testing.T) {
 	in, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(3, 1)))
 	require.NoError(t, err)
-	p, err := New(&in.Cluster, Options{})
+	p, err := New(&in.Cluster, Settings{})
 	require.NoError(t, err)
 	arrived := slices.Repeat([]bool{true}, in.NumPorts())
 	x, err := p.Decide(0, arrived)
@@ -73,16 +73,16 @@ func TestObserveRejectsUnchosenEdges(t *testing.T) {
 	require.GreaterOrEqual(t, un, 0)
 	fb := Feedback{Chosen: slices.Clone(x), Reward: slices.Repeat([]float64{0.5}, in.NumEdges())}
 	fb.Chosen[un] = true
-	before := slices.Clone(p.Count)
+	before := p.Stats()
 	err = p.Observe(0, fb)
 	require.ErrorIs(t, err, ErrValue)
 	require.Contains(t, err.Error(), "edge")
-	require.Equal(t, before, p.Count, "policy changed by rejected feedback")
+	require.Equal(t, before, p.Stats(), "policy changed by rejected feedback")
 	fb.Chosen[un] = false
-	require.ErrorIs(t, p.Observe(1, fb), ErrValue) // wrong slot
-	require.Equal(t, before, p.Count)
+	require.ErrorIs(t, p.Observe(1, fb), ErrSlot) // wrong slot
+	require.Equal(t, before, p.Stats())
 	require.NoError(t, p.Observe(0, fb))
-	require.ErrorIs(t, p.Observe(0, fb), ErrValue) // twice
+	require.ErrorIs(t, p.Observe(0, fb), ErrSlot) // twice
 }
 
 // TestInstanceDecoderHostile is issue 12 classes 1 and 6 for the instance
@@ -126,9 +126,9 @@ func TestInstanceDecoderHostile(t *testing.T) {
 func TestHugeValuedInstanceRuns(t *testing.T) {
 	in := smallHugeInstance(t)
 	in.Mean[0], in.Std[1] = 1e308, 1e308
-	p, err := New(&in.Cluster, Options{})
+	p, err := New(&in.Cluster, Settings{})
 	require.NoError(t, err)
-	res, err := Run(in, []OnlinePolicy{p}, 20, 1)
+	res, err := Run(in, []OnlinePolicy{p}, RunSettings{T: 20, Seed: 1})
 	require.NoError(t, err)
 	require.LessOrEqual(t, res.Series[0].TotalRegret, res.TotalOptimal+1e-9)
 }
@@ -138,11 +138,11 @@ func TestHugeValuedInstanceRuns(t *testing.T) {
 func TestHostileSlotsAndShapes(t *testing.T) {
 	in, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(9, 1)))
 	require.NoError(t, err)
-	p, err := New(&in.Cluster, Options{})
+	p, err := New(&in.Cluster, Settings{})
 	require.NoError(t, err)
 	arrived := slices.Repeat([]bool{true}, in.NumPorts())
 	_, err = p.Decide(math.MaxInt, arrived)
-	require.ErrorIs(t, err, ErrValue)
+	require.ErrorIs(t, err, ErrSlot)
 	_, err = p.Decide(math.MaxInt-1, arrived) // far future: a decision or an error, no panic
 	_ = err
 	x := make([]bool, in.NumEdges())

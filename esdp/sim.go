@@ -1,6 +1,7 @@
 package esdp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -12,9 +13,12 @@ import (
 )
 
 // OnlinePolicy is the contract of the ESDP family: the observation is
-// arrived[l] = 1_l(t), the decision x(t) per edge. Policies that learn also
-// implement bipartite.Learner[Feedback].
+// arrived[l] = 1_l(t), the decision x(t) per edge.
 type OnlinePolicy = bipartite.OnlinePolicy[[]bool, []bool]
+
+// Learner is implemented by the policies of the family that learn from the
+// semi-bandit feedback.
+type Learner = bipartite.Learner[Feedback]
 
 // Series is the per-slot record of one policy in a Run.
 type Series struct {
@@ -40,8 +44,14 @@ type Result struct {
 	Series       []Series // in the order of the policies
 }
 
-// RunOptions configures RunWith. The zero value uses GOMAXPROCS workers.
-type RunOptions struct {
+// RunSettings configures Run. Its zero value simulates zero slots with
+// seed 0 on GOMAXPROCS workers.
+type RunSettings struct {
+	// T is the number of slots, 0..MaxRunSlots.
+	T int
+	// Seed selects the arrivals and rewards: slot t draws from
+	// rand.NewPCG(Seed, t+1).
+	Seed uint64
 	// Workers is the number of policies simulated concurrently; 0 means
 	// GOMAXPROCS. Results do not depend on it.
 	Workers int
@@ -50,29 +60,36 @@ type RunOptions struct {
 	Progress func(policy string, t int)
 }
 
-// MaxRunSlots bounds the horizon T of Run and RunWith: each policy's series
-// keeps three float64 per slot.
-const MaxRunSlots = 1 << 22
-
-// Run simulates T slots of in for every policy with RunOptions{}. See
-// RunWith.
-func Run(in *Instance, pols []OnlinePolicy, T int, seed uint64) (*Result, error) {
-	return RunWith(in, pols, T, seed, RunOptions{})
+// Validate returns every problem of s, joined, each wrapping ErrSettings.
+func (s RunSettings) Validate() error {
+	var errs []error
+	if s.T < 0 || s.T > MaxRunSlots {
+		errs = append(errs, fmt.Errorf("%w: RunSettings.T = %d, want 0..MaxRunSlots = %d", ErrSettings, s.T, MaxRunSlots))
+	}
+	if s.Workers < 0 {
+		errs = append(errs, fmt.Errorf("%w: RunSettings.Workers = %d, want >= 0 (0 means GOMAXPROCS)", ErrSettings, s.Workers))
+	}
+	return errors.Join(errs...)
 }
 
-// RunWith simulates T slots of in for every policy. Slot t's arrivals and
-// rewards Z~(t) (for every edge) are drawn from rand.NewPCG(seed, t), so all
-// policies face the same arrivals and the same rewards, and results depend
-// only on seed. At slot t a policy gets Decide(t, arrived); the decision
-// must satisfy (1) and (2) or the run fails; a bipartite.Learner[Feedback]
-// then gets the rewards of the edges it chose.
-func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions) (*Result, error) {
-	if err := in.Validate(); err != nil {
+// MaxRunSlots bounds RunSettings.T: each policy's series keeps three
+// float64 per slot.
+const MaxRunSlots = 1 << 22
+
+// Run simulates s.T slots of inst for every policy. Slot t's arrivals and
+// rewards Z~(t) (for every edge) are drawn from rand.NewPCG(s.Seed, t+1),
+// so all policies face the same arrivals and the same rewards, and results
+// depend only on the seed. At slot t a policy gets Decide(t, arrived); the
+// decision must satisfy (1) and (2) or the run fails; a Learner then gets
+// the rewards of the edges it chose.
+func Run(inst *Instance, pols []OnlinePolicy, s RunSettings) (*Result, error) {
+	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if T < 0 || T > MaxRunSlots {
-		return nil, fmt.Errorf("%w: T = %d, want 0..MaxRunSlots = %d", ErrValue, T, MaxRunSlots)
+	if err := inst.Validate(); err != nil {
+		return nil, err
 	}
+	in, T, seed := inst, s.T, s.Seed
 	for i, p := range pols {
 		if p == nil {
 			return nil, fmt.Errorf("%w: policy %d is nil", ErrValue, i)
@@ -84,7 +101,7 @@ func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions
 	// The omniscient oracle, memoised by arrival pattern.
 	L := in.NumPorts()
 	memo := map[uint64]float64{}
-	orc := NewOracle(Settings{})
+	orc := NewOracle(OracleSettings{})
 	kp := &Knapsack{K: in.K, Demand: in.Demand, Capacity: in.Capacity, Value: vbar, Enabled: make([]bool, in.NumEdges())}
 	src := rand.NewPCG(seed, 0)
 	rng := rand.New(src)
@@ -116,7 +133,7 @@ func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions
 			return nil, err
 		}
 		if r.Status != Optimal {
-			return nil, fmt.Errorf("%w: slot %d: omniscient oracle %v (gap %v): regret would not be exact", ErrTooLarge, t, r.Status, r.Bound-r.Objective)
+			return nil, fmt.Errorf("%w: slot %d: omniscient oracle %v (gap %v): regret would not be exact: %w", ErrTooLarge, t, r.Status, r.Bound-r.Objective, r.Status.Err())
 		}
 		res.Optimal[t] = r.Objective
 		res.TotalOptimal += r.Objective
@@ -125,7 +142,7 @@ func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions
 		}
 	}
 
-	w := o.Workers
+	w := s.Workers
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
 	}
@@ -137,7 +154,7 @@ func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			res.Series[i], errs[i] = runOne(in, pol, T, seed, vbar, res.Optimal, o.Progress)
+			res.Series[i], errs[i] = runOne(in, pol, T, seed, vbar, res.Optimal, s.Progress)
 		}()
 	}
 	wg.Wait()
@@ -152,7 +169,7 @@ func RunWith(in *Instance, pols []OnlinePolicy, T int, seed uint64, o RunOptions
 func runOne(in *Instance, pol OnlinePolicy, T int, seed uint64, vbar, opt []float64, progress func(string, int)) (Series, error) {
 	E, L := in.NumEdges(), in.NumPorts()
 	s := Series{Name: pol.Name(), Welfare: make([]float64, T), Expected: make([]float64, T), Regret: make([]float64, T)}
-	learner, _ := pol.(bipartite.Learner[Feedback])
+	learner, _ := pol.(Learner)
 	arrived := make([]bool, L)
 	z := make([]float64, E)
 	fb := Feedback{Chosen: make([]bool, E), Reward: z}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/esdp"
@@ -20,7 +19,7 @@ func runESDP(tr *trace.Trace, o options) (*familyReport, error) {
 	}
 	in := inst.Instance
 	cl := &in.Cluster
-	e, err := esdp.New(cl, esdp.Options{})
+	e, err := esdp.New(cl, esdp.Settings{})
 	if err != nil {
 		return nil, err
 	}
@@ -36,16 +35,16 @@ func runESDP(tr *trace.Trace, o options) (*familyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := baselines.NewCUCB(cl, esdp.Settings{})
+	c, err := baselines.NewCUCB(cl, baselines.CUCBSettings{})
 	if err != nil {
 		return nil, err
 	}
-	th, err := baselines.NewThompson(cl, rand.New(rand.NewPCG(o.Seed, 2)), esdp.Settings{})
+	th, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: o.Seed, Stream: 2})
 	if err != nil {
 		return nil, err
 	}
 	const T = 2000
-	res, err := esdp.RunWith(in, []esdp.OnlinePolicy{e, h, l, w, c, th}, T, o.Seed, esdp.RunOptions{Workers: o.Workers})
+	res, err := esdp.Run(in, []esdp.OnlinePolicy{e, h, l, w, c, th}, esdp.RunSettings{T: T, Seed: o.Seed, Workers: o.Workers})
 	if err != nil {
 		return nil, err
 	}

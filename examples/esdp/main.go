@@ -10,6 +10,13 @@
 //	    [-edgeprob 0.1] [-rho 0.9] [-alpha 0.5] [-caprule table2|alpha]
 //	    [-caplo 1] [-caphi 2] [-paper] [-workers 2]
 //	    [-instance FILE] [-save FILE] [-json] [-out DIR] [-sweep] [-regret]
+//	    [-mode auto|exact|scalable] [-maxcells N] [-maxbytes N] [-preset large]
+//
+// -mode selects ESDP's oracle (esdp.Settings.Mode): auto runs the exact DP
+// within the budget -maxcells/-maxbytes and the scalable oracle (certified
+// gap, reported) beyond it. -preset large is an instance (|E| about 400,
+// capacities in [10, 20]) past the DP budget: only the scalable oracle
+// runs it; -mode exact fails with the DP's size.
 //
 // Capacities follow Table 2 by default (-caprule table2: c_k uniform in
 // [-caplo, -caphi] = [1, 2], the scale of the papers' figures); -caprule
@@ -26,7 +33,7 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
+	goflag "flag"
 	"fmt"
 	"io"
 	"math"
@@ -60,6 +67,10 @@ type params struct {
 	CapLo    int     `json:"cap_lo"`
 	CapHi    int     `json:"cap_hi"`
 	Paper    bool    `json:"solve_then_zero"`
+	Mode     string  `json:"mode"`
+	MaxCells int64   `json:"max_cells"`
+	MaxBytes int64   `json:"max_bytes"`
+	Preset   string  `json:"preset,omitempty"`
 	Workers  int     `json:"workers"`
 	Instance string  `json:"instance,omitempty"`
 	Edges    int     `json:"edges"`
@@ -94,7 +105,7 @@ func main() {
 func run(args []string, stdout io.Writer) error {
 	var pr params
 	def := esdp.DefaultConfig()
-	flag := flag.NewFlagSet("esdp", flag.ContinueOnError)
+	flag := goflag.NewFlagSet("esdp", goflag.ContinueOnError)
 	flag.IntVar(&pr.T, "T", 2000, "time slots")
 	flag.Uint64Var(&pr.Seed, "seed", 1, "random seed (instance, arrivals, rewards, Thompson sampling)")
 	flag.IntVar(&pr.L, "L", def.Ports, "ports |L|")
@@ -107,6 +118,10 @@ func run(args []string, stdout io.Writer) error {
 	flag.IntVar(&pr.CapLo, "caplo", def.CapLo, "lowest capacity under -caprule table2")
 	flag.IntVar(&pr.CapHi, "caphi", def.CapHi, "highest capacity under -caprule table2")
 	flag.BoolVar(&pr.Paper, "paper", false, "ESDP solves over all edges, then zeroes idle ports (Algorithm 1 literally)")
+	flag.StringVar(&pr.Mode, "mode", "auto", "ESDP's oracle: auto (exact DP within -maxcells/-maxbytes, scalable beyond), exact, scalable")
+	flag.Int64Var(&pr.MaxCells, "maxcells", 0, "work budget of ESDP's DP in cells (0: bounded by -maxbytes only)")
+	flag.Int64Var(&pr.MaxBytes, "maxbytes", 0, "memory budget of ESDP's DP tables in bytes (0: 1 GiB)")
+	flag.StringVar(&pr.Preset, "preset", "", "large: |L|=40, |R|=100 (|E| about 400), capacities in [10, 20], T=200, DP budget 2e7 cells and 256 MiB: past exploration only the scalable oracle runs it (-mode exact fails)")
 	flag.IntVar(&pr.Workers, "workers", 2, "policies simulated concurrently (results do not depend on it)")
 	flag.StringVar(&pr.Instance, "instance", "", "load the instance from this JSON file instead of generating it")
 	save := flag.String("save", "", "write the instance as JSON to this file")
@@ -115,6 +130,39 @@ func run(args []string, stdout io.Writer) error {
 	sweep := flag.Bool("sweep", false, "compare the delta(t) and g(t) sequences of Figs. 7-8 (ESDP only)")
 	regret := flag.Bool("regret", false, "regret of ESDP (two g(t)), CUCB and TS at T = 500, 1000, 2000, 4000 and the fitted exponent")
 	if err := flag.Parse(args); err != nil {
+		return err
+	}
+	switch pr.Preset {
+	case "":
+	case "large":
+		set := map[string]bool{}
+		flag.Visit(func(f *goflag.Flag) { set[f.Name] = true })
+		if !set["L"] {
+			pr.L = 40
+		}
+		if !set["R"] {
+			pr.R = 100
+		}
+		if !set["caplo"] {
+			pr.CapLo = 10
+		}
+		if !set["caphi"] {
+			pr.CapHi = 20
+		}
+		if !set["T"] {
+			pr.T = 200
+		}
+		if !set["maxcells"] {
+			pr.MaxCells = 2e7
+		}
+		if !set["maxbytes"] {
+			pr.MaxBytes = 256 << 20
+		}
+	default:
+		return fmt.Errorf("-preset %q: want large", pr.Preset)
+	}
+	mode, err := parseMode(pr.Mode)
+	if err != nil {
 		return err
 	}
 	if pr.T < 0 || pr.T > maxT {
@@ -141,11 +189,19 @@ func run(args []string, stdout io.Writer) error {
 		return runRegret(stdout, in, pr)
 	}
 	start := time.Now()
-	pols, err := policies(in, pr, esdp.Options{SolveThenZero: pr.Paper})
+	oracle := esdp.OracleSettings{MaxCells: pr.MaxCells, MaxBytes: pr.MaxBytes}
+	pols, err := policies(in, pr, esdp.Settings{SolveThenZero: pr.Paper, Mode: mode, Oracle: oracle})
 	if err != nil {
 		return err
 	}
-	res, err := esdp.RunWith(in, pols, pr.T, pr.Seed, esdp.RunOptions{Workers: pr.Workers, Progress: progress(pr.T)})
+	watch := &gapWatch{p: pols[0].(*esdp.Policy)}
+	report := progress(pr.T)
+	res, err := esdp.Run(in, pols, esdp.RunSettings{T: pr.T, Seed: pr.Seed, Workers: pr.Workers, Progress: func(name string, t int) {
+		if name == "ESDP" {
+			watch.slot()
+		}
+		report(name, t)
+	}})
 	if err != nil {
 		return err
 	}
@@ -169,6 +225,8 @@ func run(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "ESDP vs baselines: |L|=%d |R|=%d K=%d |E|=%d capacity=%v T=%d rho=%v alpha=%v seed=%d solve-then-zero=%v\n",
 		in.NumPorts(), in.Graph.NumRight(), in.K, in.NumEdges(), in.Capacity, pr.T, pr.Rho, pr.Alpha, pr.Seed, pr.Paper)
 	fmt.Fprintf(stdout, "omniscient oracle: expected welfare %.2f\n", res.TotalOptimal)
+	fmt.Fprintf(stdout, "ESDP oracle: mode %v, %d of %d slots solved by the scalable oracle, largest certified gap of P3(t) %.3g\n",
+		mode, watch.scalable, pr.T, watch.maxGap)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	from := max(pr.T/20, 1)
 	fmt.Fprintf(tw, "policy\taccumulated welfare\texpected\tESDP/policy\tESDP gain\tmax gain, t>=%d\tcumulative regret\twall time\t\n", from)
@@ -220,7 +278,32 @@ func instance(pr *params) (*esdp.Instance, error) {
 	return in, nil
 }
 
-func policies(in *esdp.Instance, pr params, opt esdp.Options) ([]esdp.OnlinePolicy, error) {
+func parseMode(s string) (esdp.Mode, error) {
+	for _, m := range []esdp.Mode{esdp.ModeAuto, esdp.ModeExact, esdp.ModeScalable} {
+		if m.String() == s {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("-mode %q: want auto, exact or scalable", s)
+}
+
+// gapWatch counts, from ESDP's Progress calls (made in ESDP's goroutine
+// after each of its slots), the slots solved by the scalable oracle and
+// their largest certified gap.
+type gapWatch struct {
+	p        *esdp.Policy
+	scalable int
+	maxGap   float64
+}
+
+func (g *gapWatch) slot() {
+	if l := g.p.Last(); l.Scalable {
+		g.scalable++
+		g.maxGap = math.Max(g.maxGap, l.Gap)
+	}
+}
+
+func policies(in *esdp.Instance, pr params, opt esdp.Settings) ([]esdp.OnlinePolicy, error) {
 	opt.Alpha = pr.Alpha
 	cl := &in.Cluster
 	e, err := esdp.New(cl, opt)
@@ -233,8 +316,8 @@ func policies(in *esdp.Instance, pr params, opt esdp.Options) ([]esdp.OnlinePoli
 	}
 	l, _ := baselines.NewLCF(cl)
 	w, _ := baselines.NewLWTF(cl)
-	c, _ := baselines.NewCUCB(cl, esdp.Settings{})
-	th, err := baselines.NewThompson(cl, rand.New(rand.NewPCG(pr.Seed, 2)), esdp.Settings{})
+	c, _ := baselines.NewCUCB(cl, baselines.CUCBSettings{})
+	th, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: pr.Seed, Stream: 2})
 	if err != nil {
 		return nil, err
 	}
@@ -257,17 +340,17 @@ func progress(T int) func(string, int) {
 func runRegret(stdout io.Writer, in *esdp.Instance, pr params) error {
 	horizons := []int{500, 1000, 2000, 4000}
 	T := max(pr.T, 4000)
-	all, err := policies(in, pr, esdp.Options{SolveThenZero: pr.Paper})
+	all, err := policies(in, pr, esdp.Settings{SolveThenZero: pr.Paper})
 	if err != nil {
 		return err
 	}
-	glog, err := esdp.New(&in.Cluster, esdp.Options{Alpha: pr.Alpha, SolveThenZero: pr.Paper, G: esdp.GLog})
+	glog, err := esdp.New(&in.Cluster, esdp.Settings{Alpha: pr.Alpha, SolveThenZero: pr.Paper, G: esdp.GLog})
 	if err != nil {
 		return err
 	}
 	pols := []esdp.OnlinePolicy{all[0], &named{Policy: glog, name: "ESDP g=ln(t+1)"}, all[4], all[5]}
 	start := time.Now()
-	res, err := esdp.RunWith(in, pols, T, pr.Seed, esdp.RunOptions{Workers: pr.Workers, Progress: progress(T)})
+	res, err := esdp.Run(in, pols, esdp.RunSettings{T: T, Seed: pr.Seed, Workers: pr.Workers, Progress: progress(T)})
 	if err != nil {
 		return err
 	}
@@ -329,15 +412,15 @@ func slope(x, y []float64) float64 {
 func runSweep(stdout io.Writer, in *esdp.Instance, pr params, out string) error {
 	type variant struct {
 		name string
-		opt  esdp.Options
+		opt  esdp.Settings
 	}
 	vs := []variant{
-		{"delta=1/(ln(ln(t+1)+1)+1) (default)", esdp.Options{}},
-		{"delta=1/(ln(t+1)+1)", esdp.Options{Delta: esdp.DeltaLog}},
-		{"delta=1/ln(ln(t+1)+1)", esdp.Options{Delta: esdp.DeltaLogLogBare}},
-		{"delta=1/(ln(ln(ln(t+1)+1)+1)+1)", esdp.Options{Delta: esdp.DeltaLogLogLog}},
-		{"g=4ln(ln(t+1)+1)m", esdp.Options{G: esdp.GLogLog}},
-		{"g=ln(t+1)", esdp.Options{G: esdp.GLog}},
+		{"delta=1/(ln(ln(t+1)+1)+1) (default)", esdp.Settings{}},
+		{"delta=1/(ln(t+1)+1)", esdp.Settings{Delta: esdp.DeltaLog}},
+		{"delta=1/ln(ln(t+1)+1)", esdp.Settings{Delta: esdp.DeltaLogLogBare}},
+		{"delta=1/(ln(ln(ln(t+1)+1)+1)+1)", esdp.Settings{Delta: esdp.DeltaLogLogLog}},
+		{"g=4ln(ln(t+1)+1)m", esdp.Settings{G: esdp.GLogLog}},
+		{"g=ln(t+1)", esdp.Settings{G: esdp.GLog}},
 	}
 	var pols []esdp.OnlinePolicy
 	for _, v := range vs {
@@ -349,7 +432,7 @@ func runSweep(stdout io.Writer, in *esdp.Instance, pr params, out string) error 
 		pols = append(pols, &named{Policy: p, name: v.name})
 	}
 	start := time.Now()
-	res, err := esdp.RunWith(in, pols, pr.T, pr.Seed, esdp.RunOptions{Workers: pr.Workers})
+	res, err := esdp.Run(in, pols, esdp.RunSettings{T: pr.T, Seed: pr.Seed, Workers: pr.Workers})
 	if err != nil {
 		return err
 	}

@@ -164,7 +164,7 @@ func esdpOne(seed uint64, rd esdpReading, T int) (esdpOut, error) {
 		return esdpOut{}, err
 	}
 	cl := &in.Cluster
-	e, err := esdp.New(cl, esdp.Options{})
+	e, err := esdp.New(cl, esdp.Settings{})
 	if err != nil {
 		return esdpOut{}, err
 	}
@@ -183,14 +183,14 @@ func esdpOne(seed uint64, rd esdpReading, T int) (esdpOut, error) {
 	pols := []esdp.OnlinePolicy{e, h, l, w}
 	names := []string{"ESDP", "HSWF", "LCF", "LWTF"}
 	if rd.stz {
-		s, err := esdp.New(cl, esdp.Options{SolveThenZero: true})
+		s, err := esdp.New(cl, esdp.Settings{SolveThenZero: true})
 		if err != nil {
 			return esdpOut{}, err
 		}
 		pols = append(pols, s)
 		names = append(names, "ESDP-STZ")
 	}
-	res, err := esdp.RunWith(in, pols, T, seed, esdp.RunOptions{Workers: 1})
+	res, err := esdp.Run(in, pols, esdp.RunSettings{T: T, Seed: seed, Workers: 1})
 	if err != nil {
 		return esdpOut{}, fmt.Errorf("seed %d, %s capacities: %w", seed, rd.name, err)
 	}

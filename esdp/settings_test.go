@@ -1,0 +1,52 @@
+package esdp
+
+import (
+	"bytes"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestSettingsValidateJoinsEveryProblem: each bad field is named, all at
+// once, and New refuses them before looking at the cluster.
+func TestSettingsValidateJoinsEveryProblem(t *testing.T) {
+	s := Settings{Alpha: math.NaN(), M: -1, Oracle: OracleSettings{MaxBytes: -1, MaxNodes: -2, Knapsack: 7}}
+	err := s.Validate()
+	require.ErrorIs(t, err, ErrSettings)
+	for _, field := range []string{"Settings.Alpha = NaN", "Settings.M = -1", "OracleSettings.MaxBytes = -1", "OracleSettings.MaxNodes = -2", "OracleSettings.Knapsack = 7"} {
+		require.Contains(t, err.Error(), field)
+	}
+	_, err = New(nil, s)
+	require.ErrorIs(t, err, ErrSettings)
+	_, err = New(nil, Settings{})
+	require.ErrorIs(t, err, ErrDimension)
+	require.NoError(t, Settings{}.Validate())
+	require.ErrorIs(t, RunSettings{T: -1, Workers: -1}.Validate(), ErrSettings)
+	require.NoError(t, Optimal.Err())
+	require.ErrorIs(t, NotTerminated.Err(), ErrNotTerminated)
+	require.ErrorIs(t, NodeLimit.Err(), ErrNodeLimit)
+	require.Equal(t, NotTerminated, Status(0))
+}
+
+// TestLogger: one Debug record per Decide when a Logger is set.
+func TestLogger(t *testing.T) {
+	in, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(41, 1)))
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	p, err := New(&in.Cluster, Settings{Logger: log})
+	require.NoError(t, err)
+	all := make([]bool, in.NumPorts())
+	for l := range all {
+		all[l] = true
+	}
+	for s := 0; s < 3; s++ {
+		_, err := p.Decide(s*2, all)
+		require.NoError(t, err)
+	}
+	require.Equal(t, 3, bytes.Count(buf.Bytes(), []byte("msg=esdp.decide")))
+	require.Contains(t, buf.String(), "slot=4")
+}
