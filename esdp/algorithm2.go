@@ -27,6 +27,9 @@ import (
 // an item with a zero demand vector is missed at c' = 0. Oracle has no such
 // restriction.
 func Algorithm2(p *Budgeted, s OracleSettings) (*BudgetedResult, error) {
+	if p == nil {
+		return nil, fmt.Errorf("%w: nil Budgeted problem", ErrValue)
+	}
 	n := len(p.Sigma2)
 	if err := checkShape(p.K, n, p.Demand, p.Capacity, p.Enabled); err != nil {
 		return nil, err

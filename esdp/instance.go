@@ -8,6 +8,7 @@ import (
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/internal/checked"
+	"github.com/msched/msched/internal/strictjson"
 )
 
 // Cluster is what a scheduler knows about the system: the bipartite graph
@@ -251,6 +252,9 @@ const MaxVertices = 1 << 22
 // The graph's declared sizes are checked against MaxVertices and MaxEdges
 // before the graph is built; anything after the JSON object is an error.
 func (in *Instance) UnmarshalJSON(b []byte) error {
+	if err := strictjson.Check(b, &instanceJSON{}); err != nil {
+		return fmt.Errorf("%w: %w", ErrValue, err)
+	}
 	var head struct {
 		Version int             `json:"version"`
 		Graph   json.RawMessage `json:"graph"`

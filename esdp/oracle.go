@@ -261,6 +261,9 @@ func NewOracle(s OracleSettings) *Oracle { return &Oracle{set: s} }
 // O(n |S| prod_k (c_k+1)) time in the worst case (far less in practice, see
 // Oracle). The result is owned by o and valid until o's next call.
 func (o *Oracle) SolveBudgeted(p *Budgeted) (*BudgetedResult, error) {
+	if p == nil {
+		return nil, fmt.Errorf("%w: nil Budgeted problem", ErrValue)
+	}
 	n := len(p.Sigma2)
 	if err := checkShape(p.K, n, p.Demand, p.Capacity, p.Enabled); err != nil {
 		return nil, err
@@ -307,6 +310,9 @@ func (o *Oracle) SolveBudgeted(p *Budgeted) (*BudgetedResult, error) {
 // SolveKnapsack solves the plain knapsack p exactly. The result is owned by
 // o and valid until o's next call.
 func (o *Oracle) SolveKnapsack(p *Knapsack) (*KnapsackResult, error) {
+	if p == nil {
+		return nil, fmt.Errorf("%w: nil Knapsack problem", ErrValue)
+	}
 	n := len(p.Value)
 	if err := checkShape(p.K, n, p.Demand, p.Capacity, p.Enabled); err != nil {
 		return nil, err

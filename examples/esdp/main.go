@@ -168,6 +168,12 @@ func run(args []string, stdout io.Writer) error {
 	if pr.T < 0 || pr.T > maxT {
 		return fmt.Errorf("-T %d: want 0..%d", pr.T, maxT)
 	}
+	if pr.Workers < 1 || pr.Workers > 64 {
+		return fmt.Errorf("-workers %d: want 1..64", pr.Workers)
+	}
+	if *sweep && *regret {
+		return fmt.Errorf("-sweep and -regret are two different experiments: give one")
+	}
 
 	in, err := instance(&pr)
 	if err != nil {

@@ -67,6 +67,8 @@ func TestBadFlags(t *testing.T) {
 		{"-K", "0"},
 		{"-caphi", "0"},
 		{"-rho", "NaN"},
+		{"-workers", "-1"},
+		{"-sweep", "-regret"},
 		{"-instance", hostile},
 		{"-instance", filepath.Join(t.TempDir(), "missing.json")},
 	} {
