@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -29,8 +28,8 @@ import (
 
 // Options configures Run. The zero value runs the whole trace.
 type Options struct {
-	// Pods keeps the first Pods pods with times (0 = all), Nodes the first
-	// Nodes nodes (0 = all).
+	// Pods keeps the first Pods pods with times (0 = all), Nodes an evenly
+	// spaced subset of Nodes nodes (0 = all).
 	Pods, Nodes int
 	// StepSeconds is the simulated time between two settle points: the
 	// arrivals and completions of a step are applied together, then the
@@ -136,6 +135,9 @@ type sim struct {
 	newlyBound                             []*simPod
 }
 
+// settleTimeout bounds the wait for an idle scheduler after one step.
+const settleTimeout = time.Minute
+
 var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
 
 // Run schedules the trace's pods on its nodes with the real kube-scheduler
@@ -147,7 +149,13 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	s := &sim{byKey: map[string]*simPod{}, index: map[string]int{}, start: time.Unix(1_700_000_000, 0)}
 	s.nodes = tr.Nodes
 	if o.Nodes > 0 && o.Nodes < len(s.nodes) {
-		s.nodes = s.nodes[:o.Nodes]
+		// Every (len/Nodes)-th node, so that a subset keeps the mix of
+		// CPU-only and GPU models of the file (sorted by kind).
+		sub := make([]trace.Node, o.Nodes)
+		for i := range sub {
+			sub[i] = tr.Nodes[i*len(tr.Nodes)/o.Nodes]
+		}
+		s.nodes = sub
 	}
 	var objs []runtime.Object
 	for i, n := range s.nodes {
@@ -216,8 +224,9 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		plugins.DRFName:      plugins.FactoryWithClock(plugins.DRFName, clock),
 	}
 	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
-	recorders := func(string) events.EventRecorderLogger { return events.NewFakeRecorder(0) }
-	sched, err := scheduler.New(klog.NewContext(ctx, logger), client, informerFactory, nil, profile.RecorderFactory(recorders),
+	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} /* nil channel: events dropped */ }
+	ctx = klog.NewContext(ctx, logger)
+	sched, err := scheduler.New(ctx, client, informerFactory, nil, profile.RecorderFactory(recorders),
 		scheduler.WithProfiles(cfg.Profiles...),
 		scheduler.WithFrameworkOutOfTreeRegistry(registry),
 		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
@@ -358,10 +367,11 @@ func (s *sim) remove(ctx context.Context, client *fake.Clientset, sp *simPod, st
 // exactly the bound pods; twice in a row.
 func (s *sim) settle(ctx context.Context, sched *scheduler.Scheduler) error {
 	stable := 0
-	deadline := time.Now().Add(5 * time.Minute)
+	deadline := time.Now().Add(settleTimeout)
+	last := ""
 	for stable < 3 {
 		if time.Now().After(deadline) {
-			return errors.New("openb: the scheduler did not settle within 5 minutes")
+			return fmt.Errorf("openb: the scheduler did not settle within %v: %s", settleTimeout, last)
 		}
 		pending, summary := sched.SchedulingQueue.PendingPods()
 		var active, backoff int
@@ -372,6 +382,7 @@ func (s *sim) settle(ctx context.Context, sched *scheduler.Scheduler) error {
 		cached, _ := sched.Cache.PodCount()
 		s.mu.Lock()
 		ok := active == 0 && backoff == 0 && inflight == 0 && len(pending) == s.pendingN && cached == s.liveBound
+		last = fmt.Sprintf("queue %q, %d in flight, %d pending in queue, %d pending in simulator, %d pods cached, %d bound", summary, inflight, len(pending), s.pendingN, cached, s.liveBound)
 		s.mu.Unlock()
 		if ok {
 			stable++
@@ -465,4 +476,3 @@ func (d *departures) Pop() any {
 	return x
 }
 
-var _ = math.Inf
