@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/msched/msched/kube/openb"
@@ -29,15 +28,16 @@ func main() {
 	slot := flag.Float64("slot", 3600, "msched plugins' slot, trace seconds")
 	weight := flag.Int("weight", 5, "msched score plugin weight")
 	profiles := flag.String("profiles", "", "comma-separated profiles (default all: LeastAllocated,MostAllocated,OGASched,DRF)")
+	hold := flag.Bool("hold", false, "pods never complete nor give up: the cluster fills in arrival order (the FGD paper's setup)")
 	series := flag.String("series", "", "write every sample to this CSV file")
 	flag.Parse()
-	if err := run(*dir, *podFile, *pods, *nodes, *step, *scale, *slot, *weight, *profiles, *series); err != nil {
+	if err := run(*dir, *podFile, *pods, *nodes, *step, *scale, *slot, *weight, *profiles, *series, *hold); err != nil {
 		fmt.Fprintln(os.Stderr, "openb-compare:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, podFile string, pods, nodes int, step, scale, slot float64, weight int, profs, series string) error {
+func run(dir, podFile string, pods, nodes int, step, scale, slot float64, weight int, profs, series string, hold bool) error {
 	if dir == "" {
 		d, err := trace.DefaultDir()
 		if err != nil {
@@ -59,15 +59,15 @@ func run(dir, podFile string, pods, nodes int, step, scale, slot float64, weight
 	start := time.Now()
 	var results []*openb.Result
 	for _, p := range list {
-		r, err := openb.Run(context.Background(), tr, p, openb.Options{Pods: pods, Nodes: nodes, StepSeconds: step, ArrivalScale: scale, SlotSeconds: slot, Weight: weight})
+		r, err := openb.Run(context.Background(), tr, p, openb.Options{Pods: pods, Nodes: nodes, StepSeconds: step, ArrivalScale: scale, SlotSeconds: slot, Weight: weight, Hold: hold})
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		results = append(results, r)
 		fmt.Fprintf(os.Stderr, "%s done in %v\n", p, r.Wall.Round(time.Millisecond))
 	}
-	fmt.Printf("OpenB %s: %d pods, %d nodes, step %gs, arrival scale %g, slot %gs, weight %d\n\n",
-		tr.PodFile, results[0].Pods, nodesOf(tr, nodes), step, scale, slot, weight)
+	fmt.Printf("OpenB %s: %d pods, %d nodes, step %gs, arrival scale %g, slot %gs, weight %d, hold %v\n\n",
+		tr.PodFile, results[0].Pods, nodesOf(tr, nodes), step, scale, slot, weight, hold)
 	openb.WriteTable(os.Stdout, results)
 	fmt.Printf("\ntotal wall time %v\n", time.Since(start).Round(time.Millisecond))
 	if series != "" {
@@ -88,4 +88,3 @@ func nodesOf(tr *trace.Trace, n int) int {
 	return len(tr.Nodes)
 }
 
-var _ = tabwriter.AlignRight
