@@ -2,8 +2,8 @@ package openb
 
 import (
 	"cmp"
-	"slices"
 	"fmt"
+	"slices"
 
 	"github.com/msched/msched/trace"
 )
@@ -32,7 +32,6 @@ type fragShape struct {
 
 func newFragModel(pods []*simPod) *fragModel {
 	count := map[string]*fragShape{}
-	total := 0
 	for _, sp := range pods {
 		if sp.req[2] == 0 {
 			continue
@@ -44,7 +43,6 @@ func newFragModel(pods []*simPod) *fragModel {
 			count[key] = fs
 		}
 		fs.p++
-		total++
 	}
 	f := &fragModel{}
 	for _, fs := range count {
@@ -63,7 +61,6 @@ func newFragModel(pods []*simPod) *fragModel {
 	for i := range f.shapes {
 		f.shapes[i].p /= sum
 	}
-	_ = total
 	return f
 }
 

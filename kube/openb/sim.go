@@ -233,7 +233,9 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		plugins.DRFName:      plugins.FactoryWithClock(plugins.DRFName, clock),
 	}
 	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
-	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} /* nil channel: events dropped */ }
+	recorders := func(string) events.EventRecorderLogger {
+		return &events.FakeRecorder{} /* nil channel: events dropped */
+	}
 	ctx = klog.NewContext(ctx, logger)
 	sched, err := scheduler.New(ctx, client, informerFactory, nil, profile.RecorderFactory(recorders),
 		scheduler.WithProfiles(cfg.Profiles...),
@@ -486,4 +488,3 @@ func (d *departures) Pop() any {
 	*d = old[:len(old)-1]
 	return x
 }
-

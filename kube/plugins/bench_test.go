@@ -1,14 +1,13 @@
 package plugins
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/klog/v2/ktesting"
+	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/apis/config"
 	"k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
@@ -37,8 +36,6 @@ func benchmarkScore(b *testing.B, factory frameworkruntime.PluginFactory, args r
 	pl := plugintesting.SetupPlugin(ctx, b, factory, args, cache.NewSnapshot(nil, nodes))
 	pre := pl.(fwk.PreScorePlugin)
 	sc := pl.(fwk.ScorePlugin)
-	h := pl.(interface{ Name() string })
-	_ = h
 	var infos []fwk.NodeInfo
 	for _, n := range nodes {
 		ni := framework.NewNodeInfo()
@@ -84,5 +81,3 @@ func BenchmarkScore(b *testing.B) {
 		benchmarkScore(b, fitFactory, fit(config.MostAllocated), nodes)
 	})
 }
-
-var _ = context.Background

@@ -61,9 +61,9 @@ type engine struct {
 	slot    int64 // absolute slot of the current decision; -1 before the first
 	checked int64 // slot at which the node set was last compared
 	dirty   bool  // learned state changed since the last save
-	steps int   // slots stepped so far (the learner's t)
-	x     []float64
-	seen  map[types.UID]struct{}
+	steps   int   // slots stepped so far (the learner's t)
+	x       []float64
+	seen    map[types.UID]struct{}
 
 	// carry holds y values to seed the next build with, by port key and
 	// node name (from a restored file or a previous generation).

@@ -87,4 +87,3 @@ func nodesOf(tr *trace.Trace, n int) int {
 	}
 	return len(tr.Nodes)
 }
-
