@@ -1,0 +1,27 @@
+// Command kube-scheduler is the upstream kube-scheduler with msched's score
+// plugins (OGASched, DRF) registered, the scheduler-plugins pattern. Enable
+// them in a profile of a KubeSchedulerConfiguration (see
+// config/scheduler-config.yaml) and run it as the upstream binary:
+//
+//	kube-scheduler --config=scheduler-config.yaml --kubeconfig=...
+package main
+
+import (
+	"os"
+
+	"k8s.io/component-base/cli"
+	_ "k8s.io/component-base/logs/json/register" // JSON log format, as upstream
+	_ "k8s.io/component-base/metrics/prometheus/clientgo"
+	_ "k8s.io/component-base/metrics/prometheus/version"
+	"k8s.io/kubernetes/cmd/kube-scheduler/app"
+
+	"github.com/msched/msched/kube/plugins"
+)
+
+func main() {
+	cmd := app.NewSchedulerCommand(
+		app.WithPlugin(plugins.OGASchedName, plugins.NewOGASched),
+		app.WithPlugin(plugins.DRFName, plugins.NewDRF),
+	)
+	os.Exit(cli.Run(cmd))
+}

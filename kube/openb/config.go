@@ -1,0 +1,107 @@
+package openb
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
+	config "k8s.io/kubernetes/pkg/scheduler/apis/config"
+)
+
+// Profile names a scheduler configuration compared on the trace.
+type Profile string
+
+// The profiles: kube-scheduler's default (NodeResourcesFit LeastAllocated),
+// MostAllocated, and the default plus an msched score plugin.
+const (
+	LeastAllocated Profile = "LeastAllocated"
+	MostAllocated  Profile = "MostAllocated"
+	OGASched       Profile = "OGASched"
+	DRF            Profile = "DRF"
+)
+
+// Profiles lists every profile, in table order.
+var Profiles = []Profile{LeastAllocated, MostAllocated, OGASched, DRF}
+
+// GPUResource is the extended resource the trace's GPUs are exposed as:
+// thousandths of a GPU, as Alibaba's GPU-sharing scheduler does
+// (alibabacloud.com/gpu-milli); a node with g GPUs has 1000 g.
+const GPUResource = "alibabacloud.com/gpu-milli"
+
+// GPUModelLabel is the node label holding the GPU model; pods with a
+// gpu_spec require it through node affinity.
+const GPUModelLabel = "msched.io/gpu-model"
+
+// configYAML returns the KubeSchedulerConfiguration of the profile (one
+// profile, default-scheduler). Every profile scores all nodes
+// (percentageOfNodesToScore 100) and counts GPUs in NodeResourcesFit's
+// score, so that the baselines see the GPU dimension too.
+func configYAML(p Profile, slotSeconds float64, weight int, statePath string) (string, error) {
+	strategy := "LeastAllocated"
+	if p == MostAllocated {
+		strategy = "MostAllocated"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+percentageOfNodesToScore: 100
+profiles:
+- schedulerName: default-scheduler
+`)
+	switch p {
+	case LeastAllocated, MostAllocated:
+	case OGASched, DRF:
+		name := string(p)
+		fmt.Fprintf(&b, `  plugins:
+    preFilter: {enabled: [{name: %[1]s}]}
+    preScore: {enabled: [{name: %[1]s}]}
+    score: {enabled: [{name: %[1]s, weight: %[2]d}]}
+    postBind: {enabled: [{name: %[1]s}]}
+`, name, weight)
+	default:
+		return "", fmt.Errorf("openb: unknown profile %q", p)
+	}
+	fmt.Fprintf(&b, `  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: %s
+        resources:
+        - {name: cpu, weight: 1}
+        - {name: memory, weight: 1}
+        - {name: %s, weight: 1}
+`, strategy, GPUResource)
+	if p == OGASched || p == DRF {
+		fmt.Fprintf(&b, `  - name: %s
+    args:
+      resources:
+      - {name: cpu, unit: "1"}
+      - {name: memory, unit: 1Gi}
+      - {name: %s, unit: "1000"}
+      maxPorts: 64
+      slotSeconds: %g
+`, p, GPUResource, slotSeconds)
+		if statePath != "" && p == OGASched {
+			fmt.Fprintf(&b, "      statePath: %q\n", statePath)
+		}
+	}
+	return b.String(), nil
+}
+
+// loadConfig decodes, converts and defaults a KubeSchedulerConfiguration
+// the way the kube-scheduler binary does (options.LoadConfigFromFile).
+func loadConfig(logger klog.Logger, yaml string) (*config.KubeSchedulerConfiguration, error) {
+	dir, err := os.MkdirTemp("", "openb-config")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		return nil, err
+	}
+	return options.LoadConfigFromFile(logger, path)
+}

@@ -1,0 +1,54 @@
+// Package openb replays the Alibaba OpenB GPU trace through the real
+// kube-scheduler (k8s.io/kubernetes/pkg/scheduler), in process, to compare
+// scheduler profiles on the same workload.
+//
+// # Setup
+//
+// The scheduler is the upstream one, built by scheduler.New with a fake
+// clientset (k8s.io/client-go/kubernetes/fake) and its informers, as
+// Kubernetes' own scheduler tests build it; the profile is decoded from
+// KubeSchedulerConfiguration YAML by the binary's own loader
+// (options.LoadConfigFromFile), so defaults and plugin args go through the
+// same code as in a cluster. The API server's binding subresource is a
+// reactor on the fake clientset that checks, independently of the
+// scheduler, that the pod fits the node's allocatable (CPU, memory, GPU)
+// given the pods already bound there, refuses the binding otherwise (the
+// scheduler then retries the pod) and counts the refusal, and sets
+// spec.nodeName.
+//
+// Nodes are the trace's nodes: allocatable cpu and memory from the node
+// list, GPUs as the extended resource alibabacloud.com/gpu-milli (1000 per
+// GPU) and the GPU model as the label msched.io/gpu-model. Pods are the
+// trace's pods with times, in creation order: requests (and limits) of cpu,
+// memory and gpu-milli (num_gpu x gpu_milli), and a required node affinity
+// on the GPU model when the pod has a gpu_spec. Kubernetes has no per-GPU
+// device model without DRA, so GPUs are counted per node in aggregate: a
+// 0.5-GPU pod and a 0.6-GPU pod may share a 2-GPU node's 2000 milli, which
+// the real cluster would place on two GPUs.
+//
+// # Time
+//
+// Time is simulated and compressed: the loop advances in steps of
+// Options.StepSeconds trace seconds; at each step it deletes the pods that
+// completed (bound for their trace duration, deletion - scheduled) and the
+// pending pods whose trace deletion time passed (they give up), creates the
+// pods created during the step, then waits until the scheduler is idle
+// (queue empty but for unschedulable pods, nothing in flight, its cache
+// holding exactly the bound pods) and samples the cluster. Pods bound in a
+// step start running at the end of that step. Backoff is 0 so that retries
+// do not wait for wall-clock time. The msched plugins' slot clock is the
+// simulated clock (plugins.FactoryWithClock).
+//
+// # Measures
+//
+// Per sample: running and pending pods, the allocated share of the
+// cluster's CPU, memory and GPU, and GPU fragmentation in the sense of the
+// FGD paper (Weng et al., USENIX ATC'23) on this trace: the idle GPU
+// capacity of a node counts as fragmented for a GPU request shape that
+// cannot run there now; the fragmented GPUs are the expectation over the
+// workload's 20 most frequent GPU shapes, and GPUFrag is their share of
+// the idle GPUs. The run stops after the last arrival's step.
+//
+// Ties between equally scored nodes are broken at random by kube-scheduler
+// itself (selectHost), so two runs of the same profile differ slightly.
+package openb

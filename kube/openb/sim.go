@@ -1,0 +1,490 @@
+package openb
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/klog/v2"
+	"k8s.io/kubernetes/pkg/scheduler"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/profile"
+
+	"github.com/msched/msched/kube/plugins"
+	"github.com/msched/msched/trace"
+)
+
+// Options configures Run. The zero value runs the whole trace.
+type Options struct {
+	// Pods keeps the first Pods pods with times (0 = all), Nodes an evenly
+	// spaced subset of Nodes nodes (0 = all).
+	Pods, Nodes int
+	// StepSeconds is the simulated time between two settle points: the
+	// arrivals and completions of a step are applied together, then the
+	// scheduler runs until it is idle. Default 3600 (one hour of trace).
+	StepSeconds float64
+	// ArrivalScale divides the creation times (durations unchanged): 2
+	// submits the same pods twice as fast. Default 1.
+	ArrivalScale float64
+	// SlotSeconds is the msched plugins' slot, in trace seconds. Default
+	// 3600.
+	SlotSeconds float64
+	// Weight is the msched score plugin's weight. Default 5.
+	Weight int
+	// Hold keeps every pod: bound pods never complete and pending pods
+	// never give up, so the cluster fills in arrival order, as in the FGD
+	// paper's evaluation of this trace (the default pod list asks for 98%
+	// of the cluster's GPUs in all).
+	Hold bool
+	// StatePath is given to OGASched's statePath ("" = none).
+	StatePath string
+	// Logger receives progress (nil = none).
+	Logger klog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.StepSeconds <= 0 {
+		o.StepSeconds = 3600
+	}
+	if o.ArrivalScale <= 0 {
+		o.ArrivalScale = 1
+	}
+	if o.SlotSeconds <= 0 {
+		o.SlotSeconds = 3600
+	}
+	if o.Weight <= 0 {
+		o.Weight = 5
+	}
+	return o
+}
+
+// Sample is the cluster at the end of one step.
+type Sample struct {
+	Time              float64 // trace seconds since the first arrival
+	Running, Pending  int
+	CPU, Memory, GPU  float64 // allocated share of the cluster's allocatable
+	GPUFrag           float64 // share of the idle GPU capacity that is fragmented
+	IdleGPU, FragGPUs float64 // idle GPUs, fragmented GPUs
+}
+
+// Result is one profile's run.
+type Result struct {
+	Profile Profile
+	Pods    int // pods submitted
+	// Scheduled counts pods bound at least once, PendingEnd the pods
+	// waiting after the last arrival's step, GaveUp the pods deleted while
+	// still pending (at their trace deletion time).
+	Scheduled, PendingEnd, GaveUp int
+	// Violations counts bindings refused because the node's allocatable
+	// would be exceeded (checked by the simulator, not the scheduler).
+	Violations int
+	Samples    []Sample
+	Wall       time.Duration
+}
+
+// Mean returns the time average of f over the samples.
+func (r *Result) Mean(f func(Sample) float64) float64 {
+	if len(r.Samples) == 0 {
+		return 0
+	}
+	s := 0.0
+	for _, x := range r.Samples {
+		s += f(x)
+	}
+	return s / float64(len(r.Samples))
+}
+
+const (
+	stNew = iota
+	stPending
+	stBound
+	stDone
+	stGaveUp
+)
+
+type simPod struct {
+	p        trace.Pod
+	arrive   float64 // trace seconds, scaled
+	giveUp   float64 // arrive + (deletion - creation)
+	state    int
+	node     int
+	req      [3]int64 // cpu milli, memory MiB, gpu milli
+	obj      *v1.Pod
+	departAt float64
+}
+
+type sim struct {
+	mu    sync.Mutex
+	pods  []*simPod
+	byKey map[string]*simPod
+	nodes []trace.Node
+	index map[string]int
+	cap   [][3]int64
+	used  [][3]int64
+	now   float64 // trace seconds
+	start time.Time
+
+	bound, violations, pendingN, liveBound int
+	newlyBound                             []*simPod
+}
+
+// settleTimeout bounds the wait for an idle scheduler after one step.
+const settleTimeout = time.Minute
+
+var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
+
+// Run schedules the trace's pods on its nodes with the real kube-scheduler
+// (k8s.io/kubernetes/pkg/scheduler) configured as profile p, a fake
+// clientset and informers; see the package documentation.
+func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, error) {
+	o = o.withDefaults()
+	wall := time.Now()
+	s := &sim{byKey: map[string]*simPod{}, index: map[string]int{}, start: time.Unix(1_700_000_000, 0)}
+	s.nodes = tr.Nodes
+	if o.Nodes > 0 && o.Nodes < len(s.nodes) {
+		// Every (len/Nodes)-th node, so that a subset keeps the mix of
+		// CPU-only and GPU models of the file (sorted by kind).
+		sub := make([]trace.Node, o.Nodes)
+		for i := range sub {
+			sub[i] = tr.Nodes[i*len(tr.Nodes)/o.Nodes]
+		}
+		s.nodes = sub
+	}
+	var objs []runtime.Object
+	for i, n := range s.nodes {
+		s.index[n.Name] = i
+		gpu := int64(n.GPU) * 1000
+		s.cap = append(s.cap, [3]int64{n.CPUMilli, n.MemoryMiB, gpu})
+		objs = append(objs, nodeObject(n))
+	}
+	s.used = make([][3]int64, len(s.nodes))
+	first := int64(-1)
+	for _, tp := range tr.Pods {
+		if !tp.HasTimes {
+			continue
+		}
+		if o.Pods > 0 && len(s.pods) >= o.Pods {
+			break
+		}
+		if first < 0 {
+			first = tp.Creation
+		}
+		sp := &simPod{p: tp, node: -1, req: [3]int64{tp.CPUMilli, tp.MemoryMiB, int64(tp.NumGPU) * int64(tp.GPUMilli)}}
+		sp.arrive = float64(tp.Creation-first) / o.ArrivalScale
+		sp.giveUp = sp.arrive + float64(tp.Deletion-tp.Creation)
+		if o.Hold {
+			sp.giveUp = math.Inf(1)
+		}
+		sp.obj = podObject(tp)
+		s.pods = append(s.pods, sp)
+		s.byKey[tp.Name] = sp
+	}
+	if len(s.pods) == 0 {
+		return nil, errors.New("openb: no pods with times")
+	}
+	frag := newFragModel(s.pods)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	client := fake.NewClientset(objs...)
+	client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
+		ca, ok := a.(clienttesting.CreateAction)
+		if !ok || a.GetSubresource() != "binding" {
+			return false, nil, nil
+		}
+		b, ok := ca.GetObject().(*v1.Binding)
+		if !ok {
+			return true, nil, fmt.Errorf("openb: binding object %T", ca.GetObject())
+		}
+		return true, b, s.bind(client, b.Name, b.Target.Name)
+	})
+	logger := o.Logger
+	if logger.GetSink() == nil {
+		logger = klog.NewKlogr().V(10) // effectively silent
+	}
+	yaml, err := configYAML(p, o.SlotSeconds, o.Weight, o.StatePath)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := loadConfig(logger, yaml)
+	if err != nil {
+		return nil, fmt.Errorf("openb: config: %w", err)
+	}
+	clock := func() time.Time {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.start.Add(time.Duration(s.now * float64(time.Second)))
+	}
+	registry := frameworkruntime.Registry{
+		plugins.OGASchedName: plugins.FactoryWithClock(plugins.OGASchedName, clock),
+		plugins.DRFName:      plugins.FactoryWithClock(plugins.DRFName, clock),
+	}
+	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
+	recorders := func(string) events.EventRecorderLogger {
+		return &events.FakeRecorder{} /* nil channel: events dropped */
+	}
+	ctx = klog.NewContext(ctx, logger)
+	sched, err := scheduler.New(ctx, client, informerFactory, nil, profile.RecorderFactory(recorders),
+		scheduler.WithProfiles(cfg.Profiles...),
+		scheduler.WithFrameworkOutOfTreeRegistry(registry),
+		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
+		scheduler.WithPodInitialBackoffSeconds(0),
+		scheduler.WithPodMaxBackoffSeconds(0),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("openb: scheduler.New: %w", err)
+	}
+	informerFactory.Start(ctx.Done())
+	informerFactory.WaitForCacheSync(ctx.Done())
+	go sched.Run(ctx)
+	for {
+		if n, _ := sched.Cache.NodeCount(), 0; n == len(s.nodes) {
+			break
+		}
+		if err := sleep(ctx, time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+
+	res := &Result{Profile: p, Pods: len(s.pods)}
+	deps := &departures{}
+	next := 0
+	t := 0.0
+	for next < len(s.pods) {
+		t = max(t+o.StepSeconds, s.pods[next].arrive)
+		s.mu.Lock()
+		s.now = t
+		s.mu.Unlock()
+		// Completions and give-ups up to t.
+		for deps.Len() > 0 && (*deps)[0].departAt <= t {
+			sp := heap.Pop(deps).(*simPod)
+			if sp.state != stBound {
+				continue
+			}
+			if err := s.remove(ctx, client, sp, stDone); err != nil {
+				return nil, err
+			}
+		}
+		for _, sp := range s.pods[:next] {
+			if sp.state == stPending && sp.giveUp <= t {
+				if err := s.remove(ctx, client, sp, stGaveUp); err != nil {
+					return nil, err
+				}
+				res.GaveUp++
+			}
+		}
+		for next < len(s.pods) && s.pods[next].arrive <= t {
+			sp := s.pods[next]
+			s.mu.Lock()
+			sp.state = stPending
+			s.pendingN++
+			s.mu.Unlock()
+			if _, err := client.CoreV1().Pods(sp.obj.Namespace).Create(ctx, sp.obj, metav1.CreateOptions{}); err != nil {
+				return nil, fmt.Errorf("openb: creating %s: %w", sp.p.Name, err)
+			}
+			next++
+		}
+		if err := s.settle(ctx, sched); err != nil {
+			return nil, err
+		}
+		s.mu.Lock()
+		for _, sp := range s.newlyBound {
+			if !o.Hold {
+				sp.departAt = t + float64(sp.p.Duration())
+				heap.Push(deps, sp)
+			}
+		}
+		s.newlyBound = s.newlyBound[:0]
+		res.Samples = append(res.Samples, s.sample(t, frag))
+		s.mu.Unlock()
+	}
+	s.mu.Lock()
+	res.Scheduled, res.Violations, res.PendingEnd = s.bound, s.violations, s.pendingN
+	s.mu.Unlock()
+	res.Wall = time.Since(wall)
+	return res, nil
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// bind is the fake API server's binding: it checks the node's allocatable
+// independently of the scheduler, then sets spec.nodeName.
+func (s *sim) bind(client *fake.Clientset, podName, nodeName string) error {
+	s.mu.Lock()
+	sp, ok := s.byKey[podName]
+	ni, nok := s.index[nodeName]
+	if !ok || !nok || sp.state != stPending {
+		s.mu.Unlock()
+		return fmt.Errorf("openb: binding %s to %s: unknown pod or node, or pod not pending", podName, nodeName)
+	}
+	for k := range 3 {
+		if s.used[ni][k]+sp.req[k] > s.cap[ni][k] {
+			s.violations++
+			s.mu.Unlock()
+			return fmt.Errorf("openb: binding %s to %s would exceed allocatable (resource %d: %d + %d > %d)", podName, nodeName, k, s.used[ni][k], sp.req[k], s.cap[ni][k])
+		}
+	}
+	for k := range 3 {
+		s.used[ni][k] += sp.req[k]
+	}
+	sp.state, sp.node = stBound, ni
+	s.bound++
+	s.pendingN--
+	s.liveBound++
+	s.newlyBound = append(s.newlyBound, sp)
+	obj := sp.obj.DeepCopy()
+	obj.Spec.NodeName = nodeName
+	sp.obj = obj
+	s.mu.Unlock()
+	return client.Tracker().Update(podsGVR, obj, obj.Namespace)
+}
+
+// remove deletes a bound pod (completion) or a pending pod (give-up).
+func (s *sim) remove(ctx context.Context, client *fake.Clientset, sp *simPod, state int) error {
+	s.mu.Lock()
+	if sp.state == stBound {
+		for k := range 3 {
+			s.used[sp.node][k] -= sp.req[k]
+		}
+		s.liveBound--
+	} else {
+		s.pendingN--
+	}
+	sp.state = state
+	s.mu.Unlock()
+	return client.CoreV1().Pods(sp.obj.Namespace).Delete(ctx, sp.obj.Name, metav1.DeleteOptions{})
+}
+
+// settle waits until the scheduler is idle: every pending pod is in its
+// queue, none is active, backing off or in flight, and its cache holds
+// exactly the bound pods; twice in a row.
+func (s *sim) settle(ctx context.Context, sched *scheduler.Scheduler) error {
+	stable := 0
+	deadline := time.Now().Add(settleTimeout)
+	last := ""
+	for stable < 3 {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("openb: the scheduler did not settle within %v: %s", settleTimeout, last)
+		}
+		pending, summary := sched.SchedulingQueue.PendingPods()
+		var active, backoff int
+		if _, err := fmt.Sscanf(summary, "activeQ:%d; backoffQ:%d;", &active, &backoff); err != nil {
+			return fmt.Errorf("openb: queue summary %q: %w", summary, err)
+		}
+		inflight := len(sched.SchedulingQueue.InFlightPods())
+		cached, _ := sched.Cache.PodCount()
+		s.mu.Lock()
+		ok := active == 0 && backoff == 0 && inflight == 0 && len(pending) == s.pendingN && cached == s.liveBound
+		last = fmt.Sprintf("queue %q, %d in flight, %d pending in queue, %d pending in simulator, %d pods cached, %d bound", summary, inflight, len(pending), s.pendingN, cached, s.liveBound)
+		s.mu.Unlock()
+		if ok {
+			stable++
+		} else {
+			stable = 0
+		}
+		if err := sleep(ctx, 200*time.Microsecond); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sim) sample(t float64, f *fragModel) Sample {
+	var used, capa [3]float64
+	for i := range s.nodes {
+		for k := range 3 {
+			used[k] += float64(s.used[i][k])
+			capa[k] += float64(s.cap[i][k])
+		}
+	}
+	share := func(k int) float64 {
+		if capa[k] == 0 {
+			return 0
+		}
+		return used[k] / capa[k]
+	}
+	idle, fragd := f.fragmented(s)
+	smp := Sample{Time: t, Running: s.liveBound, Pending: s.pendingN, CPU: share(0), Memory: share(1), GPU: share(2), IdleGPU: idle / 1000, FragGPUs: fragd / 1000}
+	if idle > 0 {
+		smp.GPUFrag = fragd / idle
+	}
+	return smp
+}
+
+func nodeObject(n trace.Node) *v1.Node {
+	alloc := v1.ResourceList{
+		v1.ResourceCPU:    *resource.NewMilliQuantity(n.CPUMilli, resource.DecimalSI),
+		v1.ResourceMemory: *resource.NewQuantity(n.MemoryMiB<<20, resource.BinarySI),
+		v1.ResourcePods:   *resource.NewQuantity(1000, resource.DecimalSI),
+	}
+	labels := map[string]string{v1.LabelHostname: n.Name}
+	if n.GPU > 0 {
+		alloc[GPUResource] = *resource.NewQuantity(int64(n.GPU)*1000, resource.DecimalSI)
+		labels[GPUModelLabel] = n.Model
+	}
+	return &v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: labels, UID: types.UID("node-" + n.Name)},
+		Status: v1.NodeStatus{
+			Capacity: alloc, Allocatable: alloc,
+			Conditions: []v1.NodeCondition{{Type: v1.NodeReady, Status: v1.ConditionTrue}},
+		},
+	}
+}
+
+func podObject(p trace.Pod) *v1.Pod {
+	req := v1.ResourceList{
+		v1.ResourceCPU:    *resource.NewMilliQuantity(p.CPUMilli, resource.DecimalSI),
+		v1.ResourceMemory: *resource.NewQuantity(p.MemoryMiB<<20, resource.BinarySI),
+	}
+	if g := int64(p.NumGPU) * int64(p.GPUMilli); g > 0 {
+		req[GPUResource] = *resource.NewQuantity(g, resource.DecimalSI)
+	}
+	pod := &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: p.Name, Namespace: "default", UID: types.UID("pod-" + p.Name),
+			Labels: map[string]string{"msched.io/qos": p.QoS, "msched.io/gpus": strconv.Itoa(p.NumGPU)}},
+		Spec: v1.PodSpec{
+			SchedulerName: v1.DefaultSchedulerName,
+			Containers:    []v1.Container{{Name: "main", Image: "openb", Resources: v1.ResourceRequirements{Requests: req, Limits: req}}},
+		},
+	}
+	if p.NumGPU > 0 && len(p.GPUSpec) > 0 {
+		pod.Spec.Affinity = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{
+			NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{{Key: GPUModelLabel, Operator: v1.NodeSelectorOpIn, Values: p.GPUSpec}}}},
+		}}}
+	}
+	return pod
+}
+
+// departures is a min-heap of bound pods by departure time.
+type departures []*simPod
+
+func (d departures) Len() int           { return len(d) }
+func (d departures) Less(i, j int) bool { return d[i].departAt < d[j].departAt }
+func (d departures) Swap(i, j int)      { d[i], d[j] = d[j], d[i] }
+func (d *departures) Push(x any)        { *d = append(*d, x.(*simPod)) }
+func (d *departures) Pop() any {
+	old := *d
+	x := old[len(old)-1]
+	*d = old[:len(old)-1]
+	return x
+}

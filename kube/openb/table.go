@@ -1,0 +1,44 @@
+package openb
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// WriteTable prints one row per result: pods scheduled, pending at the
+// end, given up, refused bindings, time-averaged and peak CPU and GPU
+// allocation, time-averaged GPU fragmentation, and wall time.
+func WriteTable(w io.Writer, rs []*Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "profile\tscheduled\tpending end\tgave up\trefused\tCPU mean\tGPU mean\tGPU peak\tGPU frag mean\tfrag GPUs mean\twall\t")
+	for _, r := range rs {
+		peak := 0.0
+		for _, s := range r.Samples {
+			peak = max(peak, s.GPU)
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%d\t%d\t%d\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f%%\t%.1f\t%.1fs\t\n",
+			r.Profile, r.Scheduled, r.Pods, r.PendingEnd, r.GaveUp, r.Violations,
+			100*r.Mean(func(s Sample) float64 { return s.CPU }),
+			100*r.Mean(func(s Sample) float64 { return s.GPU }), 100*peak,
+			100*r.Mean(func(s Sample) float64 { return s.GPUFrag }),
+			r.Mean(func(s Sample) float64 { return s.FragGPUs }),
+			r.Wall.Seconds())
+	}
+	tw.Flush()
+}
+
+// WriteSeries writes every sample of every result as CSV.
+func WriteSeries(w io.Writer, rs []*Result) error {
+	if _, err := fmt.Fprintln(w, "profile,time_s,running,pending,cpu,memory,gpu,gpu_frag,idle_gpus,frag_gpus"); err != nil {
+		return err
+	}
+	for _, r := range rs {
+		for _, s := range r.Samples {
+			if _, err := fmt.Fprintf(w, "%s,%g,%d,%d,%.4f,%.4f,%.4f,%.4f,%.2f,%.2f\n", r.Profile, s.Time, s.Running, s.Pending, s.CPU, s.Memory, s.GPU, s.GPUFrag, s.IdleGPU, s.FragGPUs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,243 @@
+package plugins
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+func testNode(name string, cpu, memGi, gpu int64) *v1.Node {
+	alloc := v1.ResourceList{
+		v1.ResourceCPU:    *resource.NewQuantity(cpu, resource.DecimalSI),
+		v1.ResourceMemory: *resource.NewQuantity(memGi<<30, resource.BinarySI),
+	}
+	if gpu > 0 {
+		alloc["nvidia.com/gpu"] = *resource.NewQuantity(gpu, resource.DecimalSI)
+	}
+	return &v1.Node{ObjectMeta: metav1.ObjectMeta{Name: name}, Status: v1.NodeStatus{Allocatable: alloc}}
+}
+
+func testPod(name string, cpu, memGi, gpu int64) *v1.Pod {
+	req := v1.ResourceList{
+		v1.ResourceCPU:    *resource.NewQuantity(cpu, resource.DecimalSI),
+		v1.ResourceMemory: *resource.NewQuantity(memGi<<30, resource.BinarySI),
+	}
+	if gpu > 0 {
+		req["nvidia.com/gpu"] = *resource.NewQuantity(gpu, resource.DecimalSI)
+	}
+	return &v1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, UID: types.UID(name)},
+		Spec:       v1.PodSpec{Containers: []v1.Container{{Name: "c", Resources: v1.ResourceRequirements{Requests: req}}}},
+	}
+}
+
+// testCluster: two CPU nodes and two GPU nodes.
+func testCluster() []*v1.Node {
+	return []*v1.Node{testNode("cpu-a", 32, 128, 0), testNode("cpu-b", 16, 64, 0), testNode("gpu-a", 64, 256, 8), testNode("gpu-b", 8, 32, 1)}
+}
+
+func testEngine(t *testing.T, policy string) *engine {
+	t.Helper()
+	a := &Args{SlotSeconds: 10}
+	SetDefaults(a)
+	e, err := newEngine(a, policy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// drive feeds slots [from, to) of a fixed workload (a GPU pod and two CPU
+// pods per slot) into e and returns the score rows of the last slot.
+func drive(e *engine, nodes []*v1.Node, from, to int) (gpuRow, cpuRow []int64) {
+	src := func() []*v1.Node { return nodes }
+	for s := from; s < to; s++ {
+		now := float64(10*s) + 1
+		for i, p := range []*v1.Pod{testPod(fmt.Sprintf("g-%d", s), 16, 64, 2), testPod(fmt.Sprintf("c1-%d", s), 4, 8, 0), testPod(fmt.Sprintf("c2-%d", s), 4, 8, 0)} {
+			e.arrive(p, now)
+			_, row := e.rowsFor(p, now, src)
+			if i == 0 {
+				gpuRow = row
+			} else {
+				cpuRow = row
+			}
+			e.bound(p.UID)
+		}
+	}
+	return gpuRow, cpuRow
+}
+
+func TestEngineScores(t *testing.T) {
+	for _, policy := range []string{PolicyOGASched, PolicyDRF} {
+		t.Run(policy, func(t *testing.T) {
+			e := testEngine(t, policy)
+			gpu, cpu := drive(e, testCluster(), 0, 50)
+			if len(gpu) != 4 || len(cpu) != 4 {
+				t.Fatalf("rows %v %v, want 4 nodes", gpu, cpu)
+			}
+			for _, row := range [][]int64{gpu, cpu} {
+				for r, s := range row {
+					if s < 0 || s > 100 {
+						t.Errorf("score[%d] = %d outside [0, 100]", r, s)
+					}
+				}
+			}
+			// Nodes are sorted by name: cpu-a, cpu-b, gpu-a, gpu-b. The
+			// GPU pod (2 GPUs, 16 cores) fits only gpu-a.
+			if gpu[0] != 0 || gpu[1] != 0 || gpu[3] != 0 || gpu[2] == 0 {
+				t.Errorf("GPU port scores %v, want > 0 only on gpu-a", gpu)
+			}
+			if cpu[0] == 0 {
+				t.Errorf("CPU port scores %v, want > 0 on cpu-a", cpu)
+			}
+			if e.steps != 49 {
+				t.Errorf("steps = %d, want 49 (one per finished slot with arrivals)", e.steps)
+			}
+		})
+	}
+}
+
+func TestEngineLearns(t *testing.T) {
+	e := testEngine(t, PolicyOGASched)
+	drive(e, testCluster(), 0, 1)
+	y0 := append([]float64(nil), e.y...)
+	drive(e, testCluster(), 1, 30)
+	moved := 0.0
+	for i := range y0 {
+		moved += math.Abs(e.y[i] - y0[i])
+	}
+	if moved == 0 {
+		t.Error("y did not move in 30 slots of arrivals")
+	}
+}
+
+func TestEngineNodeChurnKeepsLearning(t *testing.T) {
+	e := testEngine(t, PolicyOGASched)
+	nodes := testCluster()
+	drive(e, nodes, 0, 20)
+	e.mu.Lock()
+	e.advance(20*10 + 1) // learn slot 19 first, as the next pod would
+	e.mu.Unlock()
+	before := e.carryOf(t, "cpu-a")
+	// gpu-b leaves and a new node joins: the model is rebuilt at the next
+	// slot with cpu-a's learned y carried over.
+	nodes = append(nodes[:3:3], testNode("cpu-c", 32, 128, 0))
+	src := func() []*v1.Node { return nodes }
+	p := testPod("c-x", 4, 8, 0)
+	m, row := e.rowsFor(p, 20*10+1, src)
+	if m == nil || len(row) != 4 || m.nodes[2] != "cpu-c" {
+		t.Fatalf("model after churn: %v %v", m, row)
+	}
+	after := e.carryOf(t, "cpu-a")
+	for k := range before {
+		if math.Abs(before[k]-after[k]) > 1e-9 {
+			t.Errorf("cpu-a y[%d] = %v after the rebuild, want %v carried over", k, after[k], before[k])
+		}
+	}
+}
+
+// carryOf returns y of the CPU port (4 cores, 8Gi) on the node.
+func (e *engine) carryOf(t *testing.T, node string) []float64 {
+	t.Helper()
+	l := e.portIdx[e.portKey(nil, []float64{4, 8, 0})]
+	r := e.m.nodeIdx[node]
+	start := e.edgeStart(l)
+	for i, rr := range e.edgeOf[l] {
+		if rr == r {
+			K := e.K()
+			return append([]float64(nil), e.y[(start+i)*K:(start+i+1)*K]...)
+		}
+	}
+	t.Fatalf("no edge to %s", node)
+	return nil
+}
+
+func TestStateRoundTripContinuesExactly(t *testing.T) {
+	nodes := testCluster()
+	whole := testEngine(t, PolicyOGASched)
+	drive(whole, nodes, 0, 40)
+
+	first := testEngine(t, PolicyOGASched)
+	drive(first, nodes, 0, 20)
+	// The plugin saves right after a slot boundary, once the finished
+	// slot's arrivals are learned: step slot 19 as the next pod would.
+	first.mu.Lock()
+	first.advance(20*10 + 1)
+	b, err := first.marshalState()
+	first.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	restored := testEngine(t, PolicyOGASched)
+	if err := restored.unmarshalState(b); err != nil {
+		t.Fatal(err)
+	}
+	// The restarted scheduler sees slot 20's pods first; the restored
+	// engine starts its slot clock there.
+	drive(restored, nodes, 20, 40)
+	if whole.steps != restored.steps {
+		t.Fatalf("steps %d vs %d", whole.steps, restored.steps)
+	}
+	for i := range whole.y {
+		if d := math.Abs(whole.y[i] - restored.y[i]); d > 1e-9 {
+			t.Fatalf("y[%d] = %v after restore, %v uninterrupted", i, restored.y[i], whole.y[i])
+		}
+	}
+}
+
+func TestUnmarshalStateRejects(t *testing.T) {
+	e := testEngine(t, PolicyOGASched)
+	drive(e, testCluster(), 0, 5)
+	good, err := e.marshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		"truncated":     string(good[:len(good)/2]),
+		"format":        `{"format":"x","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[]}`,
+		"version":       `{"format":"msched/kube.OGASched","version":2,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[]}`,
+		"policy":        `{"format":"msched/kube.OGASched","version":1,"policy":"DRF","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[]}`,
+		"resources":     `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu"],"steps":0,"ports":[]}`,
+		"steps":         `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":-1,"ports":[]}`,
+		"demand length": `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[{"key":"a","demand":[1],"y":{}}]}`,
+		"negative y":    `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[{"key":"a","demand":[1,1,0],"y":{"n":[-1,0,0]}}]}`,
+		"duplicate":     `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[{"key":"a","demand":[1,1,0],"y":{}},{"key":"a","demand":[1,1,0],"y":{}}]}`,
+		"unknown field": `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[],"extra":1}`,
+		"trailing":      string(good) + "{}",
+	}
+	for name, s := range cases {
+		f := testEngine(t, PolicyOGASched)
+		if err := f.unmarshalState([]byte(s)); !errors.Is(err, ErrState) {
+			t.Errorf("%s: error = %v, want ErrState", name, err)
+		}
+		if len(f.ports) != 0 || f.steps != 0 {
+			t.Errorf("%s: engine changed by a failed restore", name)
+		}
+	}
+}
+
+func FuzzUnmarshalState(f *testing.F) {
+	e, _ := newEngine(func() *Args { a := &Args{}; SetDefaults(a); return a }(), PolicyOGASched)
+	f.Add([]byte(`{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":3,"ports":[{"key":"a","demand":[1,1,0],"y":{"n":[0.5,0.5,0]}}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a := &Args{}
+		SetDefaults(a)
+		g, err := newEngine(a, PolicyOGASched)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.unmarshalState(b) != nil {
+			return
+		}
+		// A restored state must build and score without panicking.
+		nodes := testCluster()
+		g.rowsFor(testPod("p", 1, 1, 0), 1, func() []*v1.Node { return nodes })
+	})
+	_ = e
+}

@@ -1,0 +1,162 @@
+package plugins
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// ErrState is wrapped by every error restoring a saved state.
+var ErrState = errors.New("msched kube: invalid saved state")
+
+// stateFormat and stateVersion identify the saved-state file.
+const (
+	stateFormat  = "msched/kube.OGASched"
+	stateVersion = 1
+)
+
+// savedPort is one port of a saved state.
+type savedPort struct {
+	Key    string    `json:"key"`
+	Demand []float64 `json:"demand"`
+	// Y maps a node name to y_(l,r) (K values) for the nodes of the port.
+	Y map[string][]float64 `json:"y"`
+}
+
+// savedState is the file format: versioned JSON naming the resource types
+// (a file saved under other Resources is refused), the learner's step count
+// and, per port, its demand and learned y by node name. Nodes are named, not
+// numbered, so the state survives nodes joining or leaving while the
+// scheduler was down: their y is dropped or starts at 0.
+type savedState struct {
+	Format    string      `json:"format"`
+	Version   int         `json:"version"`
+	Policy    string      `json:"policy"`
+	Resources []string    `json:"resources"`
+	Steps     int         `json:"steps"`
+	Ports     []savedPort `json:"ports"`
+}
+
+// marshalState returns the engine's state; e.mu must be held.
+func (e *engine) marshalState() ([]byte, error) {
+	st := savedState{Format: stateFormat, Version: stateVersion, Policy: e.policy, Steps: e.steps}
+	for _, n := range e.names {
+		st.Resources = append(st.Resources, string(n))
+	}
+	K := e.K()
+	for l, p := range e.ports {
+		sp := savedPort{Key: p.key, Demand: p.demand, Y: map[string][]float64{}}
+		switch {
+		case e.m != nil && l < e.m.ports:
+			start := e.edgeStart(l)
+			for i, r := range e.edgeOf[l] {
+				eid := start + i
+				sp.Y[e.m.nodes[r]] = e.y[eid*K : (eid+1)*K]
+			}
+		case e.carry != nil:
+			for n, v := range e.carry[p.key] {
+				sp.Y[n] = v
+			}
+		}
+		st.Ports = append(st.Ports, sp)
+	}
+	return json.Marshal(st)
+}
+
+// unmarshalState restores a state saved by marshalState into a fresh
+// engine (no ports yet). It checks format, version, policy, resource types,
+// sizes and values, and leaves the engine unchanged on error.
+func (e *engine) unmarshalState(b []byte) error {
+	var st savedState
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		return fmt.Errorf("%w: %w", ErrState, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: data after the state object", ErrState)
+	}
+	if st.Format != stateFormat {
+		return fmt.Errorf("%w: format = %q, want %q", ErrState, st.Format, stateFormat)
+	}
+	if st.Version != stateVersion {
+		return fmt.Errorf("%w: version = %d, want %d", ErrState, st.Version, stateVersion)
+	}
+	if st.Policy != e.policy {
+		return fmt.Errorf("%w: policy = %q, want %q", ErrState, st.Policy, e.policy)
+	}
+	names := make([]string, e.K())
+	for k, n := range e.names {
+		names[k] = string(n)
+	}
+	if !slices.Equal(st.Resources, names) {
+		return fmt.Errorf("%w: resources = %v, want %v", ErrState, st.Resources, names)
+	}
+	if st.Steps < 0 {
+		return fmt.Errorf("%w: steps = %d, want >= 0", ErrState, st.Steps)
+	}
+	if len(st.Ports) > e.args.MaxPorts {
+		return fmt.Errorf("%w: %d ports, above maxPorts %d", ErrState, len(st.Ports), e.args.MaxPorts)
+	}
+	K := e.K()
+	seen := map[string]bool{}
+	for i, p := range st.Ports {
+		if seen[p.Key] {
+			return fmt.Errorf("%w: ports[%d].key = %q twice", ErrState, i, p.Key)
+		}
+		seen[p.Key] = true
+		if len(p.Demand) != K || !nonNegative(p.Demand) {
+			return fmt.Errorf("%w: ports[%d].demand = %v, want %d finite values >= 0", ErrState, i, p.Demand, K)
+		}
+		for n, v := range p.Y {
+			if len(v) != K || !nonNegative(v) {
+				return fmt.Errorf("%w: ports[%d].y[%q] = %v, want %d finite values >= 0", ErrState, i, n, v, K)
+			}
+		}
+	}
+	e.ports, e.portIdx, e.x = nil, map[string]int{}, nil
+	e.carry = map[string]map[string][]float64{}
+	for l, p := range st.Ports {
+		e.portIdx[p.Key] = l
+		e.ports = append(e.ports, port{key: p.Key, demand: p.Demand})
+		e.x = append(e.x, 0)
+		e.carry[p.Key] = p.Y
+	}
+	e.steps = st.Steps
+	return nil
+}
+
+func nonNegative(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// writeFileAtomic writes b to path through a temporary file in the same
+// folder and a rename, so that a crash never leaves a truncated state.
+func writeFileAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
