@@ -86,23 +86,43 @@ func newLearner(name string, p *ogasched.Problem, init []float64) (learner, erro
 		if err != nil {
 			return nil, err
 		}
-		return &ogaLearner{p: pol, zero: make([]float64, p.NumPorts())}, nil
+		return &ogaLearner{p: pol, zero: make([]float64, p.NumPorts()), decided: -1}, nil
 	case PolicyDRF:
-		return &baseLearner{d: baselines.NewDRF(p), y: make([]float64, p.Dim())}, nil
+		d, err := baselines.NewDRF(p)
+		if err != nil {
+			return nil, err
+		}
+		return &baseLearner{d: d, y: make([]float64, p.Dim())}, nil
 	}
 	return nil, fmt.Errorf("unknown policy %q", name)
 }
 
 type ogaLearner struct {
-	p    *ogasched.Policy
-	zero []float64
+	p       *ogasched.Policy
+	zero    []float64
+	decided int // the latest slot given to Decide, -1 before the first
 }
 
+// next observes the arrivals x of slot step and returns y(step+1).
+// ogasched needs Observe(t) to follow Decide(t) (the slot convention of
+// issue 13), so a learner built mid-run (after a restart or a rebuild)
+// first decides the slot it is about to observe; Decide does not move y.
 func (o *ogaLearner) next(step int, x []float64) ([]float64, error) {
+	if o.decided != step {
+		if _, err := o.p.Decide(step, o.zero); err != nil {
+			return nil, err
+		}
+		o.decided = step
+	}
 	if err := o.p.Observe(step, x); err != nil {
 		return nil, err
 	}
-	return o.p.Decide(step+1, o.zero)
+	y, err := o.p.Decide(step+1, o.zero)
+	if err != nil {
+		return nil, err
+	}
+	o.decided = step + 1
+	return y, nil
 }
 
 func (o *ogaLearner) state() []float64 { return o.p.Y() }
