@@ -292,7 +292,7 @@
 // # Limits and failure behaviour
 //
 // Every mesh the package accepts (ValidateMesh: Instance.Validate,
-// NewPolicy, the decoders, the baselines) has Nodes*Slots computed without
+// New, the decoders, the baselines) has Nodes*Slots computed without
 // overflow and at most MaxUnits = 2^24; Config.Validate also bounds Jobs by
 // MaxJobs = 2^20 and Generate stops with ErrTooLarge beyond
 // MaxGeneratedUnits = 2^26 (job, unit) pairs; ReadInstance reads at most
