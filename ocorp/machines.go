@@ -29,6 +29,24 @@ func withoutMachine(ms []Machine, i int) ([]Machine, error) {
 }
 
 // setMachines installs the validated ms in the dual state and a new packer.
+// addMachine and removeMachine are the cluster changes OCORP and OCORP+M
+// share through their core.
+func (c *core) addMachine(m Machine) error {
+	ms, err := withMachine(c.d.ms, m)
+	if err != nil {
+		return err
+	}
+	return c.setMachines(ms)
+}
+
+func (c *core) removeMachine(i int) error {
+	ms, err := withoutMachine(c.d.ms, i)
+	if err != nil {
+		return err
+	}
+	return c.setMachines(ms)
+}
+
 func (c *core) setMachines(ms []Machine) error {
 	pk, err := NewPacker(ms)
 	if err != nil {
@@ -43,43 +61,19 @@ func (c *core) setMachines(ms []Machine) error {
 // learned state (package doc, "A changing cluster"). An invalid machine is
 // an error wrapping ErrValue, more than MaxMachines machines ErrTooLarge;
 // the policy is then unchanged.
-func (o *Policy) AddMachine(m Machine) error {
-	ms, err := withMachine(o.c.d.ms, m)
-	if err != nil {
-		return err
-	}
-	return o.c.setMachines(ms)
-}
+func (o *Policy) AddMachine(m Machine) error { return o.c.addMachine(m) }
 
 // RemoveMachine removes machine i; machines after i move down one index.
 // Jobs that ran on it are placed elsewhere from the next Decide. An index
 // out of range or the last machine is an error wrapping ErrMachine, and
 // the policy is then unchanged.
-func (o *Policy) RemoveMachine(i int) error {
-	ms, err := withoutMachine(o.c.d.ms, i)
-	if err != nil {
-		return err
-	}
-	return o.c.setMachines(ms)
-}
+func (o *Policy) RemoveMachine(i int) error { return o.c.removeMachine(i) }
 
 // AddMachine appends machine m, as Policy.AddMachine does.
-func (o *M) AddMachine(m Machine) error {
-	ms, err := withMachine(o.c.d.ms, m)
-	if err != nil {
-		return err
-	}
-	return o.c.setMachines(ms)
-}
+func (o *M) AddMachine(m Machine) error { return o.c.addMachine(m) }
 
 // RemoveMachine removes machine i, as Policy.RemoveMachine does.
-func (o *M) RemoveMachine(i int) error {
-	ms, err := withoutMachine(o.c.d.ms, i)
-	if err != nil {
-		return err
-	}
-	return o.c.setMachines(ms)
-}
+func (o *M) RemoveMachine(i int) error { return o.c.removeMachine(i) }
 
 // AddMachine appends machine m, as Policy.AddMachine does; its price nu
 // starts at 0.
