@@ -72,31 +72,42 @@ func newRewardTables(p *Problem) *rewardTables {
 	return rt
 }
 
-// rewardScratch is one goroutine's working memory for rewardTables.parts.
+// rewardScratch is one policy's working memory for rewardTables.parts. It
+// memoises: vals[j] = f_j(prev[j]) for every coordinate j of a non-linear
+// group, so that a coordinate whose value did not change since the
+// policy's previous slot is not evaluated again (the baselines repeat
+// 85 % of their non-zero values from slot to slot, OGASched its capped
+// ones). Equal float64 values other than ±0 have equal bits, and f(±0)
+// adds nothing to a sum, so the memo changes no result.
 type rewardScratch struct {
-	vals []float64 // f_r^k(y_j) at flat index j
+	vals []float64 // f_r^k(prev[j]) at flat index j
+	prev []float64 // the y[j] vals[j] was computed from (0 at first: f(0) = 0)
 	sums []float64 // per type k: sum over R_l of y
 }
 
 func (rt *rewardTables) scratch() *rewardScratch {
-	return &rewardScratch{vals: make([]float64, rt.p.Dim()), sums: make([]float64, rt.p.K)}
+	n := rt.p.Dim()
+	return &rewardScratch{vals: make([]float64, n), prev: make([]float64, n), sums: make([]float64, rt.p.K)}
 }
 
 // parts returns Problem.RewardParts(x, y), bit for bit: it evaluates the
 // utilities of the ports with a job group by group (a tight loop per kind,
-// no dispatch per coordinate), then sums them and the dominant overhead in
-// exactly RewardParts' order. It does not allocate. x and y have the
-// problem's lengths (checked by the caller).
+// no dispatch per coordinate; a non-linear value only where y changed
+// since the previous call with sc), then sums them and the per-type loads
+// in one pass in exactly RewardParts' order (edges ascending, types
+// ascending; f(0) = 0 adds nothing, as RewardParts skipping y = 0). It
+// does not allocate. x and y have the problem's lengths (checked by the
+// caller); sc belongs to one policy.
 func (rt *rewardTables) parts(sc *rewardScratch, x, y []float64) (gain, penalty float64) {
 	p := rt.p
 	g, K := p.Graph, p.K
-	vals, sums := sc.vals, sc.sums
+	vals, prev, sums := sc.vals, sc.prev, sc.sums[:K]
+	beta := p.Beta[:K]
 	for l, xl := range x {
 		if xl == 0 {
 			continue
 		}
 		base := l * numGroups
-		// Values, group by group (only y != 0 is read back below).
 		for c := 0; c < numGroups; c++ {
 			lo, hi := rt.ptr[base+c], rt.ptr[base+c+1]
 			idx, as := rt.idx[lo:hi], rt.a[lo:hi]
@@ -107,43 +118,54 @@ func (rt *rewardTables) parts(sc *rewardScratch, x, y []float64) (gain, penalty 
 				}
 			case groupLog:
 				for i, j := range idx {
-					if v := y[j]; v != 0 {
+					if v := y[j]; v != prev[j] {
+						prev[j] = v
 						vals[j] = as[i] * math.Log1p(v)
 					}
 				}
 			case groupRecip:
 				for i, j := range idx {
-					if v := y[j]; v != 0 {
-						a := as[i]
-						vals[j] = v / (a * (v + a))
-					}
+					v, a := y[j], as[i]
+					vals[j] = v / (a * (v + a))
 				}
 			case groupPoly:
 				for i, j := range idx {
-					if v := y[j]; v != 0 {
+					if v := y[j]; v != prev[j] {
+						prev[j] = v
 						a := as[i]
 						vals[j] = a * v / (math.Sqrt(v+1) + 1)
 					}
 				}
 			default:
 				for _, j := range idx {
-					if v := y[j]; v != 0 {
-						vals[j] = rt.util(int(j)).Value(v)
+					if v := y[j]; v != prev[j] {
+						prev[j] = v
+						vals[j] = 0
+						if v != 0 {
+							vals[j] = rt.util(int(j)).Value(v)
+						}
 					}
 				}
 			}
 		}
-		// Sums in RewardParts' order: edges ascending, types ascending,
-		// skipping y = 0 (f(0) = 0); the overhead sums per type over the
-		// edges ascending, as dominant does.
+		// The gain in RewardParts' order and the per-type sums of
+		// Problem.dominant, in one pass.
 		lo, hi := g.LeftRange(l)
 		gl := 0.0
-		for j := lo * K; j < hi*K; j++ {
-			if y[j] != 0 {
-				gl += vals[j]
+		clear(sums)
+		for e := lo; e < hi; e++ {
+			ye, ve := y[e*K:e*K+K], vals[e*K:e*K+K]
+			for k := range sums {
+				gl += ve[k]
+				sums[k] += ye[k]
 			}
 		}
-		_, over := rt.dominant(sums, y, lo, hi)
+		over := math.Inf(-1)
+		for k, s := range sums {
+			if v := beta[k] * s; v > over {
+				over = v
+			}
+		}
 		gain += xl * gl
 		penalty += xl * over
 	}

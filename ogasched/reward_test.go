@@ -16,7 +16,8 @@ import (
 // equal Problem.RewardParts and Problem.Gradient bit for bit, on
 // random instances with every kind OGASched accepts (linear, log,
 // reciprocal, poly, alpha-fair, proportional fair), zero and non-zero
-// coordinates, 0/1 and count arrivals.
+// coordinates (kept from slot to slot, so that the reward's memo is used,
+// or changed to 0, -0 or a new value), 0/1 and count arrivals.
 func TestBatchedRewardIsBitIdentical(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 2))
 	kinds := []utility.Kind{utility.Linear, utility.Log, utility.Reciprocal, utility.Poly, utility.ProportionalFair}
@@ -57,6 +58,7 @@ func TestBatchedRewardIsBitIdentical(t *testing.T) {
 		require.NoError(t, err)
 		rt := newRewardTables(p)
 		sc := rt.scratch()
+		y := make([]float64, p.Dim())
 		for s := 0; s < 20; s++ {
 			x := make([]float64, L)
 			for l := range x {
@@ -68,9 +70,16 @@ func TestBatchedRewardIsBitIdentical(t *testing.T) {
 					x[l] = 1
 				}
 			}
-			y := make([]float64, p.Dim())
+			// Half the coordinates keep their previous value (parts'
+			// memo hits), the others become 0, -0 or a new value.
 			for j := range y {
-				if rng.IntN(3) > 0 {
+				switch rng.IntN(6) {
+				case 0, 1, 2:
+				case 3:
+					y[j] = 0
+				case 4:
+					y[j] = math.Copysign(0, -1)
+				default:
 					y[j] = math.Ldexp(rng.Float64(), rng.IntN(12)-6)
 				}
 			}
