@@ -143,15 +143,19 @@ type Policy struct {
 	paper bool
 	proj  *projection.Projector
 	bs    projection.Blocks
-	perm  []int     // block index i -> flat index e*K+k
-	u     []float64 // a_l^k in block order
-	tau   []float64
-	yb    []float64 // y in block order
-	zb    []float64
-	y     []float64 // flat y(t)
-	grad  []float64 // flat gradient
-	rt    *rewardTables
-	sums  []float64 // per-type scratch of rt.gradient
+	perm  []int // block index i -> flat index e*K+k
+	loose int   // coordinates of the loose blocks, first in block order
+	// bsTight are the blocks after the loose ones (offsets into the whole
+	// block order)
+	bsTight projection.Blocks
+	u       []float64 // a_l^k in block order
+	tau     []float64
+	yb      []float64 // y in block order
+	zb      []float64
+	y       []float64 // flat y(t)
+	grad    []float64 // flat gradient
+	rt      *rewardTables
+	sums    []float64 // per-type scratch of rt.gradient
 
 	decided  int  // t of the latest Decide, -1 before the first
 	observed bool // Observe(decided) was called
@@ -210,19 +214,40 @@ func newPolicy(p *Problem, s Settings) *Policy {
 		yb:  make([]float64, n), zb: make([]float64, n),
 		y: make([]float64, n), grad: make([]float64, n), decided: -1,
 	}
+	// Blocks (r, k) in two groups, each in (r, k) order: first the loose
+	// ones, whose bounds sum to at most c_r^k (with a margin of 4 n eps
+	// for the rounding of any order of summation: phi(0) computed by
+	// CappedSimplex then never exceeds c), then the others. The exact
+	// projection clips the loose ones in one loop (projectExact).
 	pol.bs.Offsets = make([]int, 0, g.NumRight()*K+1)
 	pol.bs.Caps = make([]float64, 0, g.NumRight()*K)
-	for r := 0; r < g.NumRight(); r++ {
-		for k := 0; k < K; k++ {
-			pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
-			pol.bs.Caps = append(pol.bs.Caps, p.Capacity[r][k])
-			for _, e := range g.RightEdges(r) {
-				pol.perm = append(pol.perm, e*K+k)
-				pol.u = append(pol.u, p.Demand[g.Edge(e).Left][k])
+	nLoose := 0
+	for pass := 0; pass < 2; pass++ {
+		for r := 0; r < g.NumRight(); r++ {
+			es := g.RightEdges(r)
+			for k := 0; k < K; k++ {
+				sum := 0.0
+				for _, e := range es {
+					sum += p.Demand[g.Edge(e).Left][k]
+				}
+				c := p.Capacity[r][k]
+				if loose := sum*(1+4*float64(len(es))*0x1p-52) <= c; loose != (pass == 0) {
+					continue
+				}
+				pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
+				pol.bs.Caps = append(pol.bs.Caps, c)
+				for _, e := range es {
+					pol.perm = append(pol.perm, e*K+k)
+					pol.u = append(pol.u, p.Demand[g.Edge(e).Left][k])
+				}
 			}
+		}
+		if pass == 0 {
+			nLoose, pol.loose = len(pol.bs.Caps), len(pol.perm)
 		}
 	}
 	pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
+	pol.bsTight = projection.Blocks{Offsets: pol.bs.Offsets[nLoose:], Caps: pol.bs.Caps[nLoose:]}
 	if !s.PaperProjection {
 		pol.proj = projection.NewProjector(workers)
 	}
@@ -291,17 +316,26 @@ func (o *Policy) Observe(t int, x []float64) error {
 		return err
 	}
 	o.rt.gradient(o.grad, o.sums, x, o.y) // = o.p.Gradient(o.grad, x, o.y), bit for bit
-	norm := floats.Norm(o.grad, 2)
+	norm := norm2(o.grad)
 	eta := o.step.Eta(t, norm)
 	if math.IsNaN(eta) || math.IsInf(eta, 0) || eta < 0 {
 		return fmt.Errorf("%w: step eta_%d = %v (gradient norm %v)", ErrValue, t, eta, norm)
 	}
+	// z = y + eta grad in block order; one check for the whole step (a NaN
+	// or infinite z makes chk NaN), the index found only on error.
+	chk := 0.0
+	zb, yb, grad := o.zb, o.yb[:len(o.zb)], o.grad
 	for i, j := range o.perm {
-		z := o.yb[i] + eta*o.grad[j]
-		if math.IsNaN(z) || math.IsInf(z, 0) {
-			return fmt.Errorf("%w: slot %d: y + eta*grad at index %d = %v (eta %v, gradient %v): the step overflows", ErrValue, t, j, z, eta, o.grad[j])
+		z := yb[i] + eta*grad[j]
+		chk += z - z
+		zb[i] = z
+	}
+	if chk != 0 {
+		for i, j := range o.perm {
+			if z := zb[i]; math.IsNaN(z) || math.IsInf(z, 0) {
+				return fmt.Errorf("%w: slot %d: y + eta*grad at index %d = %v (eta %v, gradient %v): the step overflows", ErrValue, t, j, z, eta, grad[j])
+			}
 		}
-		o.zb[i] = z
 	}
 	o.project()
 	o.observed = true
@@ -320,11 +354,25 @@ func (o *Policy) project() {
 			o.tau[b] = projection.CappedSimplexPaper(o.yb[lo:hi], o.zb[lo:hi], o.u[lo:hi], o.bs.Caps[b])
 		}
 	} else {
-		o.proj.Project(o.yb, o.zb, o.u, o.bs, o.tau)
+		o.projectExact()
 	}
 	for i, j := range o.perm {
 		o.y[j] = o.yb[i]
 	}
+}
+
+// projectExact sets yb = Pi_Y(zb) with the exact projection. The loose
+// blocks come first in block order (see newPolicy): their capacity cannot
+// bind, so their projection is the clip min(max(z, 0), u), what
+// projection.CappedSimplex returns for them (tau = 0), bit for bit; the
+// other blocks go through the Projector.
+func (o *Policy) projectExact() {
+	n := o.loose
+	zb, u, yb := o.zb[:n], o.u[:n], o.yb[:n]
+	for i, z := range zb {
+		yb[i] = min(max(z, 0), u[i])
+	}
+	o.proj.Project(o.yb, o.zb, o.u, o.bsTight, o.tau)
 }
 
 // projectFlat sets dst = Pi_Y(z) with the exact projection, both in the flat
@@ -333,7 +381,7 @@ func (o *Policy) projectFlat(dst, z []float64) {
 	for i, j := range o.perm {
 		o.zb[i] = z[j]
 	}
-	o.proj.Project(o.yb, o.zb, o.u, o.bs, o.tau)
+	o.projectExact()
 	for i, j := range o.perm {
 		dst[j] = o.yb[i]
 	}
@@ -351,3 +399,25 @@ func (o *Policy) setY(y []float64) {
 // Y returns the current decision y(t) in the flat layout (owned by the
 // policy, valid until the next call of any of its methods).
 func (o *Policy) Y() []float64 { return o.y }
+
+// norm2 returns the Euclidean norm of x: the square root of the sum of
+// squares (four partial sums) when that sum is safely inside the normal
+// range, else gonum's scaled floats.Norm (no overflow or underflow).
+func norm2(x []float64) float64 {
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += x[i] * x[i]
+		s1 += x[i+1] * x[i+1]
+		s2 += x[i+2] * x[i+2]
+		s3 += x[i+3] * x[i+3]
+	}
+	for ; i < len(x); i++ {
+		s0 += x[i] * x[i]
+	}
+	s := (s0 + s1) + (s2 + s3)
+	if s >= 0x1p-900 && s <= 0x1p900 {
+		return math.Sqrt(s)
+	}
+	return floats.Norm(x, 2)
+}
