@@ -3,6 +3,8 @@ package projection
 import (
 	"fmt"
 	"sync"
+
+	"github.com/msched/msched/projection/internal/kernel"
 )
 
 // Blocks partitions an index range into independent capped-simplex blocks:
@@ -157,10 +159,29 @@ func (p *Projector) runSafe(ch chunk) {
 	projectRange(p.dst, p.z, p.u, p.bs, p.tau, ch.b0, ch.b1)
 }
 
+// projectRange projects blocks b0 to b1-1. Blocks that CappedSimplex
+// hands to capTiny call kernel.TinySolve directly (the same computation
+// without three calls and their checks per block: OGASched projects
+// thousands of such blocks per slot).
 func projectRange(dst, z, u []float64, bs Blocks, tau []float64, b0, b1 int) {
+	tmax := kernel.TinyBlock()
+	if kernel.SmallBlock() < tmax {
+		tmax = 0 // CappedSimplex would not take capTiny
+	}
+	var r kernel.Tiny
 	for b := b0; b < b1; b++ {
 		lo, hi := bs.Offsets[b], bs.Offsets[b+1]
-		t := CappedSimplex(dst[lo:hi], z[lo:hi], u[lo:hi], bs.Caps[b])
+		c := bs.Caps[b]
+		var t float64
+		if n := hi - lo; n >= tinyMin && n <= tmax && c >= 0 {
+			kernel.TinySolve(&r, dst[lo:hi], z[lo:hi], u[lo:hi], c)
+			if r.State < 0 {
+				panic(badInput(z[lo:hi], u[lo:hi]))
+			}
+			t = r.Tau
+		} else {
+			t = CappedSimplex(dst[lo:hi], z[lo:hi], u[lo:hi], c)
+		}
 		if tau != nil {
 			tau[b] = t
 		}

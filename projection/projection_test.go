@@ -396,7 +396,10 @@ func TestProjectorDeterministic(t *testing.T) {
 	z, u, bs := randomBlocks(rng, 1500, 1, 60) // both the small and the Newton path
 	want := make([]float64, len(z))
 	wantTau := make([]float64, bs.NumBlocks())
-	projectRange(want, z, u, bs, wantTau, 0, bs.NumBlocks())
+	for b := range bs.NumBlocks() { // the reference: CappedSimplex block by block
+		lo, hi := bs.Offsets[b], bs.Offsets[b+1]
+		wantTau[b] = CappedSimplex(want[lo:hi], z[lo:hi], u[lo:hi], bs.Caps[b])
+	}
 	for b := range bs.NumBlocks() {
 		lo, hi := bs.Offsets[b], bs.Offsets[b+1]
 		in := instance{z[lo:hi], u[lo:hi], bs.Caps[b]}

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// FuzzKernels runs Piece, Piece0, Clip and TinyBrackets (c = |t|) with every implementation this
+// FuzzKernels runs Piece, Piece0, Clip, TinyBrackets and TinySolve (c = |t|) with every implementation this
 // CPU runs on (z_i, u_i) pairs decoded from data, made finite with u_i >= 0,
 // and compares them bit for bit with the reference loops; the input must
 // stay untouched and Clip must write nothing outside dst.
@@ -65,6 +65,7 @@ func FuzzKernels(f *testing.F) {
 				if w := tinyRef(z, u, tau); !sameTiny(r, w) {
 					t.Fatalf("TinyBrackets = %+v, reference %+v", r, w)
 				}
+				checkTinySolve(t, 0, z, u, tau)
 			}
 		})
 	})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -347,6 +348,96 @@ func sameTiny(a, b Tiny) bool {
 	return true
 }
 
+// checkTinySolve compares TinySolve with the Go reference (tinySolveGo):
+// the Tiny record (Tau included) and dst bit for bit, nothing written
+// outside dst, dst untouched on invalid input, and dst aliasing z and u.
+func checkTinySolve(t *testing.T, k int, z0, u0 []float64, c float64) {
+	t.Helper()
+	n := len(z0)
+	var want Tiny
+	wantY := make([]float64, n)
+	tinySolveGo(&want, wantY, slices.Clone(z0), slices.Clone(u0), c)
+	for _, off := range []int{0, 5} {
+		z, zok := copyAt(z0, off)
+		u, uok := copyAt(u0, 7-off)
+		dst, intact := guarded(n, off+2)
+		var got Tiny
+		TinySolve(&got, dst, z, u, c)
+		if !zok() || !uok() || !intact() {
+			t.Fatalf("case %d: z=%v u=%v c=%v: a write outside dst", k, z0, u0, c)
+		}
+		if !sameTiny(got, want) || (want.State >= 0 && !same(got.Tau, want.Tau)) {
+			t.Fatalf("case %d: z=%v u=%v c=%v: %+v, reference %+v", k, z0, u0, c, got, want)
+		}
+		for i := range dst {
+			if want.State < 0 {
+				if math.Float64bits(dst[i]) != 0x7ff8dead0000beef {
+					t.Fatalf("case %d: dst written on invalid input", k)
+				}
+			} else if !same(dst[i], wantY[i]) {
+				t.Fatalf("case %d: z=%v u=%v c=%v: dst[%d] = %v, reference %v (tau %v)", k, z0, u0, c, i, dst[i], wantY[i], want.Tau)
+			}
+		}
+	}
+	if want.State < 0 {
+		return
+	}
+	// dst = z, then dst = u.
+	z, u := slices.Clone(z0), slices.Clone(u0)
+	var got Tiny
+	TinySolve(&got, z, z, u, c)
+	for i := range z {
+		if !same(z[i], wantY[i]) {
+			t.Fatalf("case %d: dst = z: dst[%d] = %v, reference %v", k, i, z[i], wantY[i])
+		}
+	}
+	z = slices.Clone(z0)
+	TinySolve(&got, u, z, u, c)
+	for i := range u {
+		if !same(u[i], wantY[i]) {
+			t.Fatalf("case %d: dst = u: dst[%d] = %v, reference %v", k, i, u[i], wantY[i])
+		}
+	}
+}
+
+// TestTinySolveRoot: TinySolve's tau solves phi(tau) = c to rounding when
+// the capacity binds, and its dst is feasible.
+func TestTinySolveRoot(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	forEachImpl(t, func(t *testing.T) {
+		for range 5000 {
+			n := 1 + rng.IntN(8)
+			z, u := make([]float64, n), make([]float64, n)
+			sumU := 0.0
+			for i := range z {
+				z[i], u[i] = 4*rng.Float64()-1, 2*rng.Float64()
+				sumU += u[i]
+			}
+			c := sumU * rng.Float64()
+			dst := make([]float64, n)
+			var r Tiny
+			TinySolve(&r, dst, z, u, c)
+			if r.State < 0 {
+				t.Fatalf("valid input rejected: z=%v u=%v", z, u)
+			}
+			sum, scale := 0.0, c
+			for i, y := range dst {
+				if y < 0 || y > u[i] {
+					t.Fatalf("dst[%d] = %v outside [0, %v]", i, y, u[i])
+				}
+				sum += y
+				scale = max(scale, math.Abs(z[i]), u[i])
+			}
+			if r.State == 1 && math.Abs(sum-c) > 1e-12*float64(n)*scale {
+				t.Fatalf("z=%v u=%v c=%v: sum %v != c (tau %v)", z, u, c, sum, r.Tau)
+			}
+			if r.State == 0 && (sum > c || r.Tau != 0) {
+				t.Fatalf("z=%v u=%v c=%v: not binding but sum %v, tau %v", z, u, c, sum, r.Tau)
+			}
+		}
+	})
+}
+
 // TestTinyBracketsMatchesReference compares every implementation with the
 // reference loop on blocks of 1 to 8 coordinates (ties, zeros, huge and
 // tiny magnitudes, capacities at and around the breakpoints' phi values,
@@ -391,6 +482,7 @@ func TestTinyBracketsMatchesReference(t *testing.T) {
 	}
 	forEachImpl(t, func(t *testing.T) {
 		for k, in := range cases {
+			checkTinySolve(t, k, in.z, in.u, in.c)
 			for _, off := range []int{0, 3} {
 				z, _ := copyAt(in.z, off)
 				u, _ := copyAt(in.u, 7-off)

@@ -630,3 +630,315 @@ tiny2bad:
 	MOVQ $-1, 24(DI)
 	VZEROUPPER
 	RET
+
+// ---------------------------------------------------------------- tiny solve
+//
+// TinySolve: TinyBrackets, then the root of the linear piece [Lo, Hi]
+// (the classification at its midpoint, sum in the order of Lanes.Reduce,
+// tau = min(max((sum-c)/m, Lo), Hi), Hi if no coordinate is free), then
+// dst = min(max(z - tau, 0), u) with a masked store. The operations and
+// their operand order are those of the Go reference (tinySolveGo).
+
+DATA tconst<>+0(SB)/8, $0.5
+GLOBL tconst<>(SB), RODATA|NOPTR, $8
+
+#define HALF tconst<>+0(SB)
+
+// func tinySolveAVX512(r *Tiny, dst, z, u []float64, c float64)
+// 1 <= len(z) <= 8, len(dst) and len(u) >= len(z); lanes >= len(z) are
+// masked off (K6).
+TEXT ·tinySolveAVX512(SB), NOSPLIT, $0-88
+	MOVQ         r+0(FP), DI
+	MOVQ         dst_base+8(FP), BX
+	MOVQ         z_base+32(FP), SI
+	MOVQ         z_len+40(FP), R9
+	MOVQ         u_base+56(FP), DX
+	VBROADCASTSD c+80(FP), Z7
+	TAILMASK
+	VPXORQ       Z8, Z8, Z8
+	VMOVUPD.Z    (SI), K6, Z0
+	VMOVUPD.Z    (DX), K6, Z1
+
+	// The check: a NaN in (z-z)+(u-u), or u < 0.
+	VSUBPD   Z0, Z0, Z2
+	VSUBPD   Z1, Z1, Z3
+	VADDPD   Z3, Z2, Z2
+	VCMPPD   $3, Z2, Z2, K1
+	VCMPPD   $0x11, Z8, Z1, K2
+	KORW     K1, K2, K1
+	KORTESTW K1, K1
+	JNE      tsbad
+
+	// phi(0) = sum of clip(z, 0, u) over the lanes.
+	VMAXPD  Z8, Z0, Z2
+	VMINPD  Z1, Z2, Z2
+	TREE(VADDPD, VADDSD)
+	VMOVSD  X2, 0(DI)
+	UCOMISD X7, X2
+	JA      tsbinds
+	MOVQ    $0, 24(DI)
+	VPXORQ  Z5, Z5, Z5
+	VMOVSD  X5, 32(DI)
+	JMP     tsclip
+
+tsbinds:
+	// The bracket, as tinyAVX512.
+	VSUBPD Z1, Z0, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	XORQ   AX, AX
+
+tsloop:
+	VBROADCASTSD (SI)(AX*8), Z2
+	VBROADCASTSD (DX)(AX*8), Z3
+	VSUBPD       Z0, Z2, Z4
+	VSUBPD       Z9, Z2, Z5
+	VMAXPD       Z8, Z4, Z4
+	VMAXPD       Z8, Z5, Z5
+	VMINPD       Z3, Z4, Z4
+	VMINPD       Z3, Z5, Z5
+	VADDPD       Z4, Z10, Z10
+	VADDPD       Z5, Z11, Z11
+	INCQ         AX
+	CMPQ         AX, R9
+	JB           tsloop
+
+	VCMPPD       $0x1e, Z8, Z0, K6, K5
+	VCMPPD       $0x1e, Z8, Z9, K6, K7
+	VCMPPD       $0x1e, Z7, Z10, K6, K1
+	VCMPPD       $0x12, Z7, Z10, K5, K2
+	VCMPPD       $0x1e, Z7, Z11, K6, K3
+	VCMPPD       $0x12, Z7, Z11, K7, K4
+	VBROADCASTSD NINF, Z12
+	VBROADCASTSD PINF, Z13
+	VBLENDMPD    Z0, Z12, K1, Z14
+	VBLENDMPD    Z9, Z12, K3, Z15
+	VMAXPD       Z15, Z14, Z2
+	TREE(VMAXPD, VMAXSD)
+	VMAXSD       X8, X2, X2
+	VMOVSD       X2, 8(DI)
+	VBLENDMPD    Z0, Z13, K2, Z16
+	VBLENDMPD    Z9, Z13, K4, Z17
+	VMINPD       Z17, Z16, Z2
+	TREE(VMINPD, VMINSD)
+	VMOVSD       X2, 16(DI)
+	MOVQ         $1, 24(DI)
+
+	// The root: lo X10, hi X11 (TREE clobbers Y3), mid = lo + (hi-lo)/2;
+	// free (K3) and capped (K4) lanes at mid; sum of u on capped and z on
+	// free; m = free lanes.
+	VMOVSD       8(DI), X10
+	VMOVSD       16(DI), X11
+	VSUBSD       X10, X11, X5
+	VMULSD       HALF, X5, X5
+	VADDSD       X5, X10, X5
+	VBROADCASTSD X5, Z5
+	VSUBPD       Z5, Z0, Z6
+	VCMPPD       $0x1e, Z8, Z6, K6, K1
+	VCMPPD       $0x11, Z1, Z6, K1, K3
+	VCMPPD       $0x15, Z1, Z6, K1, K4
+	VMOVAPD.Z    Z1, K4, Z2
+	VMOVAPD      Z0, K3, Z2
+	TREE(VADDPD, VADDSD)
+	KMOVW        K3, AX
+	POPCNTL      AX, AX
+	TESTL        AX, AX
+	JE           tshi
+	VCVTSI2SDL   AX, X9, X9
+	VSUBSD       X7, X2, X2
+	VDIVSD       X9, X2, X2
+	VMAXSD       X10, X2, X2
+	VMINSD       X11, X2, X2
+	JMP          tstau
+
+tshi:
+	VMOVAPD X11, X2
+
+tstau:
+	VMOVSD       X2, 32(DI)
+	VBROADCASTSD X2, Z5
+
+tsclip:
+	// dst = min(max(z - tau, 0), u), lanes < len(z) only.
+	VSUBPD  Z5, Z0, Z0
+	VMAXPD  Z8, Z0, Z0
+	VMINPD  Z1, Z0, Z0
+	VMOVUPD Z0, K6, (BX)
+	VZEROUPPER
+	RET
+
+tsbad:
+	MOVQ $-1, 24(DI)
+	VZEROUPPER
+	RET
+
+// func tinySolveAVX2(r *Tiny, dst, z, u []float64, c float64)
+// 1 <= len(z) <= 8, len(dst) and len(u) >= len(z): as tinyAVX2, then the
+// root and the clip with masked loads and stores (Y14, Y15).
+TEXT ·tinySolveAVX2(SB), NOSPLIT, $0-88
+	MOVQ         r+0(FP), DI
+	MOVQ         dst_base+8(FP), R10
+	MOVQ         z_base+32(FP), SI
+	MOVQ         z_len+40(FP), R9
+	MOVQ         u_base+56(FP), DX
+	VBROADCASTSD c+80(FP), Y7
+	MOVQ         $8, AX
+	SUBQ         R9, AX
+	LEAQ         tailmask<>(SB), R8
+	LEAQ         (R8)(AX*8), R8
+	VMOVDQU      (R8), Y14
+	VMOVDQU      32(R8), Y15
+	VMASKMOVPD   (SI), Y14, Y0
+	VMASKMOVPD   32(SI), Y15, Y1
+	VMASKMOVPD   (DX), Y14, Y2
+	VMASKMOVPD   32(DX), Y15, Y3
+	VXORPD       Y6, Y6, Y6
+
+	VSUBPD    Y0, Y0, Y8
+	VSUBPD    Y2, Y2, Y9
+	VADDPD    Y9, Y8, Y8
+	VSUBPD    Y1, Y1, Y10
+	VSUBPD    Y3, Y3, Y11
+	VADDPD    Y11, Y10, Y10
+	VADDPD    Y10, Y8, Y8
+	VCMPPD    $3, Y8, Y8, Y8
+	VCMPPD    $0x11, Y6, Y2, Y9
+	VCMPPD    $0x11, Y6, Y3, Y10
+	VORPD     Y9, Y8, Y8
+	VORPD     Y10, Y8, Y8
+	VMOVMSKPD Y8, AX
+	TESTL     AX, AX
+	JNE       ts2bad
+
+	VMAXPD       Y6, Y0, Y8
+	VMINPD       Y2, Y8, Y8
+	VMAXPD       Y6, Y1, Y9
+	VMINPD       Y3, Y9, Y9
+	VADDPD       Y9, Y8, Y8
+	VEXTRACTF128 $1, Y8, X9
+	VADDPD       X9, X8, X8
+	VPERMILPD    $1, X8, X9
+	VADDSD       X9, X8, X8
+	VMOVSD       X8, 0(DI)
+	UCOMISD      X7, X8
+	JA           ts2binds
+	MOVQ         $0, 24(DI)
+	VXORPD       Y12, Y12, Y12
+	VMOVSD       X12, 32(DI)
+	JMP          ts2clip
+
+ts2binds:
+	VSUBPD Y2, Y0, Y4
+	VSUBPD Y3, Y1, Y5
+	VXORPD Y8, Y8, Y8
+	VXORPD Y9, Y9, Y9
+	VXORPD Y10, Y10, Y10
+	VXORPD Y11, Y11, Y11
+	XORQ   AX, AX
+
+ts2loop:
+	VBROADCASTSD (SI)(AX*8), Y12
+	VBROADCASTSD (DX)(AX*8), Y13
+	TINYACC2(Y0, Y8, Y14)
+	TINYACC2(Y1, Y9, Y15)
+	TINYACC2(Y4, Y10, Y14)
+	TINYACC2(Y5, Y11, Y15)
+	INCQ         AX
+	CMPQ         AX, R9
+	JB           ts2loop
+
+	VBROADCASTSD NINF, Y2
+	VBROADCASTSD PINF, Y3
+	TINYSEL2(Y0, Y8)
+	TINYSEL2(Y1, Y9)
+	TINYSEL2(Y4, Y10)
+	TINYSEL2(Y5, Y11)
+	VEXTRACTF128 $1, Y2, X12
+	VMAXPD       X12, X2, X2
+	VPERMILPD    $1, X2, X12
+	VMAXSD       X12, X2, X2
+	VMAXSD       X6, X2, X2
+	VMOVSD       X2, 8(DI)
+	VEXTRACTF128 $1, Y3, X12
+	VMINPD       X12, X3, X3
+	VPERMILPD    $1, X3, X12
+	VMINSD       X12, X3, X3
+	VMOVSD       X3, 16(DI)
+	MOVQ         $1, 24(DI)
+
+	// Reload the masks and u (clobbered by the bracket).
+	VMOVDQU    (R8), Y14
+	VMOVDQU    32(R8), Y15
+	VMASKMOVPD (DX), Y14, Y2
+	VMASKMOVPD 32(DX), Y15, Y3
+
+	// The root: lo X10, hi X11, mid broadcast in Y12.
+	VMOVSD       8(DI), X10
+	VMOVSD       16(DI), X11
+	VSUBSD       X10, X11, X12
+	VMULSD       HALF, X12, X12
+	VADDSD       X12, X10, X12
+	VBROADCASTSD X12, Y12
+
+	// Lanes 0-3: S in Y13, free count in AX.
+	VSUBPD    Y12, Y0, Y4
+	VCMPPD    $0x1e, Y6, Y4, Y5
+	VCMPPD    $0x11, Y2, Y4, Y4
+	VANDPD    Y5, Y4, Y8
+	VANDNPD   Y5, Y4, Y9
+	VMOVMSKPD Y8, AX
+	VANDPD    Y2, Y9, Y9
+	VANDPD    Y0, Y8, Y8
+	VORPD     Y9, Y8, Y13
+
+	// Lanes 4-7: S in Y8, free count in BX.
+	VSUBPD    Y12, Y1, Y4
+	VCMPPD    $0x1e, Y6, Y4, Y5
+	VCMPPD    $0x11, Y3, Y4, Y4
+	VANDPD    Y5, Y4, Y8
+	VANDNPD   Y5, Y4, Y9
+	VMOVMSKPD Y8, BX
+	VANDPD    Y3, Y9, Y9
+	VANDPD    Y1, Y8, Y8
+	VORPD     Y9, Y8, Y8
+
+	VADDPD       Y8, Y13, Y13
+	VEXTRACTF128 $1, Y13, X8
+	VADDPD       X8, X13, X13
+	VPERMILPD    $1, X13, X8
+	VADDSD       X8, X13, X13
+	POPCNTL      AX, AX
+	POPCNTL      BX, BX
+	ADDL         BX, AX
+	TESTL        AX, AX
+	JE           ts2hi
+	VCVTSI2SDL   AX, X9, X9
+	VSUBSD       X7, X13, X13
+	VDIVSD       X9, X13, X13
+	VMAXSD       X10, X13, X13
+	VMINSD       X11, X13, X13
+	JMP          ts2tau
+
+ts2hi:
+	VMOVAPD X11, X13
+
+ts2tau:
+	VMOVSD       X13, 32(DI)
+	VBROADCASTSD X13, Y12
+
+ts2clip:
+	VSUBPD     Y12, Y0, Y0
+	VSUBPD     Y12, Y1, Y1
+	VMAXPD     Y6, Y0, Y0
+	VMAXPD     Y6, Y1, Y1
+	VMINPD     Y2, Y0, Y0
+	VMINPD     Y3, Y1, Y1
+	VMASKMOVPD Y0, Y14, (R10)
+	VMASKMOVPD Y1, Y15, 32(R10)
+	VZEROUPPER
+	RET
+
+ts2bad:
+	MOVQ $-1, 24(DI)
+	VZEROUPPER
+	RET

@@ -26,6 +26,12 @@ func tinyAVX512(r *Tiny, z, u []float64, c float64)
 func tinyAVX2(r *Tiny, z, u []float64, c float64)
 
 //go:noescape
+func tinySolveAVX512(r *Tiny, dst, z, u []float64, c float64)
+
+//go:noescape
+func tinySolveAVX2(r *Tiny, dst, z, u []float64, c float64)
+
+//go:noescape
 func pieceAVX2(l *Lanes, z, u []float64, t float64)
 
 //go:noescape
@@ -100,5 +106,13 @@ func tinyAsm(r *Tiny, z, u []float64, c float64) {
 		tinyAVX512(r, z, u, c)
 	} else {
 		tinyAVX2(r, z, u, c)
+	}
+}
+
+func tinySolveAsm(r *Tiny, dst, z, u []float64, c float64) {
+	if level == levelAVX512 {
+		tinySolveAVX512(r, dst, z, u, c)
+	} else {
+		tinySolveAVX2(r, dst, z, u, c)
 	}
 }

@@ -31,3 +31,6 @@ func clipAsm(dst, z, u []float64, tau float64) {
 func tinyAsm(r *Tiny, z, u []float64, c float64) {
 	panic("projection: kernel: no assembly in this build")
 }
+func tinySolveAsm(r *Tiny, dst, z, u []float64, c float64) {
+	panic("projection: kernel: no assembly in this build")
+}

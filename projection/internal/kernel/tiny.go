@@ -8,6 +8,7 @@ type Tiny struct {
 	Phi0   float64 // phi(0), summed over the 8 lanes as in Lanes.Reduce
 	Lo, Hi float64 // valid if State == 1: phi is linear on [Lo, Hi] and crosses c there
 	State  int64   // -1: invalid input; 0: phi(0) <= c; 1: the capacity binds
+	Tau    float64 // TinySolve only, if State >= 0: the multiplier (0 if State == 0)
 }
 
 // TinyBrackets brackets the root of phi(x) = sum_i clip(z_i - x, 0, u_i) = c
@@ -93,4 +94,83 @@ func tinyGo(r *Tiny, z, u []float64, c float64) {
 		}
 	}
 	r.State, r.Lo, r.Hi = 1, lo, hi
+}
+
+// TinySolve is TinyBrackets followed by the rest of the projection of a
+// block of 1 to 8 coordinates, in one call (one assembly function with
+// the assembly kernels): it is
+//
+//	TinyBrackets(r, z, u, c)
+//	switch r.State {
+//	case -1:
+//		return // dst untouched
+//	case 0:
+//		r.Tau = 0
+//	case 1:
+//		r.Tau = TinyRoot(z, u, c, r.Lo, r.Hi)
+//	}
+//	for i := range z {
+//		dst[i] = min(max(z[i]-r.Tau, 0), u[i])
+//	}
+//
+// with the same result bit for bit on every implementation. dst may be z
+// or u (every input is read before dst is written). It needs 1 <= len(z)
+// <= 8 and len(dst), len(u) >= len(z), and allocates nothing.
+func TinySolve(r *Tiny, dst, z, u []float64, c float64) {
+	if len(z) < 1 || len(z) > 8 {
+		panic("projection: kernel.TinySolve needs 1 to 8 coordinates")
+	}
+	u, dst = u[:len(z)], dst[:len(z)]
+	if useAsm {
+		tinySolveAsm(r, dst, z, u, c)
+		return
+	}
+	tinySolveGo(r, dst, z, u, c)
+}
+
+func tinySolveGo(r *Tiny, dst, z, u []float64, c float64) {
+	tinyGo(r, z, u, c)
+	switch r.State {
+	case -1:
+		return
+	case 0:
+		r.Tau = 0
+	default:
+		r.Tau = TinyRoot(z, u, c, r.Lo, r.Hi)
+	}
+	clipGo(dst, z, u, r.Tau, 0)
+}
+
+// TinyRoot returns the root of phi(x) = c on [lo, hi], where phi is linear
+// (a bracket of TinyBrackets; 1 <= len(z) <= 8): it classifies the
+// coordinates at the midpoint mid = lo + (hi-lo)/2 (free: 0 < z_i - mid <
+// u_i; capped: z_i - mid > 0 otherwise), sums u_i over the capped and z_i
+// over the free ones in the order of Lanes.Reduce, and returns
+// min(max((sum - c)/m, lo), hi), m the number of free coordinates, or hi
+// if m = 0. The classification is branch-free (masks and bitwise
+// selects): branches on random data mispredicted.
+func TinyRoot(z, u []float64, c, lo, hi float64) float64 {
+	mid := lo + (hi-lo)/2
+	var s [8]float64
+	var m uint64
+	u = u[:len(z)]
+	for i, zi := range z[:min(len(z), 8)] {
+		v := zi - mid
+		var pos, below uint64
+		if v > 0 {
+			pos = allOnes
+		}
+		if v < u[i] {
+			below = allOnes
+		}
+		free := pos & below
+		capped := pos &^ below
+		s[i] = math.Float64frombits(math.Float64bits(u[i])&capped | math.Float64bits(zi)&free)
+		m += free & 1
+	}
+	if m == 0 {
+		return hi
+	}
+	sum := ((s[0] + s[4]) + (s[2] + s[6])) + ((s[1] + s[5]) + (s[3] + s[7]))
+	return min(max((sum-c)/float64(m), lo), hi)
 }
