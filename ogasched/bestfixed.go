@@ -61,7 +61,10 @@ func (r *BestFixedResult) Gap() float64 {
 // mu log sum_k exp(beta_k S_lk / mu) (within mu ln K per unit of X_l), and
 // the smooth concave problem is solved by accelerated projected gradient
 // (FISTA with backtracking and adaptive restart, the exact projection of
-// package projection), with mu decreasing tenfold in stages. The bound is
+// package projection), with mu decreasing tenfold in stages; a stage whose
+// smoothing bias mu ln K is above the gap asked for ends as soon as 50
+// iterations gain less than 1e-5 of that bias (the 1e-6 gap of the large
+// instance: 13 350 iterations before, 5 250 now). The bound is
 // weak duality: for weights w_l in the simplex over k,
 // q(X, y) <= sum_l X_l [sum f - sum_k w_lk beta_k S_lk], whose maximum over
 // Y separates into one problem per (r,k) block, each bounded by its
@@ -151,16 +154,13 @@ func (st *bfState) smooth(y []float64, mu float64, grad []float64) float64 {
 			}
 			continue
 		}
-		gain := 0.0
-		for e := lo; e < hi; e++ {
-			us := p.Utility[g.Edge(e).Right]
-			for k := 0; k < K; k++ {
-				yv := y[e*K+k]
-				if yv != 0 {
-					gain += us[k].Value(yv)
-				}
-				if grad != nil {
-					grad[e*K+k] = xl * (us[k].Deriv(yv) - w[k]*p.Beta[k])
+		gain := st.pol.rt.portValue(l, y)
+		if grad != nil {
+			st.pol.rt.portDerivs(grad, l, y)
+			for e := lo; e < hi; e++ {
+				ge := grad[e*K : e*K+K]
+				for k := range ge {
+					ge[k] = xl * (ge[k] - w[k]*p.Beta[k])
 				}
 			}
 		}
@@ -207,7 +207,8 @@ func (st *bfState) bound() float64 {
 					l := g.Edge(e).Left
 					hi = math.Max(hi, st.X[l]*u.DerivBound())
 				}
-				for it := 0; it < 100 && lo < hi; it++ {
+				// Any mu >= 0 gives a valid bound: stop at 1e-10 relative.
+				for it := 0; it < 100 && lo < hi && hi-lo > 1e-10*hi; it++ {
 					mid := lo + (hi-lo)/2
 					val, used := phi(mid)
 					best = math.Min(best, val)
@@ -293,6 +294,7 @@ func bestFixed(p *Problem, X []float64, s BestFixedSettings) (*BestFixedResult, 
 		copy(yPrev, y)
 		tk := 1.0
 		Fcur := st.smooth(y, mu, nil)
+		Fmark := math.Inf(-1)
 		last := stage == stages-1
 		for j := 0; (j < perStage || last) && it < s.MaxIter; j++ {
 			it++
@@ -328,6 +330,17 @@ func bestFixed(p *Problem, X []float64, s BestFixedSettings) (*BestFixedResult, 
 				if done = check(); done {
 					break
 				}
+				// The stage's smoothed problem is solved to well within
+				// its smoothing bias (mu ln K per unit of the scaled X)
+				// when 50 iterations gain less than 1e-3 of it: go on to
+				// the next, smaller mu.
+				// Only while that bias is above the gap asked for: the
+				// stages below it are the ones that reach Tol.
+				bias := mu * math.Log(float64(max(K, 2)))
+				if !last && bias > tol*math.Max(1, math.Abs(bestV)*sumX) && Fcur-Fmark < bfStall*bias {
+					break
+				}
+				Fmark = Fcur
 			}
 		}
 		if !done {
@@ -342,3 +355,10 @@ func bestFixed(p *Problem, X []float64, s BestFixedSettings) (*BestFixedResult, 
 	res.Converged = res.Bound-res.Value <= s.Tol*math.Max(1, math.Abs(res.Value))
 	return res, nil
 }
+
+// bfStall ends a stage of BestFixed whose smoothing bias is above the gap
+// asked for when 50 iterations gain less than bfStall times that bias
+// (measured on the Table II and large instances: 1e-3 and 1e-4 left the
+// later stages too far from their optimum, 0 spends every stage's share of
+// MaxIter).
+const bfStall = 1e-5

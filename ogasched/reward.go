@@ -252,3 +252,78 @@ func (rt *rewardTables) gradient(dst, sums, x, y []float64) {
 		}
 	}
 }
+
+// portValue returns sum over port l's coordinates of f_j(y_j), group by
+// group (no dispatch per coordinate; the order differs from RewardParts').
+func (rt *rewardTables) portValue(l int, y []float64) float64 {
+	base := l * numGroups
+	s := 0.0
+	for c := 0; c < numGroups; c++ {
+		lo, hi := rt.ptr[base+c], rt.ptr[base+c+1]
+		idx, as := rt.idx[lo:hi], rt.a[lo:hi]
+		switch c {
+		case groupLinear:
+			for i, j := range idx {
+				s += as[i] * y[j]
+			}
+		case groupLog:
+			for i, j := range idx {
+				if v := y[j]; v != 0 {
+					s += as[i] * math.Log1p(v)
+				}
+			}
+		case groupRecip:
+			for i, j := range idx {
+				v, a := y[j], as[i]
+				s += v / (a * (v + a))
+			}
+		case groupPoly:
+			for i, j := range idx {
+				if v := y[j]; v != 0 {
+					a := as[i]
+					s += a * v / (math.Sqrt(v+1) + 1)
+				}
+			}
+		default:
+			for _, j := range idx {
+				if v := y[j]; v != 0 {
+					s += rt.util(int(j)).Value(v)
+				}
+			}
+		}
+	}
+	return s
+}
+
+// portDerivs sets dst[j] = f_j'(y_j) for port l's coordinates, group by
+// group, as gradient does.
+func (rt *rewardTables) portDerivs(dst []float64, l int, y []float64) {
+	base := l * numGroups
+	for c := 0; c < numGroups; c++ {
+		lo, hi := rt.ptr[base+c], rt.ptr[base+c+1]
+		idx, as := rt.idx[lo:hi], rt.a[lo:hi]
+		switch c {
+		case groupLinear:
+			for i, j := range idx {
+				dst[j] = as[i]
+			}
+		case groupLog:
+			for i, j := range idx {
+				dst[j] = as[i] / (y[j] + 1)
+			}
+		case groupRecip:
+			for i, j := range idx {
+				v, a := y[j], as[i]
+				dst[j] = 1 / ((v + a) * (v + a))
+			}
+		case groupPoly:
+			for i, j := range idx {
+				dst[j] = as[i] / (2 * math.Sqrt(y[j]+1))
+			}
+		default:
+			for _, j := range idx {
+				dst[j] = rt.util(int(j)).Deriv(y[j])
+			}
+		}
+	}
+}
