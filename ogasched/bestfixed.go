@@ -17,6 +17,10 @@ type BestFixedSettings struct {
 	// MaxIter bounds the gradient iterations; 0 means 20000. It must be in
 	// [0, MaxBestFixedIter].
 	MaxIter int
+	// Workers is the number of goroutines of the exact projection (as
+	// Settings.Workers); 0 means 1. The result does not depend on it. It
+	// must be in [0, MaxWorkers].
+	Workers int
 }
 
 // MaxBestFixedIter bounds BestFixedSettings.MaxIter.
@@ -94,6 +98,9 @@ func BestFixed(p *Problem, tr *Trace, s BestFixedSettings) (*BestFixedResult, er
 	}
 	if s.MaxIter == 0 {
 		s.MaxIter = 20000
+	}
+	if s.Workers < 0 || s.Workers > MaxWorkers {
+		return nil, fmt.Errorf("%w: Workers = %d outside [0, %d]", ErrSettings, s.Workers, MaxWorkers)
 	}
 	if s.MaxIter < 0 || s.MaxIter > MaxBestFixedIter {
 		return nil, fmt.Errorf("%w: MaxIter = %d outside [0, %d]", ErrSettings, s.MaxIter, MaxBestFixedIter)
@@ -189,7 +196,7 @@ func (st *bfState) bound() float64 {
 					price := xl*st.w[l*K+k]*p.Beta[k] + mu
 					y := 0.0
 					if xl > 0 {
-						y = math.Min(math.Max(u.InvDeriv(price/xl), 0), a)
+						y = min(max(u.InvDeriv(price/xl), 0), a)
 					}
 					h := -price * y
 					if y != 0 {
@@ -202,24 +209,44 @@ func (st *bfState) bound() float64 {
 			}
 			best, used := phi(0)
 			if used > c {
+				// used(mu) is non-increasing: find used(mu) = c by the
+				// Illinois variant of false position on [lo, hi] (any mu
+				// gives a valid bound, the smallest phi seen is kept).
 				lo, hi := 0.0, 0.0
 				for _, e := range es {
 					l := g.Edge(e).Left
-					hi = math.Max(hi, st.X[l]*u.DerivBound())
+					hi = max(hi, st.X[l]*u.DerivBound())
 				}
-				// Any mu >= 0 gives a valid bound: stop at 1e-10 relative.
-				for it := 0; it < 100 && lo < hi && hi-lo > 1e-10*hi; it++ {
-					mid := lo + (hi-lo)/2
-					val, used := phi(mid)
-					best = math.Min(best, val)
-					if used > c {
-						lo = mid
-					} else {
-						hi = mid
+				gLo := used - c
+				val, uHi := phi(hi)
+				best = min(best, val)
+				gHi := uHi - c
+				side := 0
+				for it := 0; it < 100 && gHi < 0 && hi-lo > 1e-10*hi; it++ {
+					mid := hi - gHi*(hi-lo)/(gHi-gLo)
+					if !(mid > lo && mid < hi) {
+						mid = lo + (hi-lo)/2
+					}
+					val, um := phi(mid)
+					best = min(best, val)
+					gm := um - c
+					switch {
+					case gm > 0:
+						lo, gLo = mid, gm
+						if side == -1 {
+							gHi /= 2
+						}
+						side = -1
+					case gm < 0:
+						hi, gHi = mid, gm
+						if side == 1 {
+							gLo /= 2
+						}
+						side = 1
+					default:
+						lo, hi = mid, mid
 					}
 				}
-				val, _ := phi(hi)
-				best = math.Min(best, val)
 			}
 			total += best
 		}
@@ -235,7 +262,7 @@ func bestFixed(p *Problem, X []float64, s BestFixedSettings) (*BestFixedResult, 
 		res.Converged = true
 		return res, nil
 	}
-	pol, err := New(p, Settings{Step: Constant(0)})
+	pol, err := New(p, Settings{Step: Constant(0), Workers: s.Workers})
 	if err != nil {
 		return nil, err
 	}
@@ -301,7 +328,7 @@ func bestFixed(p *Problem, X []float64, s BestFixedSettings) (*BestFixedResult, 
 			tNext := (1 + math.Sqrt(1+4*tk*tk)) / 2
 			mom := (tk - 1) / tNext
 			for i := range vpt {
-				vpt[i] = math.Min(math.Max(y[i]+mom*(y[i]-yPrev[i]), 0), ub[i])
+				vpt[i] = min(max(y[i]+mom*(y[i]-yPrev[i]), 0), ub[i])
 			}
 			Fv := st.smooth(vpt, mu, st.grad)
 			var Fn float64

@@ -191,7 +191,7 @@ func TestBestFixedEdgeCases(t *testing.T) {
 	require.ErrorIs(t, err, ErrDimension)
 	_, err = BestFixed(p, &Trace{Ports: 2, Arrivals: [][]float64{{math.NaN(), 0}}}, BestFixedSettings{})
 	require.ErrorIs(t, err, ErrValue)
-	for _, s := range []BestFixedSettings{{Tol: -1}, {Tol: 1}, {Tol: math.NaN()}, {MaxIter: -1}, {MaxIter: math.MaxInt}} {
+	for _, s := range []BestFixedSettings{{Tol: -1}, {Tol: 1}, {Tol: math.NaN()}, {MaxIter: -1}, {MaxIter: math.MaxInt}, {Workers: -1}, {Workers: MaxWorkers + 1}} {
 		_, err = BestFixed(p, &Trace{Ports: 2}, s)
 		require.ErrorIs(t, err, ErrSettings, "%+v", s)
 	}
@@ -208,16 +208,22 @@ func TestBestFixedEdgeCases(t *testing.T) {
 	require.GreaterOrEqual(t, res.Bound, res.Value)
 }
 
-// Same input, same output bit for bit (BestFixed projects with one worker
-// and has no randomness).
+// Same input, same output bit for bit, whatever the projection workers
+// (BestFixed has no randomness).
 func TestBestFixedDeterministic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 1))
-	p := randomProblem(t, 4, 5, 3, allKinds, rng)
+	cfg := DefaultConfig()
+	cfg.Nodes = 512
+	p, err := Generate(cfg, rng)
+	require.NoError(t, err)
+	require.Greater(t, p.Dim(), 4096) // the Projector's parallel threshold
 	tr, err := BernoulliTrace(p.NumPorts(), 40, 0.7, rng)
 	require.NoError(t, err)
-	a, err := BestFixed(p, tr, BestFixedSettings{})
+	a, err := BestFixed(p, tr, BestFixedSettings{MaxIter: 200})
 	require.NoError(t, err)
-	b, err := BestFixed(p, tr, BestFixedSettings{})
-	require.NoError(t, err)
-	require.Equal(t, a, b)
+	for _, w := range []int{0, 1, 2, 3} {
+		b, err := BestFixed(p, tr, BestFixedSettings{MaxIter: 200, Workers: w})
+		require.NoError(t, err)
+		require.Equal(t, a, b, "workers %d", w)
+	}
 }

@@ -1,10 +1,12 @@
 package ogasched
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/floats"
 
@@ -214,36 +216,56 @@ func newPolicy(p *Problem, s Settings) *Policy {
 		yb:  make([]float64, n), zb: make([]float64, n),
 		y: make([]float64, n), grad: make([]float64, n), decided: -1,
 	}
-	// Blocks (r, k) in two groups, each in (r, k) order: first the loose
-	// ones, whose bounds sum to at most c_r^k (with a margin of 4 n eps
-	// for the rounding of any order of summation: phi(0) computed by
-	// CappedSimplex then never exceeds c), then the others. The exact
-	// projection clips the loose ones in one loop (projectExact).
-	pol.bs.Offsets = make([]int, 0, g.NumRight()*K+1)
-	pol.bs.Caps = make([]float64, 0, g.NumRight()*K)
-	nLoose := 0
-	for pass := 0; pass < 2; pass++ {
-		for r := 0; r < g.NumRight(); r++ {
-			es := g.RightEdges(r)
-			for k := 0; k < K; k++ {
-				sum := 0.0
-				for _, e := range es {
-					sum += p.Demand[g.Edge(e).Left][k]
-				}
-				c := p.Capacity[r][k]
-				if loose := sum*(1+4*float64(len(es))*0x1p-52) <= c; loose != (pass == 0) {
-					continue
-				}
-				pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
-				pol.bs.Caps = append(pol.bs.Caps, c)
-				for _, e := range es {
-					pol.perm = append(pol.perm, e*K+k)
-					pol.u = append(pol.u, p.Demand[g.Edge(e).Left][k])
-				}
+	// Blocks (r, k) in two groups: first the loose ones, whose bounds sum
+	// to at most c_r^k (with a margin of 4 n eps for the rounding of any
+	// order of summation: phi(0) computed by CappedSimplex then never
+	// exceeds c), in (r, k) order; the exact projection clips them in one
+	// loop (projectExact). Then the others by size, ties in (r, k) order:
+	// runs of equal sizes keep the projection's branches predictable. The
+	// order changes no value (each block is projected alone).
+	type block struct {
+		r, k, n int
+		loose   bool
+	}
+	blocks := make([]block, 0, g.NumRight()*K)
+	for r := 0; r < g.NumRight(); r++ {
+		es := g.RightEdges(r)
+		for k := 0; k < K; k++ {
+			sum := 0.0
+			for _, e := range es {
+				sum += p.Demand[g.Edge(e).Left][k]
 			}
+			loose := sum*(1+4*float64(len(es))*0x1p-52) <= p.Capacity[r][k]
+			blocks = append(blocks, block{r, k, len(es), loose})
 		}
-		if pass == 0 {
-			nLoose, pol.loose = len(pol.bs.Caps), len(pol.perm)
+	}
+	slices.SortStableFunc(blocks, func(a, b block) int {
+		switch {
+		case a.loose != b.loose:
+			if a.loose {
+				return -1
+			}
+			return 1
+		case a.loose:
+			return 0
+		}
+		return cmp.Compare(a.n, b.n)
+	})
+	pol.bs.Offsets = make([]int, 0, len(blocks)+1)
+	pol.bs.Caps = make([]float64, 0, len(blocks))
+	nLoose := 0
+	for _, bl := range blocks {
+		if bl.loose {
+			nLoose++
+		}
+		pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
+		pol.bs.Caps = append(pol.bs.Caps, p.Capacity[bl.r][bl.k])
+		for _, e := range g.RightEdges(bl.r) {
+			pol.perm = append(pol.perm, e*K+bl.k)
+			pol.u = append(pol.u, p.Demand[g.Edge(e).Left][bl.k])
+		}
+		if bl.loose {
+			pol.loose = len(pol.perm)
 		}
 	}
 	pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
