@@ -331,13 +331,35 @@ func (o *Policy) Decide(t int, x []float64) ([]float64, error) {
 // other than the latest Decide's or one already observed, bad arrivals, a
 // step or a gradient step that is not finite) the policy is left as it was.
 func (o *Policy) Observe(t int, x []float64) error {
-	if o.decided < 0 || t != o.decided || o.observed {
-		return fmt.Errorf("%w: Observe: slot t = %d, want the latest Decide's (%d), once (observed already: %t)", ErrSlot, t, o.decided, o.observed)
-	}
-	if err := o.checkX(x); err != nil {
+	if err := o.checkObserve(t, x); err != nil {
 		return err
 	}
 	o.rt.gradient(o.grad, o.sums, x, o.y) // = o.p.Gradient(o.grad, x, o.y), bit for bit
+	return o.stepFrom(t)
+}
+
+// observeRun is Observe for Run: it also returns RewardParts(x, y(t)),
+// computed with the gradient in one pass over the coordinates
+// (rewardTables.partsGrad; both bit for bit as parts and gradient). sc
+// is Run's scratch for this policy.
+func (o *Policy) observeRun(t int, x []float64, sc *rewardScratch) (gain, penalty float64, err error) {
+	if err := o.checkObserve(t, x); err != nil {
+		return 0, 0, err
+	}
+	gain, penalty = o.rt.partsGrad(sc, o.grad, x, o.y)
+	return gain, penalty, o.stepFrom(t)
+}
+
+// checkObserve validates Observe's slot and arrivals.
+func (o *Policy) checkObserve(t int, x []float64) error {
+	if o.decided < 0 || t != o.decided || o.observed {
+		return fmt.Errorf("%w: Observe: slot t = %d, want the latest Decide's (%d), once (observed already: %t)", ErrSlot, t, o.decided, o.observed)
+	}
+	return o.checkX(x)
+}
+
+// stepFrom takes the projected gradient step of slot t from o.grad.
+func (o *Policy) stepFrom(t int) error {
 	norm := norm2(o.grad)
 	eta := o.step.Eta(t, norm)
 	if math.IsNaN(eta) || math.IsInf(eta, 0) || eta < 0 {

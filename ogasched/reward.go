@@ -327,3 +327,95 @@ func (rt *rewardTables) portDerivs(dst []float64, l int, y []float64) {
 		}
 	}
 }
+
+// partsGrad returns parts(sc, x, y) and stores gradient(dst, sc.sums, x,
+// y) in dst, both bit for bit, in one pass over the coordinates of the
+// ports with a job: each coordinate's value and derivative from one load
+// (sharing sqrt(y+1) for poly and y+a for reciprocal: the same operations
+// as apart), the per-type sums once. It does not use parts' memo (a
+// learner's y changes every slot) and leaves sc.prev alone.
+func (rt *rewardTables) partsGrad(sc *rewardScratch, dst, x, y []float64) (gain, penalty float64) {
+	p := rt.p
+	g, K := p.Graph, p.K
+	vals, sums := sc.vals, sc.sums[:K]
+	beta := p.Beta[:K]
+	for l, xl := range x {
+		lo, hi := g.LeftRange(l)
+		if xl == 0 {
+			clear(dst[lo*K : hi*K])
+			continue
+		}
+		base := l * numGroups
+		for c := 0; c < numGroups; c++ {
+			plo, phi := rt.ptr[base+c], rt.ptr[base+c+1]
+			idx, as := rt.idx[plo:phi], rt.a[plo:phi]
+			switch c {
+			case groupLinear:
+				for i, j := range idx {
+					a := as[i]
+					vals[j] = a * y[j]
+					dst[j] = a
+				}
+			case groupLog:
+				for i, j := range idx {
+					v, a := y[j], as[i]
+					vals[j] = 0
+					if v != 0 {
+						vals[j] = a * math.Log1p(v)
+					}
+					dst[j] = a / (v + 1)
+				}
+			case groupRecip:
+				for i, j := range idx {
+					v, a := y[j], as[i]
+					w := v + a
+					vals[j] = v / (a * w)
+					dst[j] = 1 / (w * w)
+				}
+			case groupPoly:
+				for i, j := range idx {
+					v, a := y[j], as[i]
+					s := math.Sqrt(v + 1)
+					vals[j] = a * v / (s + 1)
+					dst[j] = a / (2 * s)
+				}
+			default:
+				for _, j := range idx {
+					v := y[j]
+					u := rt.util(int(j))
+					vals[j] = 0
+					if v != 0 {
+						vals[j] = u.Value(v)
+					}
+					dst[j] = u.Deriv(v)
+				}
+			}
+		}
+		gl := 0.0
+		clear(sums)
+		for e := lo; e < hi; e++ {
+			ye, ve := y[e*K:e*K+K], vals[e*K:e*K+K]
+			for k := range sums {
+				gl += ve[k]
+				sums[k] += ye[k]
+			}
+		}
+		kstar, over := 0, math.Inf(-1)
+		for k, s := range sums {
+			if v := beta[k] * s; v > over {
+				over, kstar = v, k
+			}
+		}
+		b := beta[kstar]
+		for e := lo; e < hi; e++ {
+			row := dst[e*K : e*K+K]
+			row[kstar] -= b
+			for k, d := range row {
+				row[k] = xl * d
+			}
+		}
+		gain += xl * gl
+		penalty += xl * over
+	}
+	return gain, penalty
+}

@@ -159,6 +159,10 @@ func runOne(rt *rewardTables, tr *Trace, pol OnlinePolicy, rs RunSettings) (Seri
 	}
 	s := Series{Name: pol.Name(), Reward: make([]float64, T), Gain: make([]float64, T), Penalty: make([]float64, T)}
 	learner, _ := pol.(Learner)
+	oga, _ := pol.(*Policy)
+	if oga != nil && oga.p != p {
+		oga = nil // another problem's policy: its own gradient, Run's reward
+	}
 	start := time.Now()
 	for t, x := range tr.Arrivals {
 		y, err := pol.Decide(t, x)
@@ -173,10 +177,20 @@ func runOne(rt *rewardTables, tr *Trace, pol OnlinePolicy, rs RunSettings) (Seri
 		if len(y) != p.Dim() {
 			return s, fmt.Errorf("%w: %s: slot %d: len(decision) = %d, want Dim = %d", ErrDimension, pol.Name(), t, len(y), p.Dim())
 		}
-		g, pen := rt.parts(sc, x, y) // = p.RewardParts(x, y), bit for bit
+		var g, pen float64
+		if oga != nil {
+			// OGASched on Run's problem: the reward and the gradient
+			// in one pass (both bit for bit as below).
+			var err error
+			if g, pen, err = oga.observeRun(t, x, sc); err != nil {
+				return s, fmt.Errorf("%s: slot %d: %w", pol.Name(), t, err)
+			}
+		} else {
+			g, pen = rt.parts(sc, x, y) // = p.RewardParts(x, y), bit for bit
+		}
 		s.Gain[t], s.Penalty[t], s.Reward[t] = g, pen, g-pen
 		s.Total += g - pen
-		if learner != nil {
+		if learner != nil && oga == nil {
 			if err := learner.Observe(t, x); err != nil {
 				return s, fmt.Errorf("%s: slot %d: %w", pol.Name(), t, err)
 			}
