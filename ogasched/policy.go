@@ -147,8 +147,10 @@ type Policy struct {
 	bs    projection.Blocks
 	perm  []int // block index i -> flat index e*K+k
 	loose int   // coordinates of the loose blocks, first in block order
-	// bsTight are the blocks after the loose ones (offsets into the whole
-	// block order)
+	// groups are the interleaved runs of 8 tight blocks after the loose
+	// ones (exact projection only); bsTight the other tight blocks
+	// (offsets into the whole block order)
+	groups  []group8
 	bsTight projection.Blocks
 	u       []float64 // a_l^k in block order
 	tau     []float64
@@ -251,25 +253,62 @@ func newPolicy(p *Problem, s Settings) *Policy {
 		}
 		return cmp.Compare(a.n, b.n)
 	})
+	// With the exact projection, runs of 8 tight blocks of equal size 3
+	// to 8 (after the loose ones) are interleaved, coordinate i of the
+	// run's block b at 8i+b, for projection.CappedSimplex8. o.bs keeps
+	// the blocks in order for the paper's projection, which does not
+	// interleave.
 	pol.bs.Offsets = make([]int, 0, len(blocks)+1)
 	pol.bs.Caps = make([]float64, 0, len(blocks))
-	nLoose := 0
-	for _, bl := range blocks {
-		if bl.loose {
-			nLoose++
-		}
+	appendBlock := func(bl block) {
 		pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
 		pol.bs.Caps = append(pol.bs.Caps, p.Capacity[bl.r][bl.k])
 		for _, e := range g.RightEdges(bl.r) {
 			pol.perm = append(pol.perm, e*K+bl.k)
 			pol.u = append(pol.u, p.Demand[g.Edge(e).Left][bl.k])
 		}
-		if bl.loose {
-			pol.loose = len(pol.perm)
+	}
+	nLoose := 0
+	for nLoose < len(blocks) && blocks[nLoose].loose {
+		appendBlock(blocks[nLoose])
+		nLoose++
+	}
+	pol.loose = len(pol.perm)
+	rest := blocks[nLoose:]
+	if !s.PaperProjection {
+		var single []block
+		for i := 0; i < len(rest); {
+			j := i
+			for j < len(rest) && rest[j].n == rest[i].n {
+				j++
+			}
+			n := rest[i].n
+			for ; n >= 3 && n <= 8 && j-i >= 8; i += 8 {
+				run := rest[i : i+8]
+				gr := group8{off: len(pol.perm), n: n}
+				for b, bl := range run {
+					gr.c[b] = p.Capacity[bl.r][bl.k]
+				}
+				for c := 0; c < n; c++ {
+					for _, bl := range run {
+						e := g.RightEdges(bl.r)[c]
+						pol.perm = append(pol.perm, e*K+bl.k)
+						pol.u = append(pol.u, p.Demand[g.Edge(e).Left][bl.k])
+					}
+				}
+				pol.groups = append(pol.groups, gr)
+			}
+			single = append(single, rest[i:j]...)
+			i = j
 		}
+		rest = single
+	}
+	nTight := len(pol.bs.Caps)
+	for _, bl := range rest {
+		appendBlock(bl)
 	}
 	pol.bs.Offsets = append(pol.bs.Offsets, len(pol.perm))
-	pol.bsTight = projection.Blocks{Offsets: pol.bs.Offsets[nLoose:], Caps: pol.bs.Caps[nLoose:]}
+	pol.bsTight = projection.Blocks{Offsets: pol.bs.Offsets[nTight:], Caps: pol.bs.Caps[nTight:]}
 	if !s.PaperProjection {
 		pol.proj = projection.NewProjector(workers)
 	}
@@ -416,7 +455,21 @@ func (o *Policy) projectExact() {
 	for i, z := range zb {
 		yb[i] = min(max(z, 0), u[i])
 	}
+	var tau [8]float64
+	for i := range o.groups {
+		gr := &o.groups[i]
+		lo, hi := gr.off, gr.off+8*gr.n
+		projection.CappedSimplex8(o.yb[lo:hi], o.zb[lo:hi], o.u[lo:hi], &gr.c, &tau)
+	}
 	o.proj.Project(o.yb, o.zb, o.u, o.bsTight, o.tau)
+}
+
+// group8 is a run of 8 tight blocks of n coordinates each, interleaved in
+// block order from off (coordinate i of block b at off+8i+b), with their
+// capacities.
+type group8 struct {
+	off, n int
+	c      [8]float64
 }
 
 // projectFlat sets dst = Pi_Y(z) with the exact projection, both in the flat

@@ -116,3 +116,36 @@ func TestNorm2(t *testing.T) {
 		}
 	}
 }
+
+// The same on generated instances (Table II and a denser one), where most
+// tight blocks are projected eight at a time (projection.CappedSimplex8)
+// and the rest by the Projector.
+func TestStepMatchesBlockwiseProjectionGenerated(t *testing.T) {
+	for _, prob := range []float64{0.3, 0.6} {
+		cfg := DefaultConfig()
+		cfg.EdgeProb = prob
+		rng := rand.New(rand.NewPCG(3, uint64(prob*10)))
+		p, err := Generate(cfg, rng)
+		require.NoError(t, err)
+		tr, err := BernoulliTrace(p.NumPorts(), 30, 0.7, rng)
+		require.NoError(t, err)
+		step := Theory{Diam: p.Diameter(), T: 30}
+		for _, workers := range []int{1, 2} {
+			pol, err := New(p, Settings{Step: step, Workers: workers})
+			require.NoError(t, err)
+			require.NotEmpty(t, pol.groups, "no interleaved group: the test would not cover them")
+			require.NotEmpty(t, pol.bsTight.Caps, "no single tight block")
+			y := make([]float64, p.Dim())
+			for s, x := range tr.Arrivals {
+				_, err := pol.Decide(s, x)
+				require.NoError(t, err)
+				require.NoError(t, pol.Observe(s, x))
+				y = referenceStep(p, step, s, x, y)
+				for j := range y {
+					require.Equal(t, math.Float64bits(y[j]), math.Float64bits(pol.Y()[j]), "edge prob %v workers %d slot %d coordinate %d", prob, workers, s, j)
+				}
+			}
+			pol.Close()
+		}
+	}
+}

@@ -99,3 +99,26 @@ func ExampleProjectCappedSimplexPaper() {
 	// projection: NaN value: c = NaN
 	// y = [1.5000 0.5000 0.0000], tau = 1.5000, err = <nil>
 }
+
+// Eight blocks of three coordinates, interleaved: coordinate i of block b
+// at 8i+b. Each block gets CappedSimplex's projection.
+func ExampleCappedSimplex8() {
+	var z, u [24]float64
+	var c, tau [8]float64
+	for b := 0; b < 8; b++ {
+		for i := 0; i < 3; i++ {
+			z[8*i+b] = float64(i+1) + float64(b)/4
+			u[8*i+b] = 2
+		}
+		c[b] = float64(b) / 2
+	}
+	var dst [24]float64
+	projection.CappedSimplex8(dst[:], z[:], u[:], &c, &tau)
+	for _, b := range []int{0, 3, 7} {
+		fmt.Printf("block %d: y = [%.3f %.3f %.3f], tau = %.3f\n", b, dst[b], dst[8+b], dst[16+b], tau[b])
+	}
+	// Output:
+	// block 0: y = [0.000 0.000 0.000], tau = 3.000
+	// block 3: y = [0.000 0.250 1.250], tau = 2.500
+	// block 7: y = [0.250 1.250 2.000], tau = 2.500
+}

