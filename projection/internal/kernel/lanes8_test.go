@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -118,5 +119,81 @@ func TestTinySolve8MatchesTinySolve(t *testing.T) {
 				}
 			}
 		}
+	})
+}
+
+// FuzzTinySolve8 runs TinySolve8 with every implementation on eight blocks
+// of n = 1..8 coordinates decoded from data (raw float64 bits: NaN, ±Inf,
+// negative u and all), and compares each block with TinySolve's Go
+// reference bit for bit; invalid input must be refused without a write.
+func FuzzTinySolve8(f *testing.F) {
+	enc := func(vals ...float64) []byte {
+		b := make([]byte, 8*len(vals))
+		for i, v := range vals {
+			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+		}
+		return b
+	}
+	f.Add(enc(1, 2, 3, 0.5, 2, 2, 1, 1, 0, 0, 5, 5, 4, 4, 3, 3), uint8(3), 1.5)
+	f.Add(enc(1e300, 1e300, -1e300, 0, 5e-324, 1e-300, 1, 1, math.Copysign(0, -1), 2), uint8(8), 0.0)
+	f.Add(enc(math.NaN(), 1, 2, math.Inf(1), -1, 3), uint8(5), 2.0)
+	f.Fuzz(func(t *testing.T, data []byte, nb uint8, c0 float64) {
+		n := 1 + int(nb%8)
+		vals := make([]float64, 16*n+8)
+		for i := range vals {
+			if 8*i+8 <= len(data) {
+				vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
+			} else if len(data) > 0 {
+				vals[i] = float64(data[i%len(data)]) / 16
+			}
+		}
+		z, u := vals[:8*n], vals[8*n:16*n]
+		var c [8]float64
+		for b := range c {
+			c[b] = math.Abs(vals[16*n+b]) + math.Abs(c0)*float64(b)
+			if !(c[b] >= 0) {
+				c[b] = 1
+			}
+		}
+		var wantY [64]float64
+		var wantTau [8]float64
+		valid := true
+		for b := 0; b < 8 && valid; b++ {
+			var zb, ub, yb [8]float64
+			for i := 0; i < n; i++ {
+				zb[i], ub[i] = z[8*i+b], u[8*i+b]
+			}
+			var r Tiny
+			tinySolveGo(&r, yb[:n], zb[:n], ub[:n], c[b])
+			valid = r.State >= 0
+			wantTau[b] = r.Tau
+			for i := 0; i < n; i++ {
+				wantY[8*i+b] = yb[i]
+			}
+		}
+		forEachImpl(t, func(t *testing.T) {
+			dst, intact := guarded(8*n, 1)
+			var tau [8]float64
+			if ok := TinySolve8(dst, z, u, &c, &tau, n); ok != valid {
+				t.Fatalf("ok %v, want %v", ok, valid)
+			}
+			if !intact() {
+				t.Fatal("a write outside dst")
+			}
+			for i := range dst {
+				if !valid {
+					if math.Float64bits(dst[i]) != 0x7ff8dead0000beef {
+						t.Fatal("dst written on invalid input")
+					}
+				} else if !same(dst[i], wantY[i]) {
+					t.Fatalf("dst[%d] = %v, want %v", i, dst[i], wantY[i])
+				}
+			}
+			for b := range tau {
+				if valid && !same(tau[b], wantTau[b]) {
+					t.Fatalf("tau[%d] = %v, want %v", b, tau[b], wantTau[b])
+				}
+			}
+		})
 	})
 }
