@@ -73,9 +73,20 @@
 // sort: kernel.TinyBrackets evaluates phi at all 2n breakpoints at once
 // (z and z - u in two zmm or four ymm registers, one coordinate per step)
 // and brackets the root between two adjacent breakpoints, where phi is
-// linear. So with AVX-512 or AVX2 a block of 1-2 coordinates is sorted,
-// 3-8 bracketed and 9 or more iterated, with the same result bit for bit
-// on both. Timed over 4096 distinct random blocks (binding capacity, so
+// linear; kernel.TinySolve does that, the root of the piece and the clip
+// in one assembly call. So with AVX-512 or AVX2 a block of 1-2
+// coordinates is sorted, 3-8 bracketed and 9 or more iterated, with the
+// same result bit for bit on both.
+//
+// Several blocks per vector: CappedSimplex8 projects eight blocks of the
+// same size n <= 8 stored interleaved (coordinate i of block b at 8i+b),
+// one block per AVX-512 lane: kernel.TinySolve8 runs TinySolve's
+// operations lane by lane (the same sums in the same order, the same
+// min/max operand order), so each block gets CappedSimplex's result bit
+// for bit, without the per-block latency chain of reductions across
+// lanes. OGASched interleaves runs of eight tight blocks of equal size in
+// its block order and projects them this way; on other CPUs and builds
+// CappedSimplex8 copies each block out. Timed over 4096 distinct random blocks (binding capacity, so
 // branch predictors cannot memorise them; TestMinTimesSmallBlock,
 // MINBENCH=1, minimum of 40 interleaved trials in one run on the loaded
 // 2-vCPU machine, so about 2-3x the unloaded times), per block:

@@ -2,7 +2,10 @@
 // pass that finds the linear piece of phi(t) = sum_i clip(z_i - t, 0, u_i)
 // around a trial point t (Piece), the same pass at t = 0 fused with the
 // input check and max z (Piece0), the final clip (Clip), and, for blocks
-// of 1 to 8 coordinates, a sort-free bracket of the root (TinyBrackets).
+// of 1 to 8 coordinates, a sort-free bracket of the root (TinyBrackets),
+// the whole solve in one call (TinySolve: bracket, root of the piece,
+// clip), and the whole solve of eight such blocks at once, one per lane
+// of a zmm register (TinySolve8; its AVX-512 kernel is lanes8_amd64.s).
 // SmallBlock and TinyBlock give projection.CappedSimplex the block sizes
 // at which its method changes for the implementation in use; Impl, Impls
 // and Use name and switch the implementations (for tests and benchmarks).
@@ -35,5 +38,13 @@
 // loads and stores (masked-off lanes read as a coordinate that changes no
 // accumulator); the AVX2 versions take whole chunks of 8 coordinates and
 // the Go loop adds the rest into the same lanes (TinyBrackets loads its
-// at most 8 coordinates with VMASKMOVPD). The assembly clears the upper AVX state (VZEROUPPER) before returning.
+// at most 8 coordinates with VMASKMOVPD). The assembly clears the upper
+// AVX state (VZEROUPPER) before returning.
+//
+// TinySolve8 does not reduce across lanes at all: each lane is a block,
+// and every sum TinySolve forms across a block's coordinates (phi(0), phi
+// at a key, the sum of the piece at its midpoint) is formed across the
+// eight coordinate vectors in the same order, with +0 vectors in the
+// places of the lanes beyond n. So each lane gets TinySolve's result bit
+// for bit (TestTinySolve8MatchesTinySolve, FuzzTinySolve8).
 package kernel

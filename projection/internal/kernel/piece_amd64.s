@@ -396,93 +396,6 @@ c2done:
 	VPERMILPD     $1, X2, X3; \
 	OPSD          X3, X2, X2
 
-// func tinyAVX512(r *Tiny, z, u []float64, c float64)
-// 1 <= len(z) <= 8; lanes >= len(z) are masked off (K6).
-TEXT ·tinyAVX512(SB), NOSPLIT, $0-64
-	MOVQ         r+0(FP), DI
-	MOVQ         z_base+8(FP), SI
-	MOVQ         z_len+16(FP), R9
-	MOVQ         u_base+32(FP), DX
-	VBROADCASTSD c+56(FP), Z7
-	TAILMASK
-	VPXORQ       Z8, Z8, Z8
-	VMOVUPD.Z    (SI), K6, Z0
-	VMOVUPD.Z    (DX), K6, Z1
-
-	// The check: a NaN in (z-z)+(u-u), or u < 0.
-	VSUBPD   Z0, Z0, Z2
-	VSUBPD   Z1, Z1, Z3
-	VADDPD   Z3, Z2, Z2
-	VCMPPD   $3, Z2, Z2, K1
-	VCMPPD   $0x11, Z8, Z1, K2
-	KORW     K1, K2, K1
-	KORTESTW K1, K1
-	JNE      tinybad
-
-	// phi(0) = sum of clip(z, 0, u) over the lanes.
-	VMAXPD  Z8, Z0, Z2
-	VMINPD  Z1, Z2, Z2
-	TREE(VADDPD, VADDSD)
-	VMOVSD  X2, 0(DI)
-	UCOMISD X7, X2
-	JA      tinybinds
-	MOVQ    $0, 24(DI)
-	VZEROUPPER
-	RET
-
-tinybinds:
-	// Keys z (Z0) and z - u (Z9); phi at each key, coordinate by
-	// coordinate: PA (Z10) and PB (Z11) += clip(z_j - key, 0, u_j).
-	VSUBPD Z1, Z0, Z9
-	VPXORQ Z10, Z10, Z10
-	VPXORQ Z11, Z11, Z11
-	XORQ   AX, AX
-
-tinyloop:
-	VBROADCASTSD (SI)(AX*8), Z2
-	VBROADCASTSD (DX)(AX*8), Z3
-	VSUBPD       Z0, Z2, Z4
-	VSUBPD       Z9, Z2, Z5
-	VMAXPD       Z8, Z4, Z4
-	VMAXPD       Z8, Z5, Z5
-	VMINPD       Z3, Z4, Z4
-	VMINPD       Z3, Z5, Z5
-	VADDPD       Z4, Z10, Z10
-	VADDPD       Z5, Z11, Z11
-	INCQ         AX
-	CMPQ         AX, R9
-	JB           tinyloop
-
-	// lo = max(0, keys with phi > c), hi = min(+Inf, keys > 0 with
-	// phi <= c); K5, K7: the keys > 0.
-	VCMPPD       $0x1e, Z8, Z0, K6, K5
-	VCMPPD       $0x1e, Z8, Z9, K6, K7
-	VCMPPD       $0x1e, Z7, Z10, K6, K1
-	VCMPPD       $0x12, Z7, Z10, K5, K2
-	VCMPPD       $0x1e, Z7, Z11, K6, K3
-	VCMPPD       $0x12, Z7, Z11, K7, K4
-	VBROADCASTSD NINF, Z12
-	VBROADCASTSD PINF, Z13
-	VBLENDMPD    Z0, Z12, K1, Z14
-	VBLENDMPD    Z9, Z12, K3, Z15
-	VMAXPD       Z15, Z14, Z2
-	TREE(VMAXPD, VMAXSD)
-	VMAXSD       X8, X2, X2
-	VMOVSD       X2, 8(DI)
-	VBLENDMPD    Z0, Z13, K2, Z16
-	VBLENDMPD    Z9, Z13, K4, Z17
-	VMINPD       Z17, Z16, Z2
-	TREE(VMINPD, VMINSD)
-	VMOVSD       X2, 16(DI)
-	MOVQ         $1, 24(DI)
-	VZEROUPPER
-	RET
-
-tinybad:
-	MOVQ $-1, 24(DI)
-	VZEROUPPER
-	RET
-
 // 8 all-ones qwords, then 8 zero qwords: the masks of lanes < n start at
 // tailmask<> + (8-n)*8.
 DATA tailmask<>+0(SB)/8, $-1
@@ -528,108 +441,6 @@ GLOBL tailmask<>(SB), RODATA|NOPTR, $128
 	VMINPD Y13, T, T; \
 	VADDPD T, P, P
 
-// func tinyAVX2(r *Tiny, z, u []float64, c float64)
-// 1 <= len(z) <= 8; z and u are loaded with VMASKMOVPD (lanes >= len(z)
-// read as 0 and never touch memory): lanes 0-3 in Y0 (z), Y2 (u), lanes
-// 4-7 in Y1, Y3. A lane beyond len(z) has the keys 0, which change neither
-// Lo (max with 0) nor Hi (keys > 0 only), as TinyBrackets' loop.
-TEXT ·tinyAVX2(SB), NOSPLIT, $0-64
-	MOVQ         r+0(FP), DI
-	MOVQ         z_base+8(FP), SI
-	MOVQ         z_len+16(FP), R9
-	MOVQ         u_base+32(FP), DX
-	VBROADCASTSD c+56(FP), Y7
-	MOVQ         $8, AX
-	SUBQ         R9, AX
-	LEAQ         tailmask<>(SB), R8
-	VMOVDQU      (R8)(AX*8), Y14
-	VMOVDQU      32(R8)(AX*8), Y15
-	VMASKMOVPD   (SI), Y14, Y0
-	VMASKMOVPD   32(SI), Y15, Y1
-	VMASKMOVPD   (DX), Y14, Y2
-	VMASKMOVPD   32(DX), Y15, Y3
-	VXORPD       Y6, Y6, Y6
-
-	// The check: a NaN in (z-z)+(u-u), or u < 0.
-	VSUBPD    Y0, Y0, Y8
-	VSUBPD    Y2, Y2, Y9
-	VADDPD    Y9, Y8, Y8
-	VSUBPD    Y1, Y1, Y10
-	VSUBPD    Y3, Y3, Y11
-	VADDPD    Y11, Y10, Y10
-	VADDPD    Y10, Y8, Y8
-	VCMPPD    $3, Y8, Y8, Y8
-	VCMPPD    $0x11, Y6, Y2, Y9
-	VCMPPD    $0x11, Y6, Y3, Y10
-	VORPD     Y9, Y8, Y8
-	VORPD     Y10, Y8, Y8
-	VMOVMSKPD Y8, AX
-	TESTL     AX, AX
-	JNE       tiny2bad
-
-	// phi(0) = sum of clip(z, 0, u), lanes in the order of Lanes.Reduce.
-	VMAXPD       Y6, Y0, Y8
-	VMINPD       Y2, Y8, Y8
-	VMAXPD       Y6, Y1, Y9
-	VMINPD       Y3, Y9, Y9
-	VADDPD       Y9, Y8, Y8
-	VEXTRACTF128 $1, Y8, X9
-	VADDPD       X9, X8, X8
-	VPERMILPD    $1, X8, X9
-	VADDSD       X9, X8, X8
-	VMOVSD       X8, 0(DI)
-	UCOMISD      X7, X8
-	JA           tiny2binds
-	MOVQ         $0, 24(DI)
-	VZEROUPPER
-	RET
-
-tiny2binds:
-	// Keys z (Y0, Y1) and z - u (Y4, Y5); phi at each key in Y8-Y11.
-	VSUBPD Y2, Y0, Y4
-	VSUBPD Y3, Y1, Y5
-	VXORPD Y8, Y8, Y8
-	VXORPD Y9, Y9, Y9
-	VXORPD Y10, Y10, Y10
-	VXORPD Y11, Y11, Y11
-	XORQ   AX, AX
-
-tiny2loop:
-	VBROADCASTSD (SI)(AX*8), Y12
-	VBROADCASTSD (DX)(AX*8), Y13
-	TINYACC2(Y0, Y8, Y14)
-	TINYACC2(Y1, Y9, Y15)
-	TINYACC2(Y4, Y10, Y14)
-	TINYACC2(Y5, Y11, Y15)
-	INCQ         AX
-	CMPQ         AX, R9
-	JB           tiny2loop
-
-	VBROADCASTSD NINF, Y2
-	VBROADCASTSD PINF, Y3
-	TINYSEL2(Y0, Y8)
-	TINYSEL2(Y1, Y9)
-	TINYSEL2(Y4, Y10)
-	TINYSEL2(Y5, Y11)
-	VEXTRACTF128 $1, Y2, X12
-	VMAXPD       X12, X2, X2
-	VPERMILPD    $1, X2, X12
-	VMAXSD       X12, X2, X2
-	VMAXSD       X6, X2, X2
-	VMOVSD       X2, 8(DI)
-	VEXTRACTF128 $1, Y3, X12
-	VMINPD       X12, X3, X3
-	VPERMILPD    $1, X3, X12
-	VMINSD       X12, X3, X3
-	VMOVSD       X3, 16(DI)
-	MOVQ         $1, 24(DI)
-	VZEROUPPER
-	RET
-
-tiny2bad:
-	MOVQ $-1, 24(DI)
-	VZEROUPPER
-	RET
 
 // ---------------------------------------------------------------- tiny solve
 //
@@ -682,7 +493,10 @@ TEXT ·tinySolveAVX512(SB), NOSPLIT, $0-88
 	JMP     tsclip
 
 tsbinds:
-	// The bracket, as tinyAVX512.
+	// The bracket: keys z (Z0) and z - u (Z9); phi at each key,
+	// coordinate by coordinate: Z10 and Z11 += clip(z_j - key, 0, u_j);
+	// then lo = max(0, keys with phi > c), hi = min(+Inf, keys > 0 with
+	// phi <= c); K5, K7: the keys > 0.
 	VSUBPD Z1, Z0, Z9
 	VPXORQ Z10, Z10, Z10
 	VPXORQ Z11, Z11, Z11
@@ -773,8 +587,12 @@ tsbad:
 	RET
 
 // func tinySolveAVX2(r *Tiny, dst, z, u []float64, c float64)
-// 1 <= len(z) <= 8, len(dst) and len(u) >= len(z): as tinyAVX2, then the
-// root and the clip with masked loads and stores (Y14, Y15).
+// 1 <= len(z) <= 8, len(dst) and len(u) >= len(z). z and u are loaded
+// with VMASKMOVPD (lanes >= len(z) read as 0 and never touch memory):
+// lanes 0-3 in Y0 (z), Y2 (u), lanes 4-7 in Y1, Y3. A lane beyond len(z)
+// has the keys 0, which change neither Lo (max with 0) nor Hi (keys > 0
+// only), as TinyBrackets' loop. Then the root and the clip, with masked
+// stores (Y14, Y15).
 TEXT ·tinySolveAVX2(SB), NOSPLIT, $0-88
 	MOVQ         r+0(FP), DI
 	MOVQ         dst_base+8(FP), R10

@@ -20,12 +20,6 @@ func piece0AVX512(l *Lanes, z, u []float64)
 func clipAVX512(dst, z, u []float64, tau float64)
 
 //go:noescape
-func tinyAVX512(r *Tiny, z, u []float64, c float64)
-
-//go:noescape
-func tinyAVX2(r *Tiny, z, u []float64, c float64)
-
-//go:noescape
 func tinySolveAVX512(r *Tiny, dst, z, u []float64, c float64)
 
 //go:noescape
@@ -101,13 +95,6 @@ func clipAsm(dst, z, u []float64, tau float64) {
 	}
 }
 
-func tinyAsm(r *Tiny, z, u []float64, c float64) {
-	if level == levelAVX512 {
-		tinyAVX512(r, z, u, c)
-	} else {
-		tinyAVX2(r, z, u, c)
-	}
-}
 
 func tinySolveAsm(r *Tiny, dst, z, u []float64, c float64) {
 	if level == levelAVX512 {

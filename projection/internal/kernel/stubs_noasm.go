@@ -28,9 +28,6 @@ func piece0Asm(l *Lanes, z, u []float64) { panic("projection: kernel: no assembl
 func clipAsm(dst, z, u []float64, tau float64) {
 	panic("projection: kernel: no assembly in this build")
 }
-func tinyAsm(r *Tiny, z, u []float64, c float64) {
-	panic("projection: kernel: no assembly in this build")
-}
 func tinySolveAsm(r *Tiny, dst, z, u []float64, c float64) {
 	panic("projection: kernel: no assembly in this build")
 }

@@ -47,7 +47,10 @@ func TinyBrackets(r *Tiny, z, u []float64, c float64) {
 	}
 	u = u[:len(z)]
 	if useAsm {
-		tinyAsm(r, z, u, c)
+		// The assembly brackets as part of TinySolve (one kernel per
+		// level, not two): solve into a scratch block.
+		var scratch [8]float64
+		tinySolveAsm(r, scratch[:len(z)], z, u, c)
 		return
 	}
 	tinyGo(r, z, u, c)
