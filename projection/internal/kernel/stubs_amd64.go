@@ -95,7 +95,6 @@ func clipAsm(dst, z, u []float64, tau float64) {
 	}
 }
 
-
 func tinySolveAsm(r *Tiny, dst, z, u []float64, c float64) {
 	if level == levelAVX512 {
 		tinySolveAVX512(r, dst, z, u, c)
