@@ -148,24 +148,8 @@ func (rt *rewardTables) parts(sc *rewardScratch, x, y []float64) (gain, penalty 
 				}
 			}
 		}
-		// The gain in RewardParts' order and the per-type sums of
-		// Problem.dominant, in one pass.
 		lo, hi := g.LeftRange(l)
-		gl := 0.0
-		clear(sums)
-		for e := lo; e < hi; e++ {
-			ye, ve := y[e*K:e*K+K], vals[e*K:e*K+K]
-			for k := range sums {
-				gl += ve[k]
-				sums[k] += ye[k]
-			}
-		}
-		over := math.Inf(-1)
-		for k, s := range sums {
-			if v := beta[k] * s; v > over {
-				over = v
-			}
-		}
+		gl, _, over := sumPort(vals, sums, y, beta, lo, hi)
 		gain += xl * gl
 		penalty += xl * over
 	}
@@ -214,34 +198,7 @@ func (rt *rewardTables) gradient(dst, sums, x, y []float64) {
 			continue
 		}
 		kstar, _ := rt.dominant(sums, y, lo, hi)
-		base := l * numGroups
-		for c := 0; c < numGroups; c++ {
-			plo, phi := rt.ptr[base+c], rt.ptr[base+c+1]
-			idx, as := rt.idx[plo:phi], rt.a[plo:phi]
-			switch c {
-			case groupLinear:
-				for i, j := range idx {
-					dst[j] = as[i]
-				}
-			case groupLog:
-				for i, j := range idx {
-					dst[j] = as[i] / (y[j] + 1)
-				}
-			case groupRecip:
-				for i, j := range idx {
-					v, a := y[j], as[i]
-					dst[j] = 1 / ((v + a) * (v + a))
-				}
-			case groupPoly:
-				for i, j := range idx {
-					dst[j] = as[i] / (2 * math.Sqrt(y[j]+1))
-				}
-			default:
-				for _, j := range idx {
-					dst[j] = rt.util(int(j)).Deriv(y[j])
-				}
-			}
-		}
+		rt.portDerivs(dst, l, y)
 		b := p.Beta[kstar]
 		for e := lo; e < hi; e++ {
 			row := dst[e*K : e*K+K]
@@ -391,21 +348,7 @@ func (rt *rewardTables) partsGrad(sc *rewardScratch, dst, x, y []float64) (gain,
 				}
 			}
 		}
-		gl := 0.0
-		clear(sums)
-		for e := lo; e < hi; e++ {
-			ye, ve := y[e*K:e*K+K], vals[e*K:e*K+K]
-			for k := range sums {
-				gl += ve[k]
-				sums[k] += ye[k]
-			}
-		}
-		kstar, over := 0, math.Inf(-1)
-		for k, s := range sums {
-			if v := beta[k] * s; v > over {
-				over, kstar = v, k
-			}
-		}
+		gl, kstar, over := sumPort(vals, sums, y, beta, lo, hi)
 		b := beta[kstar]
 		for e := lo; e < hi; e++ {
 			row := dst[e*K : e*K+K]
@@ -418,4 +361,28 @@ func (rt *rewardTables) partsGrad(sc *rewardScratch, dst, x, y []float64) (gain,
 		penalty += xl * over
 	}
 	return gain, penalty
+}
+
+// sumPort returns, for the edges [lo, hi) of one port, the gain (the sum
+// of vals in RewardParts' order: edges ascending, types ascending), the
+// dominant type k* of (27) (smallest index on ties) and its overhead
+// beta_{k*} sum_e y_e^{k*}, the per-type sums formed in Problem.dominant's
+// order, in one pass. len(sums) = len(beta) = K.
+func sumPort(vals, sums, y, beta []float64, lo, hi int) (gl float64, kstar int, over float64) {
+	K := len(sums)
+	clear(sums)
+	for e := lo; e < hi; e++ {
+		ye, ve := y[e*K:e*K+K], vals[e*K:e*K+K]
+		for k := range sums {
+			gl += ve[k]
+			sums[k] += ye[k]
+		}
+	}
+	over = math.Inf(-1)
+	for k, s := range sums {
+		if v := beta[k] * s; v > over {
+			over, kstar = v, k
+		}
+	}
+	return gl, kstar, over
 }

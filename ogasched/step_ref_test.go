@@ -83,16 +83,7 @@ func TestStepMatchesBlockwiseProjection(t *testing.T) {
 			step := Theory{Diam: p.Diameter(), T: 40}
 			pol, err := New(p, Settings{Step: step, Workers: workers})
 			require.NoError(t, err)
-			y := make([]float64, p.Dim())
-			for s, x := range tr.Arrivals {
-				_, err := pol.Decide(s, x)
-				require.NoError(t, err)
-				require.NoError(t, pol.Observe(s, x))
-				y = referenceStep(p, step, s, x, y)
-				for j := range y {
-					require.Equal(t, math.Float64bits(y[j]), math.Float64bits(pol.Y()[j]), "trial %d workers %d slot %d coordinate %d", trial, workers, s, j)
-				}
-			}
+			requireReferenceSteps(t, pol, step, tr, "trial %d workers %d", trial, workers)
 			pol.Close()
 		}
 	}
@@ -135,17 +126,27 @@ func TestStepMatchesBlockwiseProjectionGenerated(t *testing.T) {
 			require.NoError(t, err)
 			require.NotEmpty(t, pol.groups, "no interleaved group: the test would not cover them")
 			require.NotEmpty(t, pol.bsTight.Caps, "no single tight block")
-			y := make([]float64, p.Dim())
-			for s, x := range tr.Arrivals {
-				_, err := pol.Decide(s, x)
-				require.NoError(t, err)
-				require.NoError(t, pol.Observe(s, x))
-				y = referenceStep(p, step, s, x, y)
-				for j := range y {
-					require.Equal(t, math.Float64bits(y[j]), math.Float64bits(pol.Y()[j]), "edge prob %v workers %d slot %d coordinate %d", prob, workers, s, j)
-				}
-			}
+			requireReferenceSteps(t, pol, step, tr, "edge prob %v workers %d", prob, workers)
 			pol.Close()
+		}
+	}
+}
+
+// requireReferenceSteps runs pol over tr and requires its decision after
+// every Observe to equal referenceStep's bit for bit.
+func requireReferenceSteps(t *testing.T, pol *Policy, step Step, tr *Trace, msg string, args ...any) {
+	t.Helper()
+	p := pol.Problem()
+	y := make([]float64, p.Dim())
+	for s, x := range tr.Arrivals {
+		_, err := pol.Decide(s, x)
+		require.NoError(t, err)
+		require.NoError(t, pol.Observe(s, x))
+		y = referenceStep(p, step, s, x, y)
+		for j := range y {
+			if math.Float64bits(y[j]) != math.Float64bits(pol.Y()[j]) {
+				require.Failf(t, "step differs", "slot %d coordinate %d: %v, reference %v; "+msg, append([]any{s, j, pol.Y()[j], y[j]}, args...)...)
+			}
 		}
 	}
 }
