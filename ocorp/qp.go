@@ -81,13 +81,16 @@ type QPSettings struct {
 	MaxSweeps int
 	// Workers is the number of goroutines (the caller's included) that
 	// share the solver's whole-row passes: the re-projection of every row
-	// at the start and once per sweep, and the computation of the loads
+	// at the start and once per sweep, the re-projections of the rows a
+	// common-shift line search moves, and the computation of the loads
 	// and of Floor. Rows are split in contiguous ranges, the per-machine
-	// sums by machine, each summed over the rows in ascending order as
-	// the serial code does, so the result is bit for bit the same for
-	// every Workers. 0 or 1 means serial, at most MaxQPWorkers; a pass of
-	// fewer than QPParallelCells rows x machines runs serially, and a
-	// solve that small starts no goroutine.
+	// sums by machine, each machine's sum taken over the rows in the
+	// serial order, so the result is bit for bit the same for every
+	// Workers. The coordinate steps stay serial. 0 or 1 means serial, at
+	// most MaxQPWorkers; a pass of fewer than QPParallelCells rows x
+	// machines runs serially, and a solve that small starts no goroutine
+	// (the workers live for one solve). With workers the line searches
+	// keep up to 2 MiB of saved rows.
 	Workers int
 }
 
@@ -140,6 +143,8 @@ type QPSolver struct {
 	th         []float64   // per row: theta = tau_j/(2 alpha) (valid if cnt > 0)
 	maxIn      []float64   // per row: an upper bound on its inactive z (valid if cnt > 0)
 	efl        []float64   // per machine: the sum behind Floor
+	old        []float64   // rowUpdates: the rows of the block before re-projection
+	blk        []int       // rowUpdates: the block of qs.aff being re-projected
 	inv2a      float64     // 1 / (2 alpha)
 
 	// The solve in progress, read by the workers (set before they start).
@@ -147,6 +152,7 @@ type QPSolver struct {
 	nu, tau, x []float64
 	workers    int            // goroutines that share a pass, >= 1
 	minCells   int            // QPParallelCells if 0 (tests lower it)
+	blockCells int            // qpBlockCells if 0 (tests lower it)
 	tasks      chan qpTask    // to the workers; qs.workers-1 are running during a parallel solve
 	wg         sync.WaitGroup // the current pass's tasks
 }
@@ -161,11 +167,17 @@ type qpScratch struct {
 type qpOp uint8
 
 const (
-	opStop  qpOp = iota // the worker returns
-	opRows              // re-project rows from scratch (split by row)
-	opLoads             // recompute qs.load (split by machine)
-	opFloor             // qs.efl, Floor's per-machine sums (split by machine)
+	opStop    qpOp = iota // the worker returns
+	opRows                // re-project rows from scratch (split by row)
+	opLoads               // recompute qs.load (split by machine)
+	opFloor               // qs.efl, Floor's per-machine sums (split by machine)
+	opProject             // re-project the rows qs.blk, saving them in qs.old (split by row)
+	opApply               // update qs.load by the rows qs.blk (split by machine)
 )
+
+// qpBlockCells bounds the rows x machines of one block of rowUpdates
+// (2 MiB of saved rows).
+const qpBlockCells = 1 << 18
 
 // qpTask is part k of parts of a pass.
 type qpTask struct {
@@ -456,9 +468,7 @@ func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64, comp []int, c int) 
 				nu[i] = qs.base[i] + delta
 			}
 		}
-		for _, j := range qs.aff {
-			qs.rowUpdate(q, j, nu, tau, x)
-		}
+		qs.rowUpdates()
 		d := 0.0
 		for i := 0; i < m; i++ {
 			if qs.inS[i] {
@@ -640,6 +650,29 @@ func (qs *QPSolver) run(t qpTask) {
 				load[i] += d * v
 			}
 		}
+	case opProject:
+		lo, hi := part(len(qs.blk), t.k, t.parts)
+		sc := &qs.scr[t.k]
+		for p := lo; p < hi; p++ {
+			j := qs.blk[p]
+			copy(qs.old[p*m:(p+1)*m], x[j*m:(j+1)*m])
+			qs.row(q, j, qs.nu, qs.tau, x, sc)
+		}
+	case opApply:
+		lo, hi := part(m, t.k, t.parts)
+		load := qs.load[lo:hi]
+		for p, j := range qs.blk {
+			d := q.Demand[j]
+			old, r := qs.old[p*m+lo:p*m+hi], x[j*m+lo:j*m+hi]
+			for i, v := range old {
+				if v != 0 {
+					load[i] -= d * v
+				}
+				if v := r[i]; v != 0 {
+					load[i] += d * v
+				}
+			}
+		}
 	case opFloor:
 		// The loads are sums of terms (c_j + tau_j + d_j nu_i)/(2 alpha)
 		// that cancel: efl_i = sum_j d_j (|c_j| + tau_j + d_j nu_i +
@@ -658,6 +691,38 @@ func (qs *QPSolver) run(t qpTask) {
 			}
 		}
 	}
+}
+
+// rowUpdates re-projects the rows qs.aff (rowUpdate on each, in order),
+// keeping qs.load current. With workers, it goes by blocks of rows: the
+// block's rows are saved and re-projected, split by row, then the loads
+// updated, split by machine, each machine subtracting the old and adding
+// the new value of each row in the order of qs.aff, as rowUpdate does.
+func (qs *QPSolver) rowUpdates() {
+	q := qs.q
+	m := len(q.Capacity)
+	minCells := QPParallelCells
+	if qs.minCells > 0 {
+		minCells = qs.minCells
+	}
+	if qs.workers == 1 || len(qs.aff)*m < minCells {
+		for _, j := range qs.aff {
+			qs.rowUpdate(q, j, qs.nu, qs.tau, qs.x)
+		}
+		return
+	}
+	cells := qpBlockCells
+	if qs.blockCells > 0 {
+		cells = qs.blockCells
+	}
+	rows := max(1, cells/m)
+	qs.old = grow(qs.old, min(rows, len(qs.aff))*m)
+	for b := 0; b < len(qs.aff); b += rows {
+		qs.blk = qs.aff[b:min(b+rows, len(qs.aff))]
+		qs.pass(opProject, len(qs.blk))
+		qs.pass(opApply, m)
+	}
+	qs.blk = nil
 }
 
 // part returns the k-th of parts contiguous ranges of [0, n).

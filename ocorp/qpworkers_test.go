@@ -71,11 +71,12 @@ func nextSlotQP(rng *rand.Rand, q *SwitchQP, x []float64, scale float64) *Switch
 // the same for Workers = 1, 2, 3 and 7, cold and warm-started, on random
 // QPs of every shape: rows not divisible by the workers, fewer rows than
 // workers, one machine, fewer machines than workers. The solver's
-// threshold is lowered to one cell so that small QPs are split too; the
+// threshold is lowered to one cell so that small QPs are split too, and
+// the line searches' blocks to 20 cells so that they have many; the
 // solutions meet the KKT conditions (checkKKT).
 func TestQPWorkersBitIdentical(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 5))
-	qs := QPSolver{minCells: 1} // reused across solves: workers live per solve
+	qs := QPSolver{minCells: 1, blockCells: 20} // reused across solves: workers live per solve
 	shapes := []struct{ n, m int }{{1, 1}, {2, 5}, {5, 1}, {6, 3}, {13, 7}, {29, 2}, {64, 9}, {101, 13}, {3, 40}}
 	for it := 0; it < 60; it++ {
 		var n, m int
