@@ -131,7 +131,10 @@ type QPResult struct {
 // Stationarity, the job constraints and tau >= 0 hold by construction;
 // the solver stops when the machine constraints and their complementarity
 // hold within Tol (in cores). The zero value is ready to use; it reuses
-// buffers. Not safe for concurrent use.
+// buffers. Not safe for concurrent use. With QPSettings.Workers > 1 a
+// large solve runs its whole-row passes on Workers-1 goroutines of its
+// own besides the caller's, started at its beginning and stopped before
+// it returns.
 type QPSolver struct {
 	load, base []float64
 	inS        []bool
@@ -174,6 +177,11 @@ const (
 	opProject             // re-project the rows qs.blk, saving them in qs.old (split by row)
 	opApply               // update qs.load by the rows qs.blk (split by machine)
 )
+
+// qpChunks is the number of parts per worker a pass is split into: the
+// workers and the caller take parts as they come, so a worker that the
+// operating system holds back delays a pass by one part at most.
+const qpChunks = 4
 
 // qpBlockCells bounds the rows x machines of one block of rowUpdates
 // (2 MiB of saved rows).
@@ -267,11 +275,11 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 	qs.q, qs.nu, qs.tau, qs.x = q, res.Nu, res.Tau, x
 	defer qs.stop()
 	if qs.workers > 1 {
-		if cap(qs.tasks) < qs.workers {
-			qs.tasks = make(chan qpTask, qs.workers)
+		if cap(qs.tasks) < qpChunks*qs.workers {
+			qs.tasks = make(chan qpTask, qpChunks*qs.workers)
 		}
-		for range qs.workers - 1 {
-			go qs.work(qs.tasks)
+		for w := 1; w < qs.workers; w++ {
+			go qs.work(qs.tasks, w)
 		}
 	}
 	qs.rows()
@@ -584,28 +592,39 @@ func (qs *QPSolver) rows() {
 	qs.pass(opRows, len(qs.q.Cost))
 }
 
-// pass runs op over count rows or machines, split in contiguous parts,
-// one per worker (serially with one worker: the solve is then smaller
-// than QPParallelCells or Workers <= 1), the caller doing part 0.
+// pass runs op over count rows or machines, split in qpChunks
+// contiguous parts per worker that the workers and the caller take from
+// qs.tasks as they come; serially with one worker (Workers <= 1 or a
+// solve smaller than QPParallelCells). Each part writes its own rows or
+// machines only, so which goroutine runs it does not matter.
 func (qs *QPSolver) pass(op qpOp, count int) {
-	parts := min(qs.workers, count)
-	if parts <= 1 {
-		qs.run(qpTask{op, 0, 1})
+	parts := min(qpChunks*qs.workers, count)
+	if qs.workers == 1 || parts <= 1 {
+		qs.run(qpTask{op, 0, 1}, 0)
 		return
 	}
-	qs.wg.Add(parts - 1)
-	for k := 1; k < parts; k++ {
+	qs.wg.Add(parts)
+	for k := range parts {
 		qs.tasks <- qpTask{op, k, parts}
 	}
-	qs.run(qpTask{op, 0, parts})
+	for {
+		select {
+		case t := <-qs.tasks:
+			qs.run(t, 0)
+			qs.wg.Done()
+			continue
+		default:
+		}
+		break
+	}
 	qs.wg.Wait()
 }
 
-// work is a worker's loop, until opStop.
-func (qs *QPSolver) work(tasks <-chan qpTask) {
+// work is worker w's loop, until opStop.
+func (qs *QPSolver) work(tasks <-chan qpTask, w int) {
 	for t := range tasks {
 		if t.op != opStop {
-			qs.run(t)
+			qs.run(t, w)
 		}
 		qs.wg.Done()
 		if t.op == opStop {
@@ -629,15 +648,15 @@ func (qs *QPSolver) stop() {
 	qs.q, qs.nu, qs.tau, qs.x = nil, nil, nil, nil
 }
 
-// run does part t.k of t.parts of pass t.op: a contiguous range of rows
-// or machines, with worker t.k's scratch.
-func (qs *QPSolver) run(t qpTask) {
+// run does part t.k of t.parts of pass t.op, a contiguous range of rows
+// or machines, on worker w (w's scratch).
+func (qs *QPSolver) run(t qpTask, w int) {
 	q, x := qs.q, qs.x
 	m := len(q.Capacity)
 	switch t.op {
 	case opRows:
 		lo, hi := part(len(q.Cost), t.k, t.parts)
-		sc := &qs.scr[t.k]
+		sc := &qs.scr[w]
 		for j := lo; j < hi; j++ {
 			qs.row(q, j, qs.nu, qs.tau, x, sc)
 		}
@@ -652,7 +671,7 @@ func (qs *QPSolver) run(t qpTask) {
 		}
 	case opProject:
 		lo, hi := part(len(qs.blk), t.k, t.parts)
-		sc := &qs.scr[t.k]
+		sc := &qs.scr[w]
 		for p := lo; p < hi; p++ {
 			j := qs.blk[p]
 			copy(qs.old[p*m:(p+1)*m], x[j*m:(j+1)*m])
