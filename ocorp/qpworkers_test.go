@@ -151,3 +151,28 @@ func TestQPWorkersRejected(t *testing.T) {
 		assert.Equal(t, Success, res.Status)
 	}
 }
+
+// TestPlusWorkersSameRun: OCORP+ runs a random instance to the same
+// series and the same final state whatever QP.Workers (the solver's
+// threshold and blocks lowered so that its small QPs are split).
+func TestPlusWorkersSameRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 7))
+	jobs, ms := randomInstance(rng, 60, 4, true)
+	var ref *Series
+	var refState []byte
+	for _, w := range []int{1, 2, 3, 7} {
+		p := mustPlus(NewPlus(ms, PlusSettings{Alpha: 10, Normalize: true, QP: QPSettings{Workers: w}}))
+		p.solver.minCells, p.solver.blockCells = 1, 20
+		s, err := runOne(jobs, ms, p, RunSettings{})
+		require.NoError(t, err, "workers %d", w)
+		s.Wall = 0 // the only field that may differ
+		state, err := p.MarshalBinary()
+		require.NoError(t, err)
+		if ref == nil {
+			ref, refState = s, state
+			continue
+		}
+		require.Equal(t, ref, s, "workers %d", w)
+		require.Equal(t, string(refState), string(state), "workers %d", w)
+	}
+}
