@@ -99,8 +99,9 @@ type QPSettings struct {
 const MaxQPWorkers = 1024
 
 // QPParallelCells is the size (rows x machines) below which a pass of
-// QPSolver runs serially whatever QPSettings.Workers: about 30 us of work,
-// against a few microseconds to hand a pass to the workers and wait.
+// QPSolver runs serially whatever QPSettings.Workers: 30-150 us of work
+// (a load pass to a re-projection of the rows), against several
+// microseconds to hand a pass to the workers and wait for them.
 const QPParallelCells = 1 << 15
 
 // QPResult is the solution of QPSolver.Solve: the rates X and the multipliers.
@@ -257,11 +258,7 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 	qs.load = grow(qs.load, m)
 	qs.efl = grow(qs.efl, m)
 	qs.workers = max(1, s.Workers)
-	minCells := QPParallelCells
-	if qs.minCells > 0 {
-		minCells = qs.minCells
-	}
-	if n*m < minCells {
+	if n*m < qs.parallelCells() {
 		qs.workers = 1 // no pass is large enough to split
 	}
 	qs.scr = grow(qs.scr, qs.workers)
@@ -587,6 +584,14 @@ func (qs *QPSolver) loads() {
 	qs.pass(opLoads, len(qs.load))
 }
 
+// parallelCells is the threshold QPParallelCells (or the tests' qs.minCells).
+func (qs *QPSolver) parallelCells() int {
+	if qs.minCells > 0 {
+		return qs.minCells
+	}
+	return QPParallelCells
+}
+
 // rows re-projects every row from scratch (row), by row across the workers.
 func (qs *QPSolver) rows() {
 	qs.pass(opRows, len(qs.q.Cost))
@@ -607,15 +612,14 @@ func (qs *QPSolver) pass(op qpOp, count int) {
 	for k := range parts {
 		qs.tasks <- qpTask{op, k, parts}
 	}
-	for {
+	for drained := false; !drained; {
 		select {
 		case t := <-qs.tasks:
 			qs.run(t, 0)
 			qs.wg.Done()
-			continue
 		default:
+			drained = true
 		}
-		break
 	}
 	qs.wg.Wait()
 }
@@ -623,13 +627,12 @@ func (qs *QPSolver) pass(op qpOp, count int) {
 // work is worker w's loop, until opStop.
 func (qs *QPSolver) work(tasks <-chan qpTask, w int) {
 	for t := range tasks {
-		if t.op != opStop {
-			qs.run(t, w)
-		}
-		qs.wg.Done()
 		if t.op == opStop {
+			qs.wg.Done()
 			return
 		}
+		qs.run(t, w)
+		qs.wg.Done()
 	}
 }
 
@@ -720,11 +723,7 @@ func (qs *QPSolver) run(t qpTask, w int) {
 func (qs *QPSolver) rowUpdates() {
 	q := qs.q
 	m := len(q.Capacity)
-	minCells := QPParallelCells
-	if qs.minCells > 0 {
-		minCells = qs.minCells
-	}
-	if qs.workers == 1 || len(qs.aff)*m < minCells {
+	if qs.workers == 1 || len(qs.aff)*m < qs.parallelCells() {
 		for _, j := range qs.aff {
 			qs.rowUpdate(q, j, qs.nu, qs.tau, qs.x)
 		}
