@@ -234,15 +234,16 @@
 // allocates nothing once the buffers have grown (BenchmarkSlot, on a
 // shared 2-core machine: OCORP 2-3 ms at 10 000 jobs x 1000 machines and
 // 0.15 ms at 1000 x 100, OCORP+M 7-13 ms and 0.5-1 ms). OCORP+ solves a dense QP over its candidate jobs and all machines:
-// about 5 ms a slot at 1000 x 100 in steady state, 0.7-0.9 s a slot at
+// about 5 ms a slot at 1000 x 100 in steady state, 0.75-0.9 s a slot at
 // 10 000 x 100 (3000-4000 candidate jobs, 7 sweeps; exact Newton steps on
 // each machine's piecewise-linear load, rows updated on their current
 // linear piece). There the whole-row passes that QPSettings.Workers
 // splits (mostly the line searches' re-projections) take nearly 60 % of
 // a slot and the coordinate steps, which stay serial, about 30 %, so two
-// cores can at best take about 30 % off; with Workers = 2, while another
-// process used the machine, slots took 0.65-1.2 s against 0.72-0.9 s
-// serially. The 10^6-job churn
+// cores can at best take about 30 % off. With Workers = 2 the fastest
+// slots took 0.68 s (1.35 cores busy), but as another process shared
+// the two cores most took 0.9-1.2 s: measure before setting it. The
+// 10^6-job churn
 // tests (TestMillionJobs, here and in package baselines) keep the live
 // heap flat.
 //
