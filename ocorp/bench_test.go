@@ -59,6 +59,14 @@ func ocorpPlus(ms []ocorp.Machine) ocorp.OnlinePolicy {
 	return p
 }
 
+// ocorpPlusWorkers is ocorpPlus with the QP's row passes on w workers.
+func ocorpPlusWorkers(w int) func([]ocorp.Machine) ocorp.OnlinePolicy {
+	return func(ms []ocorp.Machine) ocorp.OnlinePolicy {
+		p, _ := ocorp.NewPlus(ms, ocorp.PlusSettings{Alpha: 10, QP: ocorp.QPSettings{Workers: w}})
+		return p
+	}
+}
+
 func svf(ms []ocorp.Machine) ocorp.OnlinePolicy {
 	p, _ := ocorp.NewTransient(ms)
 	return p
@@ -68,7 +76,8 @@ func svf(ms []ocorp.Machine) ocorp.OnlinePolicy {
 // (benchstat -col /n or /m). OCORP+ solves a dense QP over its candidate
 // jobs (thousands here: every job has a negative cost after one dual step)
 // and all machines; its large sizes take seconds and are skipped with
-// -short.
+// -short. OCORP+ at 10 000 x 100 also runs with QPSettings.Workers = 1
+// and 2 (benchstat -col /workers).
 func BenchmarkSlot(b *testing.B) {
 	for _, p := range []struct {
 		name string
@@ -81,6 +90,14 @@ func BenchmarkSlot(b *testing.B) {
 				}
 				if p.name == "OCORP+" && c.n*c.m > 1000000 {
 					b.Skip("minutes per slot")
+				}
+				if p.name == "OCORP+" && c.n == 10000 && c.m == 100 {
+					for _, w := range []int{1, 2} {
+						b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+							benchmarkSlot(b, c.n, c.m, ocorpPlusWorkers(w))
+						})
+					}
+					return
 				}
 				benchmarkSlot(b, c.n, c.m, p.mk)
 			})

@@ -122,7 +122,17 @@
 //     max(QPSettings.Tol = 1e-7 cores, the rounding floor QPResult.Floor).
 //     KKT conditions are tested on 400 random QPs. Only jobs that can be
 //     positive are in the QP; excluded jobs are checked against the KKT
-//     conditions and added until none violates them.
+//     conditions and added until none violates them. QPSettings.Workers
+//     (PlusSettings.QP.Workers; 0 or 1 serial, at most MaxQPWorkers)
+//     splits the solver's whole-row passes across goroutines: the
+//     re-projection of every row at the start and once per sweep, the
+//     re-projections of the rows a common-shift line search moves (by
+//     row), and the loads and Floor (by machine). Every machine's load is
+//     summed over the rows in the serial order, so solutions, multipliers
+//     and decisions are bit for bit the same for every worker count
+//     (tested for 1, 2, 3 and 7 workers). The coordinate steps stay
+//     serial. QPs smaller than QPParallelCells (2^15) jobs x machines are
+//     solved serially and start no goroutine.
 //   - Transient SVF (NewTransient): smallest volume p_j d_j first with the
 //     rates of Lemma 2 (corrected, below); NewPriority gives the same engine
 //     any order (package baselines builds SRPT, SRVF, SVF and SRF on it).
@@ -206,6 +216,7 @@
 //	KnapsackDP          any int sizes, table <= MaxCells (default 1 << 24), sums checked
 //	OCORP+              observed jobs x machines <= MaxQPCells (1 << 22) per slot;
 //	                    QP sweeps <= QPSettings.MaxSweeps (5000), its work budget;
+//	                    QPSettings.Workers <= MaxQPWorkers (1024);
 //	                    QPSolver.SolveContext stops on a context
 //	Run                 idle time skipped; busy slots <= MaxBusySlots (default
 //	                    DefaultMaxBusySlots = 1 << 24); series <= MaxSeriesSlots
@@ -223,11 +234,16 @@
 // allocates nothing once the buffers have grown (BenchmarkSlot, on a
 // shared 2-core machine: OCORP 2-3 ms at 10 000 jobs x 1000 machines and
 // 0.15 ms at 1000 x 100, OCORP+M 7-13 ms and 0.5-1 ms). OCORP+ solves a dense QP over its candidate jobs and all machines:
-// about 5 ms a slot at 1000 x 100 in steady state, about 1.2 s for a cold
-// slot at 10 000 x 100 (exact Newton steps on each machine's
-// piecewise-linear load, rows updated on their current linear piece; the
-// common-shift line search still re-projects whole rows, and rows are not
-// yet split across cores). The 10^6-job churn
+// about 5 ms a slot at 1000 x 100 in steady state, 0.75-0.9 s a slot at
+// 10 000 x 100 (3000-4000 candidate jobs, 7 sweeps; exact Newton steps on
+// each machine's piecewise-linear load, rows updated on their current
+// linear piece). There the whole-row passes that QPSettings.Workers
+// splits (mostly the line searches' re-projections) take nearly 60 % of
+// a slot and the coordinate steps, which stay serial, about 30 %, so two
+// cores can at best take about 30 % off. With Workers = 2 the fastest
+// slots took 0.68 s (1.35 cores busy), but as another process shared
+// the two cores most took 0.9-1.2 s: measure before setting it. The
+// 10^6-job churn
 // tests (TestMillionJobs, here and in package baselines) keep the live
 // heap flat.
 //

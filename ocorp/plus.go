@@ -29,7 +29,9 @@ type PlusSettings struct {
 	// 1e7 and Alpha = 100 then barely matters.
 	Normalize bool
 	// QP are the solver settings (the zero value: Tol 1e-7 cores, at most
-	// 5000 sweeps per slot, the documented work budget of the QP).
+	// 5000 sweeps per slot, the documented work budget of the QP, solved
+	// serially; QP.Workers splits its row passes across goroutines without
+	// changing any decision).
 	QP QPSettings
 }
 
@@ -50,6 +52,9 @@ func (ps PlusSettings) Validate() error {
 	}
 	if ps.QP.MaxSweeps < 0 {
 		errs = append(errs, fmt.Errorf("%w: QP.MaxSweeps = %d, want >= 0", ErrSettings, ps.QP.MaxSweeps))
+	}
+	if ps.QP.Workers < 0 || ps.QP.Workers > MaxQPWorkers {
+		errs = append(errs, fmt.Errorf("%w: QP.Workers = %d, want in [0, MaxQPWorkers = %d]", ErrSettings, ps.QP.Workers, MaxQPWorkers))
 	}
 	return errors.Join(errs...)
 }

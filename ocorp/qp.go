@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 )
 
 // SwitchQP is the per-slot problem of OCORP+ (eq. (31)-(32)) relaxed to
@@ -78,7 +79,30 @@ type QPSettings struct {
 	// budget: a sweep costs O(n m) plus the re-projections of its line
 	// searches, about 10 rows per coordinate step; 0 means 5000.
 	MaxSweeps int
+	// Workers is the number of goroutines (the caller's included) that
+	// share the solver's whole-row passes: the re-projection of every row
+	// at the start and once per sweep, the re-projections of the rows a
+	// common-shift line search moves, and the computation of the loads
+	// and of Floor. Rows are split in contiguous ranges, the per-machine
+	// sums by machine, each machine's sum taken over the rows in the
+	// serial order, so the result is bit for bit the same for every
+	// Workers. The coordinate steps stay serial. 0 or 1 means serial, at
+	// most MaxQPWorkers; a pass of fewer than QPParallelCells rows x
+	// machines runs serially, and a solve that small starts no goroutine
+	// (the workers live for one solve). With workers the line searches
+	// keep up to 2 MiB of saved rows.
+	Workers int
 }
+
+// MaxQPWorkers bounds QPSettings.Workers (a larger value is an error
+// wrapping ErrSettings).
+const MaxQPWorkers = 1024
+
+// QPParallelCells is the size (rows x machines) below which a pass of
+// QPSolver runs serially whatever QPSettings.Workers: 30-150 us of work
+// (a load pass to a re-projection of the rows), against several
+// microseconds to hand a pass to the workers and wait for them.
+const QPParallelCells = 1 << 15
 
 // QPResult is the solution of QPSolver.Solve: the rates X and the multipliers.
 // Tau and Nu given on entry (with the right lengths) warm-start the solver.
@@ -108,19 +132,66 @@ type QPResult struct {
 // Stationarity, the job constraints and tau >= 0 hold by construction;
 // the solver stops when the machine constraints and their complementarity
 // hold within Tol (in cores). The zero value is ready to use; it reuses
-// buffers. Not safe for concurrent use.
+// buffers. Not safe for concurrent use. With QPSettings.Workers > 1 a
+// large solve runs its whole-row passes on Workers-1 goroutines of its
+// own besides the caller's, started at its beginning and stopped before
+// it returns.
 type QPSolver struct {
 	load, base []float64
 	inS        []bool
 	comp, size []int
 	aff        []int
-	zbuf       []float64
-	zrow       []float64 // z of the row being projected
-	cnt        []int     // per row: active entries if its sum is binding, else 0
-	psum       []float64 // per row: sum of its positive z (valid if cnt == 0)
-	th         []float64 // per row: theta = tau_j/(2 alpha) (valid if cnt > 0)
-	maxIn      []float64 // per row: an upper bound on its inactive z (valid if cnt > 0)
-	inv2a      float64   // 1 / (2 alpha)
+	scr        []qpScratch // per worker; scr[0] is the caller's
+	cnt        []int       // per row: active entries if its sum is binding, else 0
+	psum       []float64   // per row: sum of its positive z (valid if cnt == 0)
+	th         []float64   // per row: theta = tau_j/(2 alpha) (valid if cnt > 0)
+	maxIn      []float64   // per row: an upper bound on its inactive z (valid if cnt > 0)
+	efl        []float64   // per machine: the sum behind Floor
+	old        []float64   // rowUpdates: the rows of the block before re-projection
+	blk        []int       // rowUpdates: the block of qs.aff being re-projected
+	inv2a      float64     // 1 / (2 alpha)
+
+	// The solve in progress, read by the workers (set before they start).
+	q          *SwitchQP
+	nu, tau, x []float64
+	workers    int            // goroutines that share a pass, >= 1
+	minCells   int            // QPParallelCells if 0 (tests lower it)
+	blockCells int            // qpBlockCells if 0 (tests lower it)
+	tasks      chan qpTask    // to the workers; qs.workers-1 are running during a parallel solve
+	wg         sync.WaitGroup // the current pass's tasks
+}
+
+// qpScratch is a worker's scratch for row.
+type qpScratch struct {
+	z    []float64 // z of the row being projected
+	vals []float64 // its positive z (Michelot's active set)
+}
+
+// qpOp names a pass that QPSolver splits across its workers.
+type qpOp uint8
+
+const (
+	opStop    qpOp = iota // the worker returns
+	opRows                // re-project rows from scratch (split by row)
+	opLoads               // recompute qs.load (split by machine)
+	opFloor               // qs.efl, Floor's per-machine sums (split by machine)
+	opProject             // re-project the rows qs.blk, saving them in qs.old (split by row)
+	opApply               // update qs.load by the rows qs.blk (split by machine)
+)
+
+// qpChunks is the number of parts per worker a pass is split into: the
+// workers and the caller take parts as they come, so a worker that the
+// operating system holds back delays a pass by one part at most.
+const qpChunks = 4
+
+// qpBlockCells bounds the rows x machines of one block of rowUpdates
+// (2 MiB of saved rows).
+const qpBlockCells = 1 << 18
+
+// qpTask is part k of parts of a pass.
+type qpTask struct {
+	op       qpOp
+	k, parts int
 }
 
 // Solve solves q into res (reusing its slices). It returns an error for
@@ -142,6 +213,9 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 	}
 	if !(q.Alpha > 0) || math.IsInf(q.Alpha, 0) {
 		return fmt.Errorf("%w: alpha = %v", ErrSettings, q.Alpha)
+	}
+	if s.Workers < 0 || s.Workers > MaxQPWorkers {
+		return fmt.Errorf("%w: Workers = %d, want in [0, MaxQPWorkers = %d]", ErrSettings, s.Workers, MaxQPWorkers)
 	}
 	for j := 0; j < n; j++ {
 		if !(q.Demand[j] > 0) || math.IsInf(q.Demand[j], 0) || !(q.Bound[j] >= 0) || math.IsNaN(q.Cost[j]) || math.IsInf(q.Cost[j], 0) {
@@ -181,14 +255,34 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 	qs.psum = grow(qs.psum, n)
 	qs.th = grow(qs.th, n)
 	qs.maxIn = grow(qs.maxIn, n)
-	qs.zrow = grow(qs.zrow, m)
 	qs.load = grow(qs.load, m)
-	for j := 0; j < n; j++ {
-		qs.row(q, j, res.Nu, res.Tau, x)
+	qs.efl = grow(qs.efl, m)
+	qs.workers = max(1, s.Workers)
+	if n*m < qs.parallelCells() {
+		qs.workers = 1 // no pass is large enough to split
 	}
+	qs.scr = grow(qs.scr, qs.workers)
+	for k := range qs.scr {
+		sc := &qs.scr[k]
+		sc.z = grow(sc.z, m)
+		if cap(sc.vals) < m {
+			sc.vals = make([]float64, 0, m)
+		}
+	}
+	qs.q, qs.nu, qs.tau, qs.x = q, res.Nu, res.Tau, x
+	defer qs.stop()
+	if qs.workers > 1 {
+		if cap(qs.tasks) < qpChunks*qs.workers {
+			qs.tasks = make(chan qpTask, qpChunks*qs.workers)
+		}
+		for w := 1; w < qs.workers; w++ {
+			go qs.work(qs.tasks, w)
+		}
+	}
+	qs.rows()
 	for sweep := 1; ; sweep++ {
 		r := 0.0
-		qs.loads(q, x) // afresh each sweep, then kept current by rowUpdate
+		qs.loads() // afresh each sweep, then kept current by rowUpdate
 		for i := 0; i < m; i++ {
 			viol := qs.load[i] - q.Capacity[i]
 			if res.Nu[i] == 0 {
@@ -212,10 +306,8 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 		// incremental row updates of the coordinate steps (rowUpdateAt)
 		// then never accumulate rounding, and x, tau are exactly the
 		// projections for the sweep's nu.
-		for j := 0; j < n; j++ {
-			qs.row(q, j, res.Nu, res.Tau, x)
-		}
-		qs.loads(q, x)
+		qs.rows()
+		qs.loads()
 		r = 0
 		for i := 0; i < m; i++ {
 			viol := qs.load[i] - q.Capacity[i]
@@ -227,14 +319,9 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 		res.Sweeps, res.Residual = sweep, r
 		// The loads are sums of terms (c_j + tau_j + d_j nu_i)/(2 alpha)
 		// that cancel; their rounding error bounds what can be reached.
+		qs.pass(opFloor, m)
 		fl := 0.0
-		for i := 0; i < m; i++ {
-			e := 0.0
-			for j, d := range q.Demand {
-				if x[j*m+i] > 0 {
-					e += d * (math.Abs(q.Cost[j]) + res.Tau[j] + d*res.Nu[i] + a2*q.Prev[j*m+i])
-				}
-			}
+		for _, e := range qs.efl {
 			fl = math.Max(fl, e/a2)
 		}
 		res.Floor = 1e-13 * fl
@@ -259,13 +346,13 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 // precomputed 1/(2 alpha)); qs.cnt[j] records the active set's size when
 // the sum is binding (0 otherwise), which gives the slope of the row in
 // nu_i (coordinate's Newton steps).
-func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
+func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64, sc *qpScratch) {
 	m := len(q.Capacity)
 	inv := qs.inv2a
 	cj, dj := q.Cost[j], q.Demand[j]
 	prev := q.Prev[j*m : (j+1)*m]
-	z := qs.zrow[:m]
-	vals := qs.zbuf[:0]
+	z := sc.z[:m]
+	vals := sc.vals[:0]
 	sum := 0.0
 	var block []bool
 	if q.Block != nil {
@@ -306,7 +393,7 @@ func (qs *QPSolver) row(q *SwitchQP, j int, nu, tau, x []float64) {
 		}
 		qs.cnt[j] = len(vals)
 	}
-	qs.zbuf = vals[:0]
+	sc.vals = vals[:0]
 	tau[j] = 2 * q.Alpha * th
 	qs.th[j] = th
 	r := x[j*m : (j+1)*m]
@@ -348,7 +435,7 @@ func (qs *QPSolver) slopeAt(q *SwitchQP, i int, x []float64) float64 {
 // root is bracketed by doubling and found by false position.
 func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64, comp []int, c int) {
 	m := len(q.Capacity)
-	qs.loads(q, x)
+	qs.loads()
 	qs.inS = grow(qs.inS, m)
 	qs.base = grow(qs.base, m)
 	lo := math.Inf(-1)
@@ -386,9 +473,7 @@ func (qs *QPSolver) shift(q *SwitchQP, nu, tau, x []float64, comp []int, c int) 
 				nu[i] = qs.base[i] + delta
 			}
 		}
-		for _, j := range qs.aff {
-			qs.rowUpdate(q, j, nu, tau, x)
-		}
+		qs.rowUpdates()
 		d := 0.0
 		for i := 0; i < m; i++ {
 			if qs.inS[i] {
@@ -493,14 +578,174 @@ func (qs *QPSolver) components(q *SwitchQP, tau, x []float64) {
 	}
 }
 
-func (qs *QPSolver) loads(q *SwitchQP, x []float64) {
-	m := len(q.Capacity)
-	clear(qs.load)
-	for j, d := range q.Demand {
-		for i := 0; i < m; i++ {
-			qs.load[i] += d * x[j*m+i]
+// loads recomputes qs.load[i] = sum_j d_j x_ji, summed over j in
+// ascending order, by machine across the workers.
+func (qs *QPSolver) loads() {
+	qs.pass(opLoads, len(qs.load))
+}
+
+// parallelCells is the threshold QPParallelCells (or the tests' qs.minCells).
+func (qs *QPSolver) parallelCells() int {
+	if qs.minCells > 0 {
+		return qs.minCells
+	}
+	return QPParallelCells
+}
+
+// rows re-projects every row from scratch (row), by row across the workers.
+func (qs *QPSolver) rows() {
+	qs.pass(opRows, len(qs.q.Cost))
+}
+
+// pass runs op over count rows or machines, split in qpChunks
+// contiguous parts per worker that the workers and the caller take from
+// qs.tasks as they come; serially with one worker (Workers <= 1 or a
+// solve smaller than QPParallelCells). Each part writes its own rows or
+// machines only, so which goroutine runs it does not matter.
+func (qs *QPSolver) pass(op qpOp, count int) {
+	parts := min(qpChunks*qs.workers, count)
+	if qs.workers == 1 || parts <= 1 {
+		qs.run(qpTask{op, 0, 1}, 0)
+		return
+	}
+	qs.wg.Add(parts)
+	for k := range parts {
+		qs.tasks <- qpTask{op, k, parts}
+	}
+	for drained := false; !drained; {
+		select {
+		case t := <-qs.tasks:
+			qs.run(t, 0)
+			qs.wg.Done()
+		default:
+			drained = true
 		}
 	}
+	qs.wg.Wait()
+}
+
+// work is worker w's loop, until opStop.
+func (qs *QPSolver) work(tasks <-chan qpTask, w int) {
+	for t := range tasks {
+		if t.op == opStop {
+			qs.wg.Done()
+			return
+		}
+		qs.run(t, w)
+		qs.wg.Done()
+	}
+}
+
+// stop ends the workers of the solve (and waits for them: no goroutine
+// touches the solver once Solve has returned) and drops the solver's
+// references to the caller's data.
+func (qs *QPSolver) stop() {
+	if qs.workers > 1 {
+		qs.wg.Add(qs.workers - 1)
+		for range qs.workers - 1 {
+			qs.tasks <- qpTask{op: opStop}
+		}
+		qs.wg.Wait()
+	}
+	qs.workers = 1
+	qs.q, qs.nu, qs.tau, qs.x = nil, nil, nil, nil
+}
+
+// run does part t.k of t.parts of pass t.op, a contiguous range of rows
+// or machines, on worker w (w's scratch).
+func (qs *QPSolver) run(t qpTask, w int) {
+	q, x := qs.q, qs.x
+	m := len(q.Capacity)
+	switch t.op {
+	case opRows:
+		lo, hi := part(len(q.Cost), t.k, t.parts)
+		sc := &qs.scr[w]
+		for j := lo; j < hi; j++ {
+			qs.row(q, j, qs.nu, qs.tau, x, sc)
+		}
+	case opLoads:
+		lo, hi := part(m, t.k, t.parts)
+		load := qs.load[lo:hi]
+		clear(load)
+		for j, d := range q.Demand {
+			for i, v := range x[j*m+lo : j*m+hi] {
+				load[i] += d * v
+			}
+		}
+	case opProject:
+		lo, hi := part(len(qs.blk), t.k, t.parts)
+		sc := &qs.scr[w]
+		for p := lo; p < hi; p++ {
+			j := qs.blk[p]
+			copy(qs.old[p*m:(p+1)*m], x[j*m:(j+1)*m])
+			qs.row(q, j, qs.nu, qs.tau, x, sc)
+		}
+	case opApply:
+		lo, hi := part(m, t.k, t.parts)
+		load := qs.load[lo:hi]
+		for p, j := range qs.blk {
+			d := q.Demand[j]
+			old, r := qs.old[p*m+lo:p*m+hi], x[j*m+lo:j*m+hi]
+			for i, v := range old {
+				if v != 0 {
+					load[i] -= d * v
+				}
+				if v := r[i]; v != 0 {
+					load[i] += d * v
+				}
+			}
+		}
+	case opFloor:
+		// The loads are sums of terms (c_j + tau_j + d_j nu_i)/(2 alpha)
+		// that cancel: efl_i = sum_j d_j (|c_j| + tau_j + d_j nu_i +
+		// 2 alpha xbar_ji) over the rows using machine i bounds their
+		// rounding error.
+		lo, hi := part(m, t.k, t.parts)
+		e := qs.efl[lo:hi]
+		clear(e)
+		a2 := 2 * q.Alpha
+		for j, d := range q.Demand {
+			c, tj := math.Abs(q.Cost[j]), qs.tau[j]
+			for i, v := range x[j*m+lo : j*m+hi] {
+				if v > 0 {
+					e[i] += d * (c + tj + d*qs.nu[lo+i] + a2*q.Prev[j*m+lo+i])
+				}
+			}
+		}
+	}
+}
+
+// rowUpdates re-projects the rows qs.aff (rowUpdate on each, in order),
+// keeping qs.load current. With workers, it goes by blocks of rows: the
+// block's rows are saved and re-projected, split by row, then the loads
+// updated, split by machine, each machine subtracting the old and adding
+// the new value of each row in the order of qs.aff, as rowUpdate does.
+func (qs *QPSolver) rowUpdates() {
+	q := qs.q
+	m := len(q.Capacity)
+	if qs.workers == 1 || len(qs.aff)*m < qs.parallelCells() {
+		for _, j := range qs.aff {
+			qs.rowUpdate(q, j, qs.nu, qs.tau, qs.x)
+		}
+		return
+	}
+	cells := qpBlockCells
+	if qs.blockCells > 0 {
+		cells = qs.blockCells
+	}
+	rows := max(1, cells/m)
+	qs.old = grow(qs.old, min(rows, len(qs.aff))*m)
+	for b := 0; b < len(qs.aff); b += rows {
+		qs.blk = qs.aff[b:min(b+rows, len(qs.aff))]
+		qs.pass(opProject, len(qs.blk))
+		qs.pass(opApply, m)
+	}
+	qs.blk = nil
+}
+
+// part returns the k-th of parts contiguous ranges of [0, n).
+func part(n, k, parts int) (lo, hi int) {
+	return k * n / parts, (k + 1) * n / parts
 }
 
 // rowUpdateAt is rowUpdate after a change of nu_i alone, exact on the
@@ -575,7 +820,7 @@ func (qs *QPSolver) rowUpdate(q *SwitchQP, j int, nu, tau, x []float64) {
 			qs.load[i] -= d * v
 		}
 	}
-	qs.row(q, j, nu, tau, x)
+	qs.row(q, j, nu, tau, x, &qs.scr[0])
 	for i, v := range r {
 		if v != 0 {
 			qs.load[i] += d * v
@@ -619,7 +864,11 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	}
 	cur := nu[i]
 	qs.affected(q, i, cur, tau, x)
-	fc := f(cur)
+	// The rows are the projections for the current prices and qs.load is
+	// kept current (recomputed each sweep, then by rowUpdate*): the load
+	// at cur needs no second evaluation, which would re-walk every
+	// affected row (about 40 % of the rows a coordinate step visits).
+	fc := qs.load[i] - C
 	// Exact steps on the piecewise-linear load: a Newton step along the
 	// current linear piece (slopeAt) lands on the root unless a row
 	// changes its active set on the way; a few steps, kept inside the
