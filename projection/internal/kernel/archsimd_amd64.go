@@ -46,8 +46,8 @@ func pieceArchsimd(l *Lanes, z, u []float64, t float64) {
 	)
 	i := 0
 	for ; i+8 <= len(z); i += 8 {
-		zv := archsimd.LoadFloat64x8((*[8]float64)(z[i:]))
-		uv := archsimd.LoadFloat64x8((*[8]float64)(u[i:]))
+		zv := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+		uv := archsimd.LoadFloat64x8((*[8]float64)(u[i : i+8]))
 		sum, free, left, right = pieceStep(zv, uv, zv.Sub(tt), zero, negInf, posInf, sum, free, left, right)
 	}
 	if k := len(z) - i; k > 0 {
@@ -64,14 +64,16 @@ func pieceArchsimd(l *Lanes, z, u []float64, t float64) {
 
 // pieceStep is one chunk of 8 coordinates (z, u, v = z - t) of a Piece
 // pass, as PIECE512 in piece_amd64.s: pos = v > 0, free = pos and v < u
-// (capped = pos and not free, written as nested Merges so that no mask
-// complement is needed: NaN lanes classify as in the Go loop); the
+// (one comparison of u with v where pos and +Inf elsewhere: a mask And
+// compiles to three instructions), capped = pos and not free (nested
+// Merges, so that no mask complement is needed: NaN lanes classify as in
+// the Go loop); the
 // contribution to sum is u on capped, z on free, +0 elsewhere; the left
 // candidate z on !pos, z - u on free, -Inf on capped; the right candidate
 // z - u on capped, z on free, +Inf on !pos.
 func pieceStep(zv, uv, v, zero, negInf, posInf, sum archsimd.Float64x8, free archsimd.Int64x8, left, right archsimd.Float64x8) (archsimd.Float64x8, archsimd.Int64x8, archsimd.Float64x8, archsimd.Float64x8) {
 	pos := v.Greater(zero)
-	fr := pos.And(v.Less(uv))
+	fr := v.Merge(posInf, pos).Less(uv) // pos and v < u: +Inf < u is false for every u
 	b := zv.Sub(uv)
 	sum = sum.Add(zv.Merge(uv.Masked(pos), fr))
 	free = free.Sub(fr.ToInt64x8())
@@ -102,8 +104,8 @@ func piece0Archsimd(l *Lanes, z, u []float64) {
 	)
 	i := 0
 	for ; i+8 <= len(z); i += 8 {
-		zv := archsimd.LoadFloat64x8((*[8]float64)(z[i:]))
-		uv := archsimd.LoadFloat64x8((*[8]float64)(u[i:]))
+		zv := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8]))
+		uv := archsimd.LoadFloat64x8((*[8]float64)(u[i : i+8]))
 		chk = chk.Add(zv.Sub(zv).Add(uv.Sub(uv)))
 		umin = uv.Merge(umin, uv.Less(umin))
 		zmax = zv.Merge(zmax, zv.Greater(zmax))
@@ -139,10 +141,10 @@ func clipArchsimd(dst, z, u []float64, tau float64) {
 	tv := archsimd.BroadcastFloat64x8(tau)
 	i := 0
 	for ; i+8 <= len(z); i += 8 {
-		x := archsimd.LoadFloat64x8((*[8]float64)(z[i:])).Sub(tv)
-		uv := archsimd.LoadFloat64x8((*[8]float64)(u[i:]))
+		x := archsimd.LoadFloat64x8((*[8]float64)(z[i : i+8])).Sub(tv)
+		uv := archsimd.LoadFloat64x8((*[8]float64)(u[i : i+8]))
 		x = x.Masked(x.Greater(zero))
-		x.Merge(uv, x.Less(uv)).Store((*[8]float64)(dst[i:]))
+		x.Merge(uv, x.Less(uv)).Store((*[8]float64)(dst[i : i+8]))
 	}
 	if len(z) > i {
 		x := archsimd.LoadFloat64x8SlicePart(z[i:]).Sub(tv)
