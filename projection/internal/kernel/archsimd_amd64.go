@@ -4,24 +4,26 @@ package kernel
 
 import (
 	"math"
+	"math/bits"
 	"simd/archsimd"
 )
 
-// The archsimd implementation: Piece, Piece0 and Clip written with the
-// experimental simd/archsimd package (Float64x8, so it needs AVX-512), a
-// second vector implementation to compare with the assembly (see doc.go,
-// "The archsimd implementation"). It is in the impls table only in a
-// GOEXPERIMENT=simd build and never the default: the AVX-512 assembly comes
-// first. TinyBrackets and TinySolve run the AVX-512 assembly.
+// The archsimd implementation: Piece, Piece0, Clip, TinyBrackets and
+// TinySolve written with the experimental simd/archsimd package
+// (Float64x8, so it needs AVX-512), a second vector implementation to
+// compare with the assembly (see doc.go, "The archsimd implementation").
+// It is in the impls table only in a GOEXPERIMENT=simd build and never the
+// default: the AVX-512 assembly comes first.
 //
-// Same lanes and the same operations as pieceAVX512 and the Go loops. One
-// difference in how they are written: archsimd's Max and Min are
-// commutative for the compiler (its SSA ops are marked commutative and CSE
-// may swap their operands), so which operand VMAXPD/VMINPD returns on ties
-// (±0) and NaN is not under the source's control. Every max and min is
-// therefore a comparison and a Merge, with the semantics of the Go loops
-// and of VMAXPD/VMINPD with the old value as second source:
-// acc = x > acc ? x : acc.
+// Same lanes and the same operations as the AVX-512 assembly and the Go
+// loops. One difference in how they are written: archsimd's Max and Min
+// are commutative for the compiler (its SSA ops are marked commutative and
+// CSE may swap their operands), so which operand VMAXPD/VMINPD returns on
+// ties (±0) and NaN is not under the source's control. Every max and min
+// whose ties show in a result is therefore a comparison and a Merge, with
+// the semantics of the Go loops and of VMAXPD/VMINPD with the old value as
+// second source: acc = x > acc ? x : acc. (Max and Min remain only where
+// equal values have equal bits or are turned into +0: the tiny bracket.)
 var archsimdImpls = []impl{{"archsimd", archsimd.X86.AVX512(), levelArchsimd, 8, 8}}
 
 // tailMask returns the mask of the lanes below k (0 < k < 8).
@@ -152,4 +154,110 @@ func clipArchsimd(dst, z, u []float64, tau float64) {
 		x = x.Masked(x.Greater(zero))
 		x.Merge(uv, x.Less(uv)).StoreSlicePart(dst[i:])
 	}
+}
+
+// clip8 is min(max(x, 0), u) lane by lane with the ties of Go's builtins
+// (see clipArchsimd).
+func clip8(x, uv, zero archsimd.Float64x8) archsimd.Float64x8 {
+	x = x.Masked(x.Greater(zero))
+	return x.Merge(uv, x.Less(uv))
+}
+
+// addTree returns ((x0+x4)+(x2+x6)) + ((x1+x5)+(x3+x7)), the order of
+// Lanes.Reduce, in registers (a vector store read back as scalars stalls).
+func addTree(x archsimd.Float64x8) float64 {
+	a := x.GetLo().Add(x.GetHi())
+	b := a.GetLo().Add(a.GetHi())
+	return b.GetElem(0) + b.GetElem(1)
+}
+
+// maxLanes and minLanes return the largest and the smallest lane (for
+// lanes without NaN; of equal ±0 lanes either).
+func maxLanes(x archsimd.Float64x8) float64 {
+	a := x.GetLo().Max(x.GetHi())
+	b := a.GetLo().Max(a.GetHi())
+	return max(b.GetElem(0), b.GetElem(1))
+}
+
+func minLanes(x archsimd.Float64x8) float64 {
+	a := x.GetLo().Min(x.GetHi())
+	b := a.GetLo().Min(a.GetHi())
+	return min(b.GetElem(0), b.GetElem(1))
+}
+
+// tinyArchsimd is TinyBrackets (1 <= len(z) <= 8, len(u) == len(z)): the
+// check, phi(0) and phi at the 2n keys in vectors (the lanes beyond len(z)
+// read z = u = 0: a clipped value of 0 and keys 0, left out below), the
+// lane sums in the order of Lanes.Reduce, and the bracket with masks (a
+// scalar loop over the keys, as in tinyGo, mispredicts on random blocks).
+func tinyArchsimd(r *Tiny, z, u []float64, c float64) {
+	u = u[:len(z)]
+	var zero archsimd.Float64x8
+	zv := archsimd.LoadFloat64x8SlicePart(z)
+	uv := archsimd.LoadFloat64x8SlicePart(u)
+	chk := zv.Sub(zv).Add(uv.Sub(uv))
+	if chk.IsNaN().Or(uv.Less(zero)).ToBits() != 0 {
+		r.State = -1
+		return
+	}
+	r.Phi0 = addTree(clip8(zv, uv, zero))
+	if !(r.Phi0 > c) {
+		r.State = 0
+		return
+	}
+	kb := zv.Sub(uv)
+	var pa, pb archsimd.Float64x8
+	for j, zj := range z {
+		zb := archsimd.BroadcastFloat64x8(zj)
+		ub := archsimd.BroadcastFloat64x8(u[j])
+		pa = pa.Add(clip8(zb.Sub(zv), ub, zero))
+		pb = pb.Add(clip8(zb.Sub(kb), ub, zero))
+	}
+	// lo: the largest key with phi > c, at least +0; hi: the smallest key
+	// > 0 with phi <= c (+Inf if none). The lanes beyond len(z) hold keys
+	// 0, which change neither. Equal keys have equal bits except ±0, and
+	// lo turns those into +0, so the Max of the two key vectors and the
+	// order of the lane reductions do not matter.
+	cv := archsimd.BroadcastFloat64x8(c)
+	negInf := archsimd.BroadcastFloat64x8(math.Inf(-1))
+	posInf := archsimd.BroadcastFloat64x8(math.Inf(1))
+	lo := max(maxLanes(zv.Merge(negInf, pa.Greater(cv)).Max(kb.Merge(negInf, pb.Greater(cv)))), 0)
+	hi := minLanes(posInf.Merge(zv.Merge(posInf, zv.Greater(zero)), pa.Greater(cv)).
+		Min(posInf.Merge(kb.Merge(posInf, kb.Greater(zero)), pb.Greater(cv))))
+	r.State, r.Lo, r.Hi = 1, lo, hi
+}
+
+// tinySolveArchsimd is TinySolve: tinyArchsimd, TinyRoot in vectors, and
+// the clip of the vectors loaded before dst is written (dst may be z or
+// u), stored with a masked store.
+func tinySolveArchsimd(r *Tiny, dst, z, u []float64, c float64) {
+	u, dst = u[:len(z)], dst[:len(z)]
+	var zero archsimd.Float64x8
+	zv := archsimd.LoadFloat64x8SlicePart(z)
+	uv := archsimd.LoadFloat64x8SlicePart(u)
+	tinyArchsimd(r, z, u, c)
+	switch r.State {
+	case -1:
+		return
+	case 0:
+		r.Tau = 0
+	default:
+		r.Tau = tinyRootArchsimd(zv, uv, zero, c, r.Lo, r.Hi)
+	}
+	clip8(zv.Sub(archsimd.BroadcastFloat64x8(r.Tau)), uv, zero).StoreSlicePart(dst)
+}
+
+// tinyRootArchsimd is TinyRoot on z and u in vectors (the lanes beyond
+// len(z) read 0: v = -mid < 0 classifies them zero, as TinyRoot's s[i] = 0).
+func tinyRootArchsimd(zv, uv, zero archsimd.Float64x8, c, lo, hi float64) float64 {
+	mid := lo + (hi-lo)/2
+	v := zv.Sub(archsimd.BroadcastFloat64x8(mid))
+	pos := v.Greater(zero)
+	free := v.Merge(archsimd.BroadcastFloat64x8(math.Inf(1)), pos).Less(uv)
+	m := bits.OnesCount8(free.ToBits())
+	if m == 0 {
+		return hi
+	}
+	sum := addTree(zv.Merge(uv.Masked(pos), free))
+	return min(max((sum-c)/float64(m), lo), hi)
 }

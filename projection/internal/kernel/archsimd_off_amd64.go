@@ -16,3 +16,9 @@ func piece0Archsimd(l *Lanes, z, u []float64) {
 func clipArchsimd(dst, z, u []float64, tau float64) {
 	panic("projection: kernel: archsimd needs GOEXPERIMENT=simd")
 }
+func tinyArchsimd(r *Tiny, z, u []float64, c float64) {
+	panic("projection: kernel: archsimd needs GOEXPERIMENT=simd")
+}
+func tinySolveArchsimd(r *Tiny, dst, z, u []float64, c float64) {
+	panic("projection: kernel: archsimd needs GOEXPERIMENT=simd")
+}

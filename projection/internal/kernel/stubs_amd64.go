@@ -44,10 +44,9 @@ func piece0AVX2(l *Lanes, z, u []float64)
 //go:noescape
 func clipAVX2(dst, z, u []float64, tau float64)
 
-// The implementations, by level. levelArchsimd (Piece, Piece0 and Clip
-// in Go with simd/archsimd, archsimd_amd64.go) exists only in a
-// GOEXPERIMENT=simd build; its TinyBrackets and TinySolve are the AVX-512
-// assembly's.
+// The implementations, by level. levelArchsimd (the kernels in Go with
+// simd/archsimd, archsimd_amd64.go) exists only in a
+// GOEXPERIMENT=simd build.
 const (
 	levelGo = iota
 	levelAVX2
@@ -124,17 +123,23 @@ func clipAsm(dst, z, u []float64, tau float64) {
 }
 
 func tinyAsm(r *Tiny, z, u []float64, c float64) {
-	if level >= levelAVX512 { // AVX-512 or archsimd
+	switch level {
+	case levelAVX512:
 		tinyAVX512(r, z, u, c)
-	} else {
+	case levelAVX2:
 		tinyAVX2(r, z, u, c)
+	default:
+		tinyArchsimd(r, z, u, c)
 	}
 }
 
 func tinySolveAsm(r *Tiny, dst, z, u []float64, c float64) {
-	if level >= levelAVX512 { // AVX-512 or archsimd
+	switch level {
+	case levelAVX512:
 		tinySolveAVX512(r, dst, z, u, c)
-	} else {
+	case levelAVX2:
 		tinySolveAVX2(r, dst, z, u, c)
+	default:
+		tinySolveArchsimd(r, dst, z, u, c)
 	}
 }
