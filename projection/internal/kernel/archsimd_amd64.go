@@ -62,6 +62,7 @@ func pieceArchsimd(l *Lanes, z, u []float64, t float64) {
 	free.Store(&l.Free)
 	left.Store(&l.Left)
 	right.Store(&l.Right)
+	archsimd.ClearAVXUpperBits()
 }
 
 // pieceStep is one chunk of 8 coordinates (z, u, v = z - t) of a Piece
@@ -130,6 +131,7 @@ func piece0Archsimd(l *Lanes, z, u []float64) {
 	zmax.Store(&l.ZMax)
 	chk.Store(&l.Chk)
 	umin.Store(&l.UMin)
+	archsimd.ClearAVXUpperBits()
 }
 
 // clipArchsimd is clipAVX512: dst = min(max(z - tau, 0), u) with max(x, 0)
@@ -154,6 +156,7 @@ func clipArchsimd(dst, z, u []float64, tau float64) {
 		x = x.Masked(x.Greater(zero))
 		x.Merge(uv, x.Less(uv)).StoreSlicePart(dst[i:])
 	}
+	archsimd.ClearAVXUpperBits()
 }
 
 // clip8 is min(max(x, 0), u) lane by lane with the ties of Go's builtins
@@ -198,11 +201,13 @@ func tinyArchsimd(r *Tiny, z, u []float64, c float64) {
 	chk := zv.Sub(zv).Add(uv.Sub(uv))
 	if chk.IsNaN().Or(uv.Less(zero)).ToBits() != 0 {
 		r.State = -1
+		archsimd.ClearAVXUpperBits()
 		return
 	}
 	r.Phi0 = addTree(clip8(zv, uv, zero))
 	if !(r.Phi0 > c) {
 		r.State = 0
+		archsimd.ClearAVXUpperBits()
 		return
 	}
 	kb := zv.Sub(uv)
@@ -225,6 +230,7 @@ func tinyArchsimd(r *Tiny, z, u []float64, c float64) {
 	hi := minLanes(posInf.Merge(zv.Merge(posInf, zv.Greater(zero)), pa.Greater(cv)).
 		Min(posInf.Merge(kb.Merge(posInf, kb.Greater(zero)), pb.Greater(cv))))
 	r.State, r.Lo, r.Hi = 1, lo, hi
+	archsimd.ClearAVXUpperBits()
 }
 
 // tinySolveArchsimd is TinySolve: tinyArchsimd, TinyRoot in vectors, and
@@ -232,19 +238,22 @@ func tinyArchsimd(r *Tiny, z, u []float64, c float64) {
 // u), stored with a masked store.
 func tinySolveArchsimd(r *Tiny, dst, z, u []float64, c float64) {
 	u, dst = u[:len(z)], dst[:len(z)]
+	tinyArchsimd(r, z, u, c)
+	if r.State == -1 {
+		return
+	}
+	// Loaded after the call (vectors live across it are spilled).
 	var zero archsimd.Float64x8
 	zv := archsimd.LoadFloat64x8SlicePart(z)
 	uv := archsimd.LoadFloat64x8SlicePart(u)
-	tinyArchsimd(r, z, u, c)
 	switch r.State {
-	case -1:
-		return
 	case 0:
 		r.Tau = 0
 	default:
 		r.Tau = tinyRootArchsimd(zv, uv, zero, c, r.Lo, r.Hi)
 	}
 	clip8(zv.Sub(archsimd.BroadcastFloat64x8(r.Tau)), uv, zero).StoreSlicePart(dst)
+	archsimd.ClearAVXUpperBits()
 }
 
 // tinyRootArchsimd is TinyRoot on z and u in vectors (the lanes beyond
