@@ -39,9 +39,9 @@
 //
 // # The archsimd implementation
 //
-// A fourth implementation, "archsimd", writes Piece, Piece0 and Clip in Go
-// with the experimental package simd/archsimd (Float64x8, one zmm register
-// of 8 lanes; archsimd_amd64.go). It exists only when the experiment is on:
+// A fourth implementation, "archsimd", writes the five kernels in Go with
+// the experimental package simd/archsimd (Float64x8, one zmm register of 8
+// lanes; archsimd_amd64.go). It exists only when the experiment is on:
 //
 //	GOEXPERIMENT=simd go test ./projection/...
 //
@@ -50,50 +50,57 @@
 // never the default, and Use("archsimd") selects it; the default build
 // (archsimd_off_amd64.go), -tags noasm and other architectures do not
 // depend on the experiment and do not contain it. It has the lanes, the
-// masked tail and the operations of the AVX-512 assembly, so every test and
-// FuzzKernels compare it bit for bit with the Go reference (subtests named
-// archsimd). TinyBrackets and TinySolve, for which it has no code of its
-// own, run the AVX-512 assembly; there is no Float64x4 (AVX2) version.
+// masked tails and the operations of the AVX-512 assembly, so every test
+// and FuzzKernels compare it bit for bit with the Go reference (subtests
+// named archsimd). There is no Float64x4 (AVX2) version.
 //
-// archsimd's Max and Min cannot express the kernels' ties: the compiler
-// treats them as commutative (its SSA ops are marked so, and CSE may swap
-// the operands), so which operand VMAXPD and VMINPD return on ±0 ties and
-// NaN is not fixed by the source. Every max and min is therefore a
+// Two things the assembly does had to be spelled out. archsimd's Max and
+// Min cannot express the kernels' ties: the compiler treats them as
+// commutative (its SSA ops are marked so, and CSE may swap the operands),
+// so which operand VMAXPD and VMINPD return on ±0 ties and NaN is not
+// fixed by the source. Every max and min whose ties show is therefore a
 // comparison and a Merge (acc = x > acc ? x : acc, which keeps the old
-// value on ties as the Go loops and the assembly do). On the Left and
+// value on ties as the Go loops and the assembly do); on the Left and
 // Right accumulators that puts a compare-to-mask and a blend on the
-// loop-carried chain instead of one VMAXPD: Piece at n = 1Ki took 342 ns
-// against 192 ns for the assembly; with Max and Min (whose ±0 lanes are
-// then not guaranteed) it took 224 against 192 ns in one interleaved run.
+// loop-carried chain instead of one VMAXPD: Piece at n = 1Ki took 342
+// against 192 ns for the assembly, and 224 against 192 ns with Max and Min
+// (whose ±0 lanes are then not guaranteed) in one interleaved run. And the
+// compiler emits no VZEROUPPER: without archsimd.ClearAVXUpperBits at the
+// end of each kernel, Go's scalar float code after the call ran slower (a
+// Newton solve of 2 to 24 coordinates, TestMinTimesSmallBlock: 147-247 ns
+// against 97-153 ns with the assembly; with it 98-156 ns).
 //
-// Measured with BenchmarkPiece (ns per pass, median of 6 interleaved runs
-// of -benchtime 0.4s, benchstat; a shared 2-vCPU AMD EPYC with another job
-// benchmarking, so the spread is ±5-60%; z ~ U[-0.5,1.5], u ~ U[0.5,1.5],
-// t = 0.4):
+// Measured with BenchmarkPiece (ns per pass, median of 12 runs of
+// -benchtime 0.4s in two batches of 6, the implementations interleaved;
+// benchstat; a shared 2-vCPU AMD EPYC (Zen 5 class) with another job
+// benchmarking, so the spread is ±10-80%; z ~ U[-0.5,1.5], u ~
+// U[0.5,1.5], t = 0.4):
 //
 //	n       pass    avx512 (asm)  archsimd          go
-//	8       piece       10.3        15.0  +46%        39.9
-//	8       piece0      13.1        15.9  +21%        49.0
-//	8       clip         6.9         6.0   ~           9.2
-//	64      piece       16.2        32.4  +100%      231
-//	64      piece0      19.8        28.6  +45%       283
-//	64      clip         9.5        10.2   ~          69.0
-//	1Ki     piece      192         343    +79%      3543
-//	1Ki     piece0     237         353    +49%      4226
-//	1Ki     clip        61.8       101    +63%      1136
-//	64Ki    piece    13.0 us     21.5 us  +65%     269 us
-//	64Ki    piece0   15.2 us     22.4 us  +47%     329 us
-//	64Ki    clip     16.4 us     17.2 us   ~       102 us
-//	1Mi     piece     264 us      381 us  +44%    4121 us
-//	1Mi     piece0    292 us      391 us  +34%    5299 us
-//	1Mi     clip      438 us      508 us   ~      2390 us
+//	8       piece       10.2        10.6   ~          40.9
+//	8       piece0      13.1        14.7  +13%        52.1
+//	8       clip         6.8         6.5   ~           9.9
+//	64      piece       17.1        23.2  +35%       237
+//	64      piece0      22.3        27.9  +25%       322
+//	64      clip         9.5        10.7  +12%        70.7
+//	1Ki     piece      198         330    +67%      3518
+//	1Ki     piece0     233         350    +50%      4387
+//	1Ki     clip        60.1        97.4  +62%      1186
+//	64Ki    piece    14.0 us     21.4 us  +53%     279 us
+//	64Ki    piece0   15.1 us     24.0 us  +59%     368 us
+//	64Ki    clip     16.6 us     17.0 us   ~       103 us
+//	1Mi     piece     270 us      394 us  +46%    4196 us
+//	1Mi     piece0    292 us      419 us  +44%    5331 us
+//	1Mi     clip      539 us      510 us   ~      2146 us
 //
 // ("~": no significant difference, p > 0.05.) The whole projection
-// (projection.BenchmarkCappedSimplexKernels, same runs): 31 / 30 / 58 ns at
-// n = 8 (the tiny path: AVX-512 assembly for both), 125 / 200 / 673 ns at
-// 64, 809 / 1326 / 13461 ns at 1Ki, 72 / 107 / 1229 us at 64Ki and
-// 1.74 / 2.07 / 21.5 ms at 1Mi (avx512 / archsimd / go). So archsimd is
-// 10-20x faster than the Go loops and 1.3-1.8x slower than the assembly
-// on the passes with accumulators; Clip, without loop-carried state, is
-// within noise of the assembly except in cache at 1Ki.
+// (projection.BenchmarkCappedSimplexKernels, same runs), avx512 / archsimd
+// / go: 30 / 60 / 59 ns at n = 8 (TinySolve), 130 / 135 / 660 ns at 64,
+// 818 / 1252 / 12788 ns at 1Ki, 74 / 108 / 1183 us at 64Ki and
+// 1.65 / 2.07 / 22.2 ms at 1Mi. TinySolve alone over 4096 distinct blocks
+// (TestMinTimesSmallBlock): 22-27 ns with the assembly, 39-52 ns with
+// archsimd, 46-240 ns in Go, at 2 to 8 coordinates. So archsimd is 10-20x
+// faster than the Go loops and 1.3-1.7x slower than the assembly on the
+// passes with accumulators out of the first cache level; Clip, without
+// loop-carried state, is within noise of the assembly except at 1Ki.
 package kernel
