@@ -23,7 +23,7 @@ func benchInput(n int) (z, u []float64) {
 func BenchmarkPiece(b *testing.B) {
 	def := Impl()
 	defer Use(def)
-	for _, n := range []int{64, 1 << 10, 1 << 16, 1 << 20} {
+	for _, n := range []int{8, 64, 1 << 10, 1 << 16, 1 << 20} {
 		z, u := benchInput(n)
 		dst := make([]float64, n)
 		for _, k := range append(Impls(), "old", "copy") {

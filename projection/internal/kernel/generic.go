@@ -231,7 +231,8 @@ func Clip(dst, z, u []float64, tau float64) {
 
 // Impl names the implementation in use: "avx512", "avx2" (amd64 assembly,
 // chosen at run time by CPU feature) or "go" (other architectures, or the
-// build tags noasm or purego).
+// build tags noasm or purego); "archsimd" (GOEXPERIMENT=simd builds only,
+// never the default) when Use selected it.
 func Impl() string { return implName }
 
 // impl is one implementation of the kernels.

@@ -2,7 +2,11 @@
 
 package kernel
 
-import "golang.org/x/sys/cpu"
+import (
+	"slices"
+
+	"golang.org/x/sys/cpu"
+)
 
 // The assembly kernels need len(u) (and len(dst)) >= len(z) and overwrite
 // every lane of l. The AVX-512 versions need AVX512F and process all of z
@@ -34,23 +38,31 @@ func piece0AVX2(l *Lanes, z, u []float64)
 //go:noescape
 func clipAVX2(dst, z, u []float64, tau float64)
 
-// The implementations, by level.
+// The implementations, by level. levelArchsimd (the kernels in Go with
+// simd/archsimd, archsimd_amd64.go) exists only in a
+// GOEXPERIMENT=simd build.
 const (
 	levelGo = iota
 	levelAVX2
 	levelAVX512
+	levelArchsimd
 )
 
-// impls lists the implementations, fastest first; ok says whether this
-// CPU runs it.
-var impls = []impl{
-	{"avx512", cpu.X86.HasAVX512F, levelAVX512, 8, 8},
-	{"avx2", cpu.X86.HasAVX2, levelAVX2, 8, 8},
-	{"go", true, levelGo, 24, 0},
-}
+// impls lists the implementations, fastest first (archsimd, a comparison
+// implementation present only in a GOEXPERIMENT=simd build, after the
+// assembly: never the default); ok says whether this CPU runs it.
+var impls = slices.Concat(
+	[]impl{
+		{"avx512", cpu.X86.HasAVX512F, levelAVX512, 8, 8},
+		{"avx2", cpu.X86.HasAVX2, levelAVX2, 8, 8},
+	},
+	archsimdImpls,
+	[]impl{{"go", true, levelGo, 24, 0}},
+)
 
-// asmAll says whether the assembly in use processes the tail too.
-func asmAll() bool { return level == levelAVX512 }
+// asmAll says whether the vector kernels in use process the tail too
+// (AVX-512 and archsimd).
+func asmAll() bool { return level >= levelAVX512 }
 
 var (
 	useAsm   bool
@@ -72,33 +84,45 @@ func init() {
 // on the caller's stack.
 
 func pieceAsm(l *Lanes, z, u []float64, t float64) {
-	if level == levelAVX512 {
+	switch level {
+	case levelAVX512:
 		pieceAVX512(l, z, u, t)
-	} else {
+	case levelAVX2:
 		pieceAVX2(l, z, u, t)
+	default:
+		pieceArchsimd(l, z, u, t)
 	}
 }
 
 func piece0Asm(l *Lanes, z, u []float64) {
-	if level == levelAVX512 {
+	switch level {
+	case levelAVX512:
 		piece0AVX512(l, z, u)
-	} else {
+	case levelAVX2:
 		piece0AVX2(l, z, u)
+	default:
+		piece0Archsimd(l, z, u)
 	}
 }
 
 func clipAsm(dst, z, u []float64, tau float64) {
-	if level == levelAVX512 {
+	switch level {
+	case levelAVX512:
 		clipAVX512(dst, z, u, tau)
-	} else {
+	case levelAVX2:
 		clipAVX2(dst, z, u, tau)
+	default:
+		clipArchsimd(dst, z, u, tau)
 	}
 }
 
 func tinySolveAsm(r *Tiny, dst, z, u []float64, c float64) {
-	if level == levelAVX512 {
+	switch level {
+	case levelAVX512:
 		tinySolveAVX512(r, dst, z, u, c)
-	} else {
+	case levelAVX2:
 		tinySolveAVX2(r, dst, z, u, c)
+	default:
+		tinySolveArchsimd(r, dst, z, u, c)
 	}
 }
