@@ -86,22 +86,29 @@
 // for bit, without the per-block latency chain of reductions across
 // lanes. OGASched interleaves runs of eight tight blocks of equal size in
 // its block order and projects them this way; on other CPUs and builds
-// CappedSimplex8 copies each block out. Timed over 4096 distinct random blocks (binding capacity, so
-// branch predictors cannot memorise them; TestMinTimesSmallBlock,
-// MINBENCH=1, minimum of 40 interleaved trials in one run on the loaded
-// 2-vCPU machine, so about 2-3x the unloaded times), per block:
+// CappedSimplex8 copies each block out.
+//
+// Timed over 4096 distinct random blocks (binding capacity, so branch
+// predictors cannot memorise them; TestMinTimesSmallBlock, MINBENCH=1,
+// minimum of 40 interleaved trials in one run on the shared 2-vCPU
+// machine, 2026-11-24, another job running), per block:
 //
 //	n                          2     3     4     5     6     8     9    10    12    16    24
-//	stack sort                41    51    79   109   128   215   215   260   325   433   702 ns
-//	TinyBrackets, AVX-512     47    49    53    56    47    71     -     -     -     -     -
-//	Newton, AVX-512          125   143   150   159   134   175   159   181   187   194   203
-//	TinyBrackets, AVX2 (*)    45    50    55    49    70    62     -     -     -     -     -
-//	Newton, AVX2 (*)         158   170   253   274   343   170   220   260   348   195   204
-//	Newton, Go (**)          158   216   275   326   301   352   470   505   576   633   850
+//	stack sort                26    33    55    88   119   175   208   232   279   371   572 ns
+//	TinySolve, AVX-512        23    23    24    25    26    28     -     -     -     -     -
+//	Newton, AVX-512           97   109   113   121   126   134   136   136   141   145   152
+//	TinySolve, AVX2 (*)       25    27    28    30    32    35     -     -     -     -     -
+//	Newton, AVX2 (*)         124   157   191   242   278   123   157   187   274   138   154
+//	Newton, Go (*)           124   158   193   245   283   335   366   415   496   512   675
 //
-// (*) with its own sort timing, within 10% of the first row; (**) from an
-// earlier run of the same test. The Go loop of TinyBrackets is no faster
-// than the sort (1.2-1.5x), so only the assembly builds use it.
+// (*) with its own sort timing, within 10% of the first row. The Go loop
+// of TinySolve (TinyBrackets, TinyRoot, the clip) is no faster than the
+// sort (1.2-2x), so only the assembly builds use it. Blocks of 1-2
+// coordinates stay sorted: TinySolve is 0.88x the sort at 2 with AVX-512
+// but 1.09x with AVX2, and both must take the same path.
+// CappedSimplex8 solves eight blocks of 5 in 63 ns against 241 ns for
+// eight CappedSimplex calls (BenchmarkCappedSimplexLanes8, 4096 distinct
+// blocks, median of 6).
 // Benchmarks that repeat one small block flatter the branchy paths by 2-3x
 // (branch predictors learn the data).
 //
@@ -237,14 +244,18 @@
 // package had before the assembly, its own binary, same method.) With
 // AVX-512 the projection is within 13x of the copy floor at 1Ki and 6x at
 // 1Mi, 15x faster than before at both; the Go passes are as fast as
-// before. At n = 8 this benchmark repeats one block, which flatters the
+// before. Re-measured on a quiet machine (BenchmarkCappedSimplexKernels,
+// -count 6, benchstat, median; 2026-11-24), AVX-512 / copy: 29.6 / 3.5 ns
+// at 8 (8.6x, TinySolve), 123 / 7.5 ns at 64 (16x), 802 / 62 ns at 1Ki
+// (13x), 67.8 / 7.9 us at 64Ki (8.6x), 1.54 / 0.24 ms at 1Mi (6.4x); AVX2
+// 1.3x (small) to 2.3x (1Ki) the AVX-512 time, Go 1.8x to 15x. At n = 8 this benchmark repeats one block, which flatters the
 // sort of the Go build (its branches are learned); on distinct blocks the
 // bracketing the assembly builds use is 3x faster than the sort (see
 // Method and complexity). One pass costs about 0.2 ns per coordinate in
 // cache (BenchmarkPiece in package kernel); the method still needs 3-5
 // passes (Newton passes, the check fused into the first, the clip).
-// Blocks of 3 to 8 coordinates take TinyBrackets (0.30-0.67x the sort's
-// time at 4 to 8 coordinates), blocks of 9 to 24 the vector Newton passes
+// Blocks of 3 to 8 coordinates take TinySolve (0.16-0.70x the sort's
+// time at 3 to 8 coordinates), blocks of 9 to 24 the vector Newton passes
 // (0.29-0.74x with AVX-512). One OGASched-size batched projection
 // (1024 x 6 blocks of 3..10 ports, TestMinTimesProject, three interleaved
 // rounds): 321-343 us with AVX-512 against 671-779 us before (2.1-2.3x),
