@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/msched/msched/examples/internal/exrun"
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/ocorp"
@@ -33,7 +34,7 @@ func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
 		return nil, err
 	}
 	pols2 := append([]ocorp.OnlinePolicy{m2, m2f}, ocorpBaselines(ms)...)
-	res2, err := runAllOCORP(jobs, ms, pols2, ocorp.RunSettings{}, o.Workers)
+	res2, err := exrun.OCORP(jobs, ms, pols2, ocorp.RunSettings{}, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("2-D: %w", err)
 	}
@@ -47,7 +48,7 @@ func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
 	}
 	cpu := ocorp.CPUOnly(jobs)
 	pols1 := append([]ocorp.OnlinePolicy{m1, m1f}, ocorpBaselines(ms)...)
-	res1, err := runAllOCORP(cpu, ms, pols1, ocorp.RunSettings{}, o.Workers)
+	res1, err := exrun.OCORP(cpu, ms, pols1, ocorp.RunSettings{}, o.Workers)
 	if err != nil {
 		return nil, fmt.Errorf("1-D: %w", err)
 	}
@@ -111,18 +112,4 @@ func ocorpBaselines(ms []ocorp.Machine) []ocorp.OnlinePolicy {
 	srf, _ := baselines.NewSRF(ms)
 	tet, _ := baselines.NewTetris(ms)
 	return []ocorp.OnlinePolicy{srpt, srvf, svf, srf, tet}
-}
-
-// runAllOCORP runs the policies through ocorp.Run and returns their series.
-func runAllOCORP(jobs []ocorp.Job, ms []ocorp.Machine, pols []ocorp.OnlinePolicy, s ocorp.RunSettings, workers int) ([]*ocorp.Series, error) {
-	s.Workers = workers
-	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, pols, s)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*ocorp.Series, len(res.Series))
-	for i := range res.Series {
-		out[i] = &res.Series[i]
-	}
-	return out, nil
 }

@@ -71,6 +71,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/msched/msched/examples/internal/exrun"
 	"image/color"
 	"io"
 	"math"
@@ -240,7 +241,7 @@ func run(args []string, stdout io.Writer) error {
 		if !*quiet {
 			fmt.Fprintf(os.Stderr, "ocorp: %s: %d policies on %d jobs, %d machines (%d cores)...\n", e.name, len(e.pols), len(e.jobs), len(ms), ocorp.TotalCores(ms))
 		}
-		rs, err := runAllOCORP(e.jobs, ms, e.pols, ocorp.RunSettings{K: pr.K, NoSeries: *out == ""}, *workers)
+		rs, err := exrun.OCORP(e.jobs, ms, e.pols, ocorp.RunSettings{K: pr.K, NoSeries: *out == ""}, *workers)
 		if err != nil {
 			return err
 		}
@@ -732,17 +733,3 @@ func writeCSV(path string, head []string, rows [][]string) error {
 }
 
 func ftoa(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
-
-// runAllOCORP runs the policies through ocorp.Run and returns their series.
-func runAllOCORP(jobs []ocorp.Job, ms []ocorp.Machine, pols []ocorp.OnlinePolicy, s ocorp.RunSettings, workers int) ([]*ocorp.Series, error) {
-	s.Workers = workers
-	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, pols, s)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*ocorp.Series, len(res.Series))
-	for i := range res.Series {
-		out[i] = &res.Series[i]
-	}
-	return out, nil
-}

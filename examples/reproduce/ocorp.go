@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/msched/msched/examples/internal/exrun"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -91,7 +92,7 @@ func ocorpExperiment(jobs []ocorp.Job, ms []ocorp.Machine, twoD, series bool) (o
 		return ocorpRun{}, err
 	}
 	pols = append(pols, tet)
-	rs, err := runAllOCORP(jobs, ms, pols, ocorp.RunSettings{NoSeries: !series}, 2)
+	rs, err := exrun.OCORP(jobs, ms, pols, ocorp.RunSettings{NoSeries: !series}, 2)
 	if err != nil {
 		return ocorpRun{}, err
 	}
@@ -246,18 +247,4 @@ func ocorpFigure(dir string, r *ocorpRun, seed uint64) error {
 	}
 	pl.Reference("lower bound (every f_j = p_j)", pts)
 	return pl.Save(filepath.Join(dir, "ocorp.svg"))
-}
-
-// runAllOCORP runs the policies through ocorp.Run and returns their series.
-func runAllOCORP(jobs []ocorp.Job, ms []ocorp.Machine, pols []ocorp.OnlinePolicy, s ocorp.RunSettings, workers int) ([]*ocorp.Series, error) {
-	s.Workers = workers
-	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, pols, s)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]*ocorp.Series, len(res.Series))
-	for i := range res.Series {
-		out[i] = &res.Series[i]
-	}
-	return out, nil
 }
