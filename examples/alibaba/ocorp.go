@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"github.com/msched/msched/examples/internal/exrun"
 
 	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/examples/internal/exrun"
 	"github.com/msched/msched/ocorp"
 	"github.com/msched/msched/trace"
 )

@@ -71,7 +71,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/msched/msched/examples/internal/exrun"
 	"image/color"
 	"io"
 	"math"
@@ -89,6 +88,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/examples/internal/exrun"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/ocorp"
 )

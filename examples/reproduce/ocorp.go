@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/msched/msched/examples/internal/exrun"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/examples/internal/exrun"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/ocorp"
 )
