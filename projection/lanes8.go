@@ -2,6 +2,7 @@ package projection
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/msched/msched/projection/internal/kernel"
 )
@@ -49,4 +50,49 @@ func CappedSimplex8(dst, z, u []float64, c, tau *[8]float64) {
 		}
 	}
 	copy(dst, out[:m])
+}
+
+// ProjectCappedSimplex8 is CappedSimplex8 for untrusted input: it checks
+// the data first and returns an error wrapping ErrLength, ErrNaN, ErrInf,
+// ErrNegativeCap, ErrNegativeCapacity or ErrRange that names the offending
+// block, coordinate and value (the rules of ProjectCappedSimplex, block by
+// block), leaving dst and tau untouched. dst may be z or u.
+func ProjectCappedSimplex8(dst, z, u []float64, c, tau *[8]float64) error {
+	m := len(z)
+	if len(dst) != m || len(u) != m || m%8 != 0 || m < 8 || m > 64 {
+		return fmt.Errorf("%w: dst %d, z %d, u %d: want equal, 8n with 1 <= n <= 8", ErrLength, len(dst), m, len(u))
+	}
+	n := m / 8
+	limit := math.MaxFloat64 / (4 * float64(n+1))
+	for b, cb := range c {
+		if err := checkValue(fmt.Sprintf("c[%d]", b), -1, cb); err != nil {
+			return err
+		}
+		if cb < 0 {
+			return fmt.Errorf("%w: c[%d] = %v", ErrNegativeCapacity, b, cb)
+		}
+		if cb > limit {
+			return fmt.Errorf("%w: c[%d] = %v", ErrRange, b, cb)
+		}
+	}
+	for i := range z {
+		b, k := i%8, i/8
+		for _, in := range []struct {
+			name string
+			v    float64
+		}{{"z", z[i]}, {"u", u[i]}} {
+			switch v := in.v; {
+			case math.IsNaN(v):
+				return fmt.Errorf("%w: %s index %d (block %d, coordinate %d) value %v", ErrNaN, in.name, i, b, k, v)
+			case math.IsInf(v, 0):
+				return fmt.Errorf("%w: %s index %d (block %d, coordinate %d) value %v", ErrInf, in.name, i, b, k, v)
+			case math.Abs(v) > limit:
+				return fmt.Errorf("%w: %s index %d (block %d, coordinate %d) value %v", ErrRange, in.name, i, b, k, v)
+			case in.name == "u" && v < 0:
+				return fmt.Errorf("%w: index %d (block %d, coordinate %d) value %v", ErrNegativeCap, i, b, k, v)
+			}
+		}
+	}
+	CappedSimplex8(dst, z, u, c, tau)
+	return nil
 }

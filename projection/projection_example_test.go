@@ -122,3 +122,22 @@ func ExampleCappedSimplex8() {
 	// block 3: y = [0.000 0.250 1.250], tau = 2.500
 	// block 7: y = [0.250 1.250 2.000], tau = 2.500
 }
+
+// Untrusted data: the error names the block and coordinate of the bad
+// value.
+func ExampleProjectCappedSimplex8() {
+	z, u := make([]float64, 16), make([]float64, 16)
+	for i := range u {
+		z[i], u[i] = 1, 1
+	}
+	u[11] = -0.5
+	c := [8]float64{1, 1, 1, 1, 1, 1, 1, 1}
+	var tau [8]float64
+	dst := make([]float64, 16)
+	err := projection.ProjectCappedSimplex8(dst, z, u, &c, &tau)
+	fmt.Println(err)
+	fmt.Println(errors.Is(err, projection.ErrNegativeCap))
+	// Output:
+	// projection: negative upper bound: index 11 (block 3, coordinate 1) value -0.5
+	// true
+}
