@@ -291,7 +291,9 @@
 // the first three in its first pass, at almost no cost, and panics on a
 // violation; ProjectCappedSimplex checks all of them first and returns
 // ErrLength, ErrNaN, ErrInf, ErrNegativeCap, ErrNegativeCapacity or
-// ErrRange, wrapped with the offending index and value.
+// ErrRange, wrapped with the offending index and value. CappedSimplex8
+// and ProjectCappedSimplex8 follow the same rules for eight interleaved
+// blocks (the error also names the block and coordinate).
 //
 // CappedSimplexPaper checks the same preconditions up front and panics on a
 // violation (it used to loop forever on a NaN: the threshold of its inner
