@@ -296,3 +296,37 @@ func TestOGASchedBaselinesHostileArrivals(t *testing.T) {
 		ogaCheckFeasible(t, pol.Name(), p, []float64{1, 1}, y)
 	}
 }
+
+// BenchmarkOGASchedRun times ogasched.Run of one policy over 500 slots of
+// the large instance (|L| = 100, |R| = 1024, K = 6; examples/ogasched
+// -preset large runs 10 000), reward included: OGASched (step (53)) and
+// each fractional baseline (benchstat -col /policy).
+func BenchmarkOGASchedRun(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	p, err := ogasched.Generate(ogasched.LargeConfig(), rng)
+	require.NoError(b, err)
+	tr, err := ogasched.BernoulliTrace(p.NumPorts(), 500, 0.7, rng)
+	require.NoError(b, err)
+	for _, name := range []string{"OGASched", "DRF", "FAIRNESS", "BINPACKING", "SPREADING"} {
+		b.Run("policy="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var pol ogasched.OnlinePolicy
+				if name == "OGASched" {
+					o, err := ogasched.New(p, ogasched.Settings{Horizon: 10000})
+					require.NoError(b, err)
+					pol = o
+				} else {
+					pol, err = baselines.NewOGASchedBaseline(name, p)
+					require.NoError(b, err)
+				}
+				if _, err := ogasched.Run(p, tr, []ogasched.OnlinePolicy{pol}, ogasched.RunSettings{}); err != nil {
+					b.Fatal(err)
+				}
+				if o, ok := pol.(*ogasched.Policy); ok {
+					o.Close()
+				}
+			}
+		})
+	}
+}
