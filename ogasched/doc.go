@@ -175,11 +175,11 @@
 // 0.21 ms per slot with 1 or 2 workers, against 0.47-0.49 ms before this
 // layout (benchstat, 6 interleaved runs), 0 allocs/op. go run
 // ./examples/ogasched -preset large (T = 10000, OGASched and the four
-// baselines on 2 workers, y* to a 1e-4 gap): 4.4-4.6 s wall, of which the
-// policies 3.5-3.6 s (OGASched 2.5 s, DRF 0.9 s, FAIRNESS 1.8 s,
-// BINPACKING and SPREADING 0.9 s each) and y* 0.9 s; the previous version
-// took 12.1-12.3 s for the policies alone, with the same rewards and
-// series.csv byte for byte.
+// baselines on 2 workers, y* to a 1e-4 gap beside them): 4.2-4.4 s wall;
+// one after the other, the policies took 3.5-3.6 s (OGASched 2.5 s, DRF
+// 0.9 s, FAIRNESS 1.8 s, BINPACKING and SPREADING 0.9 s each) and y*
+// 0.9 s; the previous version took 12.1-12.3 s for the policies alone,
+// with the same rewards and series.csv byte for byte.
 //
 // # Best fixed allocation in hindsight
 //
