@@ -10,7 +10,8 @@ import (
 )
 
 // TestCappedSimplex8MatchesCappedSimplex: eight interleaved blocks get
-// CappedSimplex's multipliers and projections bit for bit, for every n
+// CappedSimplex's multipliers and projections bit for bit, and satisfy the
+// KKT conditions of their blocks, for every n
 // from 1 to 8 (the lane kernel for 3..8 with AVX-512, block by block
 // otherwise), capacities binding or not, ties and zeros; invalid input
 // panics like CappedSimplex, with dst untouched.
@@ -45,6 +46,10 @@ func TestCappedSimplex8MatchesCappedSimplex(t *testing.T) {
 			require.Equal(t, math.Float64bits(want), math.Float64bits(tau[b]), "case %d n %d block %d tau", k, n, b)
 			for i := 0; i < n; i++ {
 				require.Equal(t, math.Float64bits(yb[i]), math.Float64bits(dst[8*i+b]), "case %d n %d block %d coordinate %d", k, n, b, i)
+			}
+			// And the projection itself: the KKT conditions of the block.
+			if msg := checkKKT(instance{zb, ub, c[b]}, yb, tau[b], 1e-9); msg != "" {
+				t.Fatalf("case %d n %d block %d: %s", k, n, b, msg)
 			}
 		}
 	}
