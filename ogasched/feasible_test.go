@@ -22,7 +22,9 @@ func TestDecisionsFeasibleAtValueLimits(t *testing.T) {
 	for it := 0; it < 300; it++ {
 		ports, nodes, K := 1+rng.IntN(12), 1+rng.IntN(4), 1+rng.IntN(3)
 		g := bipartite.Complete(ports, nodes)
-		mag := func() float64 { return []float64{1, 2, 1e-3, 1e6, 1e15, MaxValue}[rng.IntN(6)] * (0.5 + rng.Float64()/2) }
+		mag := func() float64 {
+			return []float64{1, 2, 1e-3, 1e6, 1e15, MaxValue}[rng.IntN(6)] * (0.5 + rng.Float64()/2)
+		}
 		demand := make([][]float64, ports)
 		for l := range demand {
 			demand[l] = make([]float64, K)
