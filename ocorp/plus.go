@@ -338,5 +338,8 @@ func (o *Plus) finish(t int, obs Obs) Decision {
 		l.Debug("ocorp slot", "policy", o.name, "t", t, "jobs", len(obs.Jobs), "placements", len(o.out.Placements),
 			"gamma", o.d.gamma, "qp", o.res.Status.String(), "sweeps", o.res.Sweeps, "residual", o.res.Residual)
 	}
+	if debugChecks {
+		mustBeFeasible(o.name, o.d.ms, obs, o.out)
+	}
 	return o.out
 }
