@@ -224,7 +224,8 @@
 //	job                 p_j * d_j <= math.MaxInt (Job.Validate)
 //	machines            sum of cores and of memory <= math.MaxInt (ValidateMachines)
 //	Packer, policies    memory O(machines + jobs), not per core
-//	KnapsackDP          any int sizes, table <= MaxCells (default 1 << 24), sums checked
+//	KnapsackDP          any int sizes, table <= MaxCells (default 1 << 24,
+//	                    ceiling CeilingKnapsackCells = 1 << 32), sums checked
 //	OCORP+              observed jobs x machines <= MaxQPCells (1 << 22) per slot;
 //	                    QP sweeps <= QPSettings.MaxSweeps (5000), its work budget;
 //	                    QPSettings.Workers <= MaxQPWorkers (1024);

@@ -50,8 +50,8 @@ func (ps PlusSettings) Validate() error {
 	if !(ps.QP.Tol >= 0) || math.IsInf(ps.QP.Tol, 0) {
 		errs = append(errs, fmt.Errorf("%w: QP.Tol = %v, want finite >= 0", ErrSettings, ps.QP.Tol))
 	}
-	if ps.QP.MaxSweeps < 0 {
-		errs = append(errs, fmt.Errorf("%w: QP.MaxSweeps = %d, want >= 0", ErrSettings, ps.QP.MaxSweeps))
+	if ps.QP.MaxSweeps < 0 || ps.QP.MaxSweeps > MaxQPSweeps {
+		errs = append(errs, fmt.Errorf("%w: QP.MaxSweeps = %d, want in [0, MaxQPSweeps = %d]", ErrSettings, ps.QP.MaxSweeps, MaxQPSweeps))
 	}
 	if ps.QP.Workers < 0 || ps.QP.Workers > MaxQPWorkers {
 		errs = append(errs, fmt.Errorf("%w: QP.Workers = %d, want in [0, MaxQPWorkers = %d]", ErrSettings, ps.QP.Workers, MaxQPWorkers))

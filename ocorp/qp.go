@@ -124,6 +124,10 @@ const qpScaleAbove = 1 << 32
 // wrapping ErrSettings).
 const MaxQPWorkers = 1024
 
+// MaxQPSweeps bounds QPSettings.MaxSweeps (a larger value is an error
+// wrapping ErrSettings): 10^6 sweeps, minutes of one slot's QP.
+const MaxQPSweeps = 1_000_000
+
 // QPParallelCells is the size (rows x machines) below which a pass of
 // QPSolver runs serially whatever QPSettings.Workers: 30-150 us of work
 // (a load pass to a re-projection of the rows), against several
@@ -255,6 +259,9 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 	}
 	if s.Workers < 0 || s.Workers > MaxQPWorkers {
 		return fmt.Errorf("%w: Workers = %d, want in [0, MaxQPWorkers = %d]", ErrSettings, s.Workers, MaxQPWorkers)
+	}
+	if s.MaxSweeps > MaxQPSweeps || math.IsNaN(s.Tol) || math.IsInf(s.Tol, 0) {
+		return fmt.Errorf("%w: MaxSweeps = %d (want at most MaxQPSweeps = %d), Tol = %v (want finite)", ErrSettings, s.MaxSweeps, MaxQPSweeps, s.Tol)
 	}
 	for j := 0; j < n; j++ {
 		if !(q.Demand[j] > 0) || math.IsInf(q.Demand[j], 0) || !(q.Bound[j] >= 0) || math.IsNaN(q.Cost[j]) || math.IsInf(q.Cost[j], 0) {

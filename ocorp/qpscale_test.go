@@ -199,3 +199,51 @@ func TestPlusSlotNumbering(t *testing.T) {
 			base, slots, spent/time.Duration(slots), worst, floor, sweeps, alpha)
 	}
 }
+
+// TestKnapsackCeiling is issue 22 class 5: KnapsackDP{MaxCells: MaxInt}
+// with weights near 2^39 sized its table in terabytes. Validate reports a
+// MaxCells above CeilingKnapsackCells, and Solve stays within the ceiling
+// (here: it coarsens the weights instead of allocating n * 2^39 cells) and
+// returns a feasible choice.
+func TestKnapsackCeiling(t *testing.T) {
+	ks := KnapsackDP{MaxCells: math.MaxInt}
+	err := ks.Validate()
+	require.ErrorIs(t, err, ErrSettings)
+	require.ErrorContains(t, err, "KnapsackDP.MaxCells = 9223372036854775807 above its ceiling")
+	require.NoError(t, (&KnapsackDP{MaxCells: CeilingKnapsackCells}).Validate())
+	ks.MaxCells = 1 << 20 // the ceiling itself would allocate 4 GiB in a test; the clamp is the same code path
+	weight := []int{1<<39 + 1, 1<<39 + 3, 1<<38 + 7}
+	value := []float64{3, 2, 2}
+	dst := make([]bool, 3)
+	v := ks.Solve(dst, value, weight, 1<<40)
+	sum := 0
+	for k, in := range dst {
+		if in {
+			sum += weight[k]
+		}
+	}
+	require.LessOrEqual(t, sum, 1<<40)
+	require.Greater(t, v, 0.0)
+	require.LessOrEqual(t, len(ks.keep), 1<<20)
+}
+
+// TestRunAndQPLimitCeilings is issue 22 class 5: the time budgets of Run
+// and the QP have ceilings; MaxInt is an error naming the field.
+func TestRunAndQPLimitCeilings(t *testing.T) {
+	ms := Cluster(1)
+	jobs := []Job{{Cores: 1, Processing: 1}}
+	for _, s := range []RunSettings{{MaxBusySlots: math.MaxInt}, {MaxWork: math.MaxInt64}} {
+		_, err := Run(&Instance{Jobs: jobs, Machines: ms}, []OnlinePolicy{mustPol(New(ms, Settings{}))}, s)
+		require.ErrorIs(t, err, ErrSettings)
+		require.ErrorContains(t, err, "CeilingMaxBusySlots")
+	}
+	_, err := NewPlus(ms, PlusSettings{Alpha: 1, QP: QPSettings{MaxSweeps: math.MaxInt}})
+	require.ErrorIs(t, err, ErrSettings)
+	require.ErrorContains(t, err, "MaxQPSweeps")
+	var qs QPSolver
+	var res QPResult
+	q := &SwitchQP{Cost: []float64{-1}, Demand: []float64{1}, Bound: []float64{1}, Capacity: []float64{1}, Prev: []float64{0}, Alpha: 1}
+	require.ErrorIs(t, qs.Solve(&res, q, QPSettings{MaxSweeps: math.MaxInt}), ErrSettings)
+	require.ErrorIs(t, qs.Solve(&res, q, QPSettings{Tol: math.NaN()}), ErrSettings)
+	require.NoError(t, qs.Solve(&res, q, QPSettings{MaxSweeps: MaxQPSweeps}))
+}

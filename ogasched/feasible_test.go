@@ -96,3 +96,13 @@ func TestIssue22InfeasibleCase(t *testing.T) {
 		pol.Close()
 	}
 }
+
+// TestNilRandErrors is issue 22 class 4: a nil *rand.Rand is an error.
+func TestNilRandErrors(t *testing.T) {
+	require.NotPanics(t, func() {
+		_, err := Generate(DefaultConfig(), nil)
+		require.ErrorIs(t, err, ErrSettings)
+		_, err = BernoulliTrace(2, 3, 0.5, nil)
+		require.ErrorIs(t, err, ErrSettings)
+	})
+}

@@ -57,6 +57,9 @@ var nodeClass = [][]float64{
 
 // Generate draws an instance from cfg using rng.
 func Generate(cfg Config, rng *rand.Rand) (*Problem, error) {
+	if rng == nil {
+		return nil, fmt.Errorf("%w: rng is a nil *rand.Rand", ErrSettings)
+	}
 	if cfg.Ports <= 0 || cfg.Nodes <= 0 || cfg.K <= 0 {
 		return nil, fmt.Errorf("%w: Ports = %d, Nodes = %d, K = %d, want > 0", ErrSettings, cfg.Ports, cfg.Nodes, cfg.K)
 	}
