@@ -120,7 +120,7 @@ func Generate(cfg Config, rng *rand.Rand) (*Problem, error) {
 	}
 	g, err := bipartite.NewGraph(L, R, edges)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: generated graph: %w", ErrSettings, err)
 	}
 	capacity := make([][]float64, R)
 	util := make([][]utility.Utility, R)
@@ -133,7 +133,7 @@ func Generate(cfg Config, rng *rand.Rand) (*Problem, error) {
 			a := cfg.ALo + (cfg.AHi-cfg.ALo)*rng.Float64()
 			u, err := utility.New(kinds[rng.IntN(len(kinds))], a)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%w: generated utility: %w", ErrSettings, err)
 			}
 			util[r][k] = u
 		}

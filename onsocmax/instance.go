@@ -2,6 +2,7 @@ package onsocmax
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -150,7 +151,19 @@ func checkMesh(m *bipartite.Mesh) error {
 	if !ok || n > MaxUnits {
 		return fmt.Errorf("%w: mesh nodes %d x slots %d > MaxUnits = %d", ErrTooLarge, m.Nodes, m.Slots, MaxUnits)
 	}
-	return m.Validate()
+	if err := m.Validate(); err != nil {
+		// The package's own sentinel first, bipartite's kept as a second
+		// cause (%w twice).
+		sentinel := ErrValue
+		switch {
+		case errors.Is(err, bipartite.ErrDimension):
+			sentinel = ErrDimension
+		case errors.Is(err, bipartite.ErrTooLarge):
+			sentinel = ErrTooLarge
+		}
+		return fmt.Errorf("%w: mesh: %w", sentinel, err)
+	}
+	return nil
 }
 
 // DefaultMinUnit is the workload at which a utility with f'(0) = +Inf
@@ -319,7 +332,7 @@ func (in *Instance) UnmarshalJSON(b []byte) error {
 	}
 	m, err := bipartite.NewMesh(v.Mesh.Nodes, v.Mesh.Slots, v.Mesh.Capacity)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: mesh: %w", ErrValue, err)
 	}
 	out := Instance{Mesh: m, Jobs: v.Jobs}
 	if err := out.Validate(); err != nil {
