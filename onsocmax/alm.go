@@ -242,6 +242,10 @@ func (a *ALM) Minimize(dst []float64, prob *SeparableProblem) (SolveResult, erro
 		res.Iterations = k + 1
 		v := a.violation(dst)
 		res.Violation = v
+		if math.IsNaN(pg) || math.IsInf(pg, 0) || math.IsNaN(v) || math.IsInf(v, 0) {
+			res.Status = Failure
+			return res, fmt.Errorf("%w: ALM: non-finite iterate at outer iteration %d (gradient norm %v, violation %v)", ErrValue, k+1, pg, v)
+		}
 		if pg <= set.GradTol && v <= set.ViolationTol {
 			res.Status = Success
 			if !ok {

@@ -50,3 +50,12 @@ func TestErrorsWrapOwnSentinel(t *testing.T) {
 	_, err := Generate(Config{}, rand.New(rand.NewPCG(1, 1)))
 	require.True(t, wrapsOwn(err), "%v", err)
 }
+
+// TestFailureStatus: the status of a solve stopped by a non-finite iterate
+// (issue 22 class 2) is named and its Err wraps ErrValue.
+func TestFailureStatus(t *testing.T) {
+	require.Equal(t, "Failure", Failure.String())
+	require.ErrorIs(t, Failure.Err(), ErrValue)
+	require.ErrorIs(t, IterationLimit.Err(), ErrIterationLimit)
+	require.NoError(t, Success.Err())
+}

@@ -91,6 +91,9 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 			}
 		}
 		fm := p.responseSum(mid) - p.Rho
+		if math.IsNaN(fm) || math.IsInf(fm, 0) {
+			return SolveResult{Iterations: it, Status: Failure}, fmt.Errorf("%w: water-filling: non-finite response sum %v at mu = %v", ErrValue, fm, mid)
+		}
 		if math.Abs(fm) <= 1e-14*math.Max(1, p.Rho) {
 			lo, hi = mid, mid
 			break
