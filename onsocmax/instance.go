@@ -294,10 +294,13 @@ const MaxInstanceBytes = 1 << 30
 // JSON object other than white space is an error, as is a mesh whose
 // Nodes*Slots overflows or exceeds MaxUnits.
 func ReadInstance(r io.Reader) (*Instance, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: nil io.Reader", ErrValue)
+	}
 	lr := &io.LimitedReader{R: r, N: MaxInstanceBytes + 1}
 	b, err := io.ReadAll(lr)
 	if err != nil {
-		return nil, fmt.Errorf("onsocmax: read instance: %w", err)
+		return nil, fmt.Errorf("%w: read instance: %w", ErrValue, err)
 	}
 	if len(b) > MaxInstanceBytes {
 		return nil, fmt.Errorf("%w: instance larger than MaxInstanceBytes = %d", ErrTooLarge, MaxInstanceBytes)

@@ -59,3 +59,11 @@ func TestFailureStatus(t *testing.T) {
 	require.ErrorIs(t, IterationLimit.Err(), ErrIterationLimit)
 	require.NoError(t, Success.Err())
 }
+
+// TestReadInstanceNil is issue 22 class 4: a nil io.Reader is an error.
+func TestReadInstanceNil(t *testing.T) {
+	require.NotPanics(t, func() {
+		_, err := ReadInstance(nil)
+		require.ErrorIs(t, err, ErrValue)
+	})
+}

@@ -359,3 +359,16 @@ func TestMappingOptionsNegative(t *testing.T) {
 	_, err = OCORP(tr, OCORPOptions{Machines: -1})
 	require.NoError(t, err)
 }
+
+// TestNilReaders is issue 22 class 4: a nil io.Reader is an error wrapping
+// ErrEmpty, not a nil dereference.
+func TestNilReaders(t *testing.T) {
+	require.NotPanics(t, func() {
+		_, err := ReadPods(nil, "pods.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+		_, err = ReadNodes(nil, "nodes.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+		_, err = NewPodReader(nil, "pods.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+	})
+}
