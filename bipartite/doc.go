@@ -134,7 +134,15 @@
 // Mesh.Validate and Mesh.Available. Where a user needs more, the methods
 // of Limits take explicit limits: Limits{MaxEdges: 1 << 28}.NewGraph(...),
 // .Complete, .Bernoulli, .RightRegular, .DecodeGraph, .NewMesh,
-// .ValidateMesh; a zero field keeps its default. Packages that size their
+// .ValidateMesh; a zero field keeps its default, and a field above its
+// ceiling (CeilingMaxVertices 2^28, CeilingMaxEdges 2^28, CeilingMaxPairs
+// 2^36, CeilingMaxUnits 2^30) is an error from Limits.Validate, which
+// every method of Limits calls first: no setting can make a graph or mesh
+// allocate terabytes. The accessors of Graph (Edge, LeftRange,
+// LeftEdges, RightEdges, LeftNeighbors, RightNeighbors, LeftDegree,
+// RightDegree) and Mesh.NodeSlot are raw, like a slice index: an index out
+// of range panics with a message naming the accessor, the index and the
+// range; EdgeID is the checking lookup. Packages that size their
 // own tables from a graph or mesh call [Limits.CheckGraph] or
 // [Limits.CheckMesh] first. The edge list of a decoded graph is bounded by
 // the length of the input. RightRegular works in O(|L| + d·|R|).

@@ -240,6 +240,17 @@ func (p *Policy) Index(t int, x []bool) float64 {
 // (n+1) [n_e = 0] + v^_e. Otherwise it computes (13)-(15), solves every
 // P4(s,t), s in S(t), in one dynamic program and returns x*(s*, t).
 func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
+	x, err := p.decide(t, arrived)
+	if debugChecks && err == nil {
+		if ferr := p.cl.Feasible(x, arrived); ferr != nil {
+			panic("esdp: infeasible decision: " + ferr.Error())
+		}
+	}
+	return x, err
+}
+
+// decide is Decide without the debug build's feasibility check.
+func (p *Policy) decide(t int, arrived []bool) ([]bool, error) {
 	cl := p.cl
 	g := cl.Graph
 	if len(arrived) != g.NumLeft() {

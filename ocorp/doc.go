@@ -133,6 +133,17 @@
 //     (tested for 1, 2, 3 and 7 workers). The coordinate steps stay
 //     serial. QPs smaller than QPParallelCells (2^15) jobs x machines are
 //     solved serially and start no goroutine.
+//     Slot numbers: mu(t) = (t+1)^(k+0.5) makes the literal costs grow
+//     like t^2.5 (1e23 at Unix seconds, 1.7e9; 1e47 at Unix nanoseconds),
+//     far past what a QP in double precision resolves to a core. The
+//     solver works in prices scaled by a power of two above 2^32 (exact),
+//     and caps the ratio max_j |c_j| / (2 alpha) at QPMaxCostRatio (1e8)
+//     by raising alpha to alpha_eff (QPResult.Alpha): at that ratio the
+//     switching term is below 1e-8 of the linear term anyway. So the QP
+//     converges at any slot number (TestPlusSlotNumbering: 200 slots from
+//     0, 1e7, 1.7e9, 1.7e18 and MaxInt-1000, all Success, residual within
+//     max(Tol, Floor) < 0.01 core). Every iterate is checked for NaN and
+//     Inf (QP status Failure).
 //   - Transient SVF (NewTransient): smallest volume p_j d_j first with the
 //     rates of Lemma 2 (corrected, below); NewPriority gives the same engine
 //     any order (package baselines builds SRPT, SRVF, SVF and SRF on it).
@@ -213,7 +224,8 @@
 //	job                 p_j * d_j <= math.MaxInt (Job.Validate)
 //	machines            sum of cores and of memory <= math.MaxInt (ValidateMachines)
 //	Packer, policies    memory O(machines + jobs), not per core
-//	KnapsackDP          any int sizes, table <= MaxCells (default 1 << 24), sums checked
+//	KnapsackDP          any int sizes, table <= MaxCells (default 1 << 24,
+//	                    ceiling CeilingKnapsackCells = 1 << 32), sums checked
 //	OCORP+              observed jobs x machines <= MaxQPCells (1 << 22) per slot;
 //	                    QP sweeps <= QPSettings.MaxSweeps (5000), its work budget;
 //	                    QPSettings.Workers <= MaxQPWorkers (1024);

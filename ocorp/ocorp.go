@@ -395,7 +395,22 @@ func (c *core) finish(t int, obs Obs) Decision {
 	if c.d.s.Logger != nil {
 		c.d.log(c.name, t, len(obs.Jobs), len(c.out.Placements))
 	}
+	if debugChecks {
+		mustBeFeasible(c.name, c.d.ms, obs, c.out)
+	}
 	return c.out
+}
+
+// mustBeFeasible panics if d breaks (4b)-(4f) for obs on ms: the debug
+// build's invariant check (-tags mscheddebug).
+func mustBeFeasible(name string, ms []Machine, obs Obs, d Decision) {
+	ck, err := NewChecker(ms)
+	if err == nil {
+		err = ck.Check(obs, d)
+	}
+	if err != nil {
+		panic("ocorp: " + name + ": infeasible decision: " + err.Error())
+	}
 }
 
 // Policy is OCORP, the single-resource online policy of Section IV-A: in

@@ -33,6 +33,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	goflag "flag"
 	"fmt"
 	"io"
@@ -45,6 +46,7 @@ import (
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/esdp"
+	"github.com/msched/msched/examples/internal/flagcheck"
 	"github.com/msched/msched/examples/internal/report"
 )
 
@@ -130,6 +132,9 @@ func run(args []string, stdout io.Writer) error {
 	sweep := flag.Bool("sweep", false, "compare the delta(t) and g(t) sequences of Figs. 7-8 (ESDP only)")
 	regret := flag.Bool("regret", false, "regret of ESDP (two g(t)), CUCB and TS at T = 500, 1000, 2000, 4000 and the fitted exponent")
 	if err := flag.Parse(args); err != nil {
+		return err
+	}
+	if err := errors.Join(flagcheck.Finite(flag), flagcheck.NonNegative(flag, "T", "L", "R", "K", "caplo", "caphi", "maxcells", "maxbytes")); err != nil {
 		return err
 	}
 	switch pr.Preset {

@@ -89,6 +89,7 @@ import (
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/examples/internal/exrun"
+	"github.com/msched/msched/examples/internal/flagcheck"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/ocorp"
 )
@@ -168,6 +169,9 @@ func run(args []string, stdout io.Writer) error {
 	if err := flag.Parse(args); err != nil {
 		return err
 	}
+	if err := flagcheck.Finite(flag); err != nil {
+		return err
+	}
 	if pr.Workload != "default" && pr.Workload != "testable" {
 		return fmt.Errorf("unknown -workload %q", pr.Workload)
 	}
@@ -183,18 +187,12 @@ func run(args []string, stdout io.Writer) error {
 	if *workers < 1 || *workers > 64 {
 		return fmt.Errorf("-workers %d not in [1, 64]", *workers)
 	}
-	for _, s := range strings.Split(*alpha, ",") {
-		if s = strings.TrimSpace(s); s == "" {
-			continue
-		}
-		a, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(a >= 0) || a > ocorp.MaxAlpha {
-			return fmt.Errorf("bad -alpha value %q: want a number in [0, %g]", s, ocorp.MaxAlpha)
-		}
-		pr.Alpha = append(pr.Alpha, a)
+	var err error
+	if pr.Alpha, err = flagcheck.Floats("alpha", *alpha, 0, ocorp.MaxAlpha); err != nil {
+		return err
 	}
-	if pr.Beta >= 1 {
-		return fmt.Errorf("-beta %v not in [0, 1)", pr.Beta)
+	if pr.Beta != -1 && !(pr.Beta >= 0 && pr.Beta < 1) {
+		return fmt.Errorf("-beta %v: want -1 (unset) or in [0, 1)", pr.Beta)
 	}
 	if pr.Mode != "both" && pr.Mode != "1d" && pr.Mode != "2d" {
 		return fmt.Errorf("unknown -mode %q", pr.Mode)
