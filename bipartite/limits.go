@@ -85,6 +85,7 @@ func (lim Limits) Validate() error {
 	above("MaxEdges", lim.MaxEdges, CeilingMaxEdges)
 	above("MaxPairs", lim.MaxPairs, CeilingMaxPairs)
 	above("MaxUnits", lim.MaxUnits, CeilingMaxUnits)
+	above("MaxComponents", lim.MaxComponents, CeilingMaxComponents)
 	return errors.Join(errs...)
 }
 
