@@ -213,9 +213,9 @@
 // against HSWF), +27 % / +25 % / +42 % under (b), +59 % / +66 % / +123 %
 // under (c); (e) HSWF read per channel (baselines.HSWFChannel: channels
 // ranked one by one, not ports by the sum of their estimates; HSWF stays
-// the literal default): it coincides with HSWF under (a) and (c), and
-// under (b) ESDP gains +4.5 % over it (+5.6 % with g = ln(t+1)) instead
-// of +25.7 %. No reading gives the papers' order and size (+73 / +36 /
+// the literal default): it has HSWF's welfare on every seed under (a)
+// and (c), and under (b) ESDP gains +4.5 % over it (+5.6 % with
+// g = ln(t+1)) instead of +25.7 %. No reading gives the papers' order and size (+73 / +36 /
 // +28 % together); under (a) only the LWTF gain matches, under (a) with
 // (d) the LCF and LWTF gains exceed the claims and the HSWF gain is a
 // tenth of it. The
