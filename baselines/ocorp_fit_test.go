@@ -3,6 +3,7 @@ package baselines
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -290,4 +291,33 @@ func TestFirstFitSettings(t *testing.T) {
 	require.NoError(t, err)
 	_, err = f.Decide(0, ocorp.Obs{})
 	require.True(t, errors.Is(err, ocorp.ErrSlot), "%v", err)
+}
+
+// BenchmarkFirstFitSlot times one slot of the server-aware SRPT at n jobs
+// on m machines (the jobs of BenchmarkTetrisSlot; benchstat -col /n).
+func BenchmarkFirstFitSlot(b *testing.B) {
+	for _, c := range []struct{ n, m int }{{1000, 100}, {10000, 100}, {10000, 1000}} {
+		b.Run(fmt.Sprintf("n=%d/m=%d", c.n, c.m), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			ms := ocorp.Cluster(c.m)
+			obs := ocorp.Obs{Jobs: make([]ocorp.ActiveJob, c.n)}
+			for j := range obs.Jobs {
+				jb := ocorp.Job{Arrival: rng.IntN(1000), Cores: 1 << rng.IntN(5), Processing: 1 + rng.IntN(300)}
+				jb.Memory = jb.Cores * (1 + rng.IntN(8))
+				obs.Jobs[j] = ocorp.ActiveJob{ID: j, Job: jb, Remaining: 1 + rng.Int64N(jb.Volume())}
+			}
+			p, _ := NewFirstFit(ms, FirstFitSettings{})
+			slot := 1000
+			if _, err := p.Decide(slot, obs); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				slot++
+				if _, err := p.Decide(slot, obs); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

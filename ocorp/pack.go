@@ -19,6 +19,9 @@ type Packer struct {
 	ms    []Machine
 	byCap []int // machines by capacity, largest first (ties by index)
 	maxC  int
+	// capMem[k] is the largest memory of machines byCap[0..k] (FirstFit's
+	// test of whether a job could fit whole on an empty machine).
+	capMem []int
 
 	jobs         []ActiveJob
 	freeC, freeM []int
@@ -53,6 +56,13 @@ func NewPacker(ms []Machine) (*Packer, error) {
 		p.maxC = max(p.maxC, ms[i].Cores)
 	}
 	slices.SortStableFunc(p.byCap, func(a, b int) int { return ms[b].Cores - ms[a].Cores })
+	p.capMem = make([]int, len(ms))
+	for k, i := range p.byCap {
+		p.capMem[k] = ms[i].Memory
+		if k > 0 {
+			p.capMem[k] = max(p.capMem[k], p.capMem[k-1])
+		}
+	}
 	p.freeC = make([]int, len(ms))
 	p.freeM = make([]int, len(ms))
 	p.stamp = make([]int, len(ms))
@@ -389,6 +399,11 @@ func (p *Packer) FirstFit(priority, want []int) {
 	for _, c := range p.freeC {
 		free += c
 	}
+	// maxC and maxM bound the free cores and memory of every machine: free
+	// resources only shrink here, so a job above either bound cannot fit
+	// now and is skipped without a scan. A scan that fits nothing tightens
+	// them to the exact maxima.
+	maxC, maxM := math.MaxInt, math.MaxInt
 	for _, j := range priority {
 		if free == 0 {
 			return
@@ -397,16 +412,24 @@ func (p *Packer) FirstFit(priority, want []int) {
 		if u <= 0 {
 			continue
 		}
-		placed := false
-		for _, i := range p.byCap {
-			if p.freeC[i] >= u && p.freeM[i] >= m && p.notOn(j, i) {
-				p.put(j, i, u, false)
-				free -= u
-				placed = true
-				break
+		if u <= maxC && m <= maxM {
+			placed := false
+			mc, mm := 0, math.MinInt
+			for _, i := range p.byCap {
+				if p.freeC[i] >= u && p.freeM[i] >= m && p.notOn(j, i) {
+					p.put(j, i, u, false)
+					free -= u
+					placed = true
+					break
+				}
+				mc, mm = max(mc, p.freeC[i]), max(mm, p.freeM[i])
 			}
+			if placed {
+				continue
+			}
+			maxC, maxM = mc, mm
 		}
-		if placed || p.fitsWhole(u, m) {
+		if p.fitsWhole(u, m) {
 			continue
 		}
 		for _, i := range p.byCap {
@@ -430,14 +453,16 @@ func (p *Packer) notOn(j, i int) bool {
 	return true
 }
 
-// fitsWhole reports whether some empty machine holds u cores and memory m.
+// fitsWhole reports whether some empty machine holds u cores and memory
+// m: the machines with at least u cores are a prefix of byCap.
 func (p *Packer) fitsWhole(u, m int) bool {
-	for _, s := range p.ms {
-		if s.Cores >= u && s.Memory >= m {
-			return true
+	k, _ := slices.BinarySearchFunc(p.byCap, u, func(i, u int) int {
+		if p.ms[i].Cores >= u {
+			return -1
 		}
-	}
-	return false
+		return 1
+	})
+	return k > 0 && p.capMem[k-1] >= m
 }
 
 // Packing is how OCORP+M turns the rates of its x step (11) into
