@@ -28,8 +28,12 @@ type Settings struct {
 	M int
 	// Delta is delta(t) of P3(t), t = 1, 2, ...; nil means DeltaLogLog.
 	Delta func(t int) float64
-	// G is g(t) of (9)-(10); nil means GDefault.
+	// G is g(t) of (9)-(10); nil means Exploration's sequence.
 	G func(t int, m float64) float64
+	// Exploration names g(t) when G is nil: ExploreDefault (the zero
+	// value, GDefault, the experiments'), ExploreLog (GLog, g(t) =
+	// ln(t+1), the best sequence of the paper's Fig. 8) or ExploreLogLog.
+	Exploration Exploration
 	// SolveThenZero selects the paper's Algorithm 1 literally: solve over
 	// all edges, then zero the edges of ports without a job (Steps 10-16).
 	// False (the zero value) solves over the edges of arrived ports only,
@@ -62,6 +66,9 @@ func (s Settings) Validate() error {
 	}
 	if err := s.Oracle.Validate(); err != nil {
 		errs = append(errs, err)
+	}
+	if s.Exploration.G() == nil {
+		errs = append(errs, fmt.Errorf("%w: Settings.Exploration = %d, want ExploreDefault, ExploreLog or ExploreLogLog", ErrSettings, int(s.Exploration)))
 	}
 	if s.Mode < ModeAuto || s.Mode > ModeScalable {
 		errs = append(errs, fmt.Errorf("%w: Settings.Mode = %d, want ModeAuto, ModeExact or ModeScalable", ErrSettings, int(s.Mode)))
@@ -153,7 +160,7 @@ func New(cl *Cluster, s Settings) (*Policy, error) {
 		opt.Delta = DeltaLogLog
 	}
 	if opt.G == nil {
-		opt.G = GDefault
+		opt.G = opt.Exploration.G()
 	}
 	E := cl.NumEdges()
 	m := opt.M

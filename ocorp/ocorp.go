@@ -45,6 +45,10 @@ type Settings struct {
 	// InitLambda is lambda_j of a job's first slot, which Algorithm 1
 	// leaves unspecified; 0 (the zero value) by default.
 	InitLambda float64
+	// Packing is how OCORP+M places the x step's rates on servers:
+	// PackPooled (the zero value, the paper's) or PackFirstFit
+	// (server-aware). OCORP and OCORP+ ignore it.
+	Packing Packing
 	// Name overrides the policy's name ("" keeps the default, with
 	// "-fill" appended when Fill is set).
 	Name string
@@ -66,6 +70,9 @@ func (s Settings) Validate() error {
 	}
 	if !(s.InitLambda >= 0) || math.IsInf(s.InitLambda, 0) {
 		errs = append(errs, fmt.Errorf("%w: InitLambda = %v, want finite >= 0", ErrSettings, s.InitLambda))
+	}
+	if s.Packing < PackPooled || s.Packing > PackFirstFit {
+		errs = append(errs, fmt.Errorf("%w: Packing = %d, want PackPooled or PackFirstFit", ErrSettings, int(s.Packing)))
 	}
 	return errors.Join(errs...)
 }
@@ -503,8 +510,12 @@ func (o *M) Decide(t int, obs Obs) (Decision, error) {
 	}
 	c.d.sortOmega(obs, c.d.s.Fill)
 	mustReset(c.pk, obs.Jobs)
-	c.pk.Pack(c.d.order, c.d.want, true)
-	c.pk.Knapsack(&o.ks, c.d.gain)
+	if c.d.s.Packing == PackFirstFit {
+		c.pk.FirstFit(c.d.order, c.d.want)
+	} else {
+		c.pk.Pack(c.d.order, c.d.want, true)
+		c.pk.Knapsack(&o.ks, c.d.gain)
+	}
 	c.pk.Fill(c.d.order, c.d.want, false)
 	return c.finish(t, obs), nil
 }
