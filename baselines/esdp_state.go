@@ -100,6 +100,7 @@ func (b *esdpBase) carry(nb *esdpBase, ports, servers []int) error {
 		return fmt.Errorf("baselines: %w", err)
 	}
 	nb.stats, nb.started, nb.lastT = st, b.started, b.lastT
+	nb.log = b.log
 	return nil
 }
 

@@ -22,7 +22,7 @@ func socExample() (*bipartite.Mesh, []onsocmax.Job) {
 
 func ExampleNewMaxFirst() {
 	m, jobs := socExample()
-	p, _ := baselines.NewMaxFirst(m)
+	p, _ := baselines.NewMaxFirst(m, baselines.MaxFirstSettings{})
 	dec, _ := p.Decide(0, jobs)
 	for _, a := range dec.Allocations {
 		fmt.Printf("job %d unit %d x %.4f\n", a.Job, a.Unit, a.X)
@@ -30,7 +30,7 @@ func ExampleNewMaxFirst() {
 	// Slot 0 was decided: slot 0 again is out of order.
 	_, err := p.Decide(0, nil)
 	fmt.Println("error:", err)
-	_, err = baselines.NewMaxFirst(nil)
+	_, err = baselines.NewMaxFirst(nil, baselines.MaxFirstSettings{})
 	fmt.Println("error:", err)
 	// Output:
 	// job 1 unit 0 x 4.0000
@@ -41,7 +41,7 @@ func ExampleNewMaxFirst() {
 
 func ExampleNewEqualShare() {
 	m, jobs := socExample()
-	p, _ := baselines.NewEqualShare(m)
+	p, _ := baselines.NewEqualShare(m, baselines.EqualShareSettings{})
 	_, err := p.Decide(0, []onsocmax.Job{jobs[0], jobs[0]})
 	fmt.Println("error:", err)
 	dec, _ := p.Decide(0, jobs)

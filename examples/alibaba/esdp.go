@@ -23,15 +23,15 @@ func runESDP(tr *trace.Trace, o options) (*familyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := baselines.NewHSWF(cl)
+	h, err := baselines.NewHSWF(cl, baselines.HSWFSettings{})
 	if err != nil {
 		return nil, err
 	}
-	l, err := baselines.NewLCF(cl)
+	l, err := baselines.NewLCF(cl, baselines.LCFSettings{})
 	if err != nil {
 		return nil, err
 	}
-	w, err := baselines.NewLWTF(cl)
+	w, err := baselines.NewLWTF(cl, baselines.LWTFSettings{})
 	if err != nil {
 		return nil, err
 	}

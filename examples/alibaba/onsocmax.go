@@ -37,11 +37,11 @@ func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*family
 	if err != nil {
 		return nil, err
 	}
-	mf, err := baselines.NewMaxFirst(in.Mesh)
+	mf, err := baselines.NewMaxFirst(in.Mesh, baselines.MaxFirstSettings{})
 	if err != nil {
 		return nil, err
 	}
-	es, err := baselines.NewEqualShare(in.Mesh)
+	es, err := baselines.NewEqualShare(in.Mesh, baselines.EqualShareSettings{})
 	if err != nil {
 		return nil, err
 	}

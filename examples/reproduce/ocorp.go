@@ -80,14 +80,14 @@ func ocorpExperiment(jobs []ocorp.Job, ms []ocorp.Machine, twoD, series bool) (o
 		}
 		pols = append(pols, p)
 	}
-	for _, mk := range []func([]ocorp.Machine) (*ocorp.Priority, error){baselines.NewSRPT, baselines.NewSRVF, baselines.NewSVF, baselines.NewSRF} {
+	for _, mk := range []func([]ocorp.Machine, ...baselines.PrioritySettings) (*ocorp.Priority, error){baselines.NewSRPT, baselines.NewSRVF, baselines.NewSVF, baselines.NewSRF} {
 		p, err := mk(ms)
 		if err != nil {
 			return ocorpRun{}, err
 		}
 		pols = append(pols, p)
 	}
-	tet, err := baselines.NewTetris(ms)
+	tet, err := baselines.NewTetris(ms, baselines.TetrisSettings{})
 	if err != nil {
 		return ocorpRun{}, err
 	}
