@@ -119,11 +119,11 @@ type mapping struct {
 }
 
 var mappings = []mapping{
-	{"OGASched", func(tr *Trace, lim Limits) error { _, err := OGASched(tr, OGASchedOptions{Limits: lim}); return err }},
-	{"ESDP", func(tr *Trace, lim Limits) error { _, err := ESDP(tr, ESDPOptions{Limits: lim}); return err }},
-	{"OnSocMax", func(tr *Trace, lim Limits) error { _, err := OnSocMax(tr, OnSocMaxOptions{Limits: lim}); return err }},
+	{"OGASched", func(tr *Trace, lim Limits) error { _, err := OGASched(tr, OGASchedSettings{Limits: lim}); return err }},
+	{"ESDP", func(tr *Trace, lim Limits) error { _, err := ESDP(tr, ESDPSettings{Limits: lim}); return err }},
+	{"OnSocMax", func(tr *Trace, lim Limits) error { _, err := OnSocMax(tr, OnSocMaxSettings{Limits: lim}); return err }},
 	{"OCORP", func(tr *Trace, lim Limits) error {
-		_, err := OCORP(tr, OCORPOptions{Machines: -1, Limits: lim})
+		_, err := OCORP(tr, OCORPSettings{Machines: -1, Limits: lim})
 		return err
 	}},
 }
@@ -175,44 +175,44 @@ func TestMappingOptionsHostile(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"OGASched T", func() error { _, err := OGASched(tr, OGASchedOptions{T: math.MaxInt}); return err }(), ErrTooLarge},
+		{"OGASched T", func() error { _, err := OGASched(tr, OGASchedSettings{T: math.MaxInt}); return err }(), ErrTooLarge},
 		{"OGASched T×ports", func() error {
-			_, err := OGASched(tr, OGASchedOptions{T: 1000, Limits: Limits{MaxCells: 100}})
+			_, err := OGASched(tr, OGASchedSettings{T: 1000, Limits: Limits{MaxCells: 100}})
 			return err
 		}(), ErrTooLarge},
-		{"OGASched contention NaN", func() error { _, err := OGASched(tr, OGASchedOptions{Contention: math.NaN()}); return err }(), ErrValue},
-		{"OGASched contention Inf", func() error { _, err := OGASched(tr, OGASchedOptions{Contention: math.Inf(1)}); return err }(), ErrValue},
-		{"ESDP T", func() error { _, err := ESDP(tr, ESDPOptions{T: math.MaxInt}); return err }(), ErrTooLarge},
-		{"ESDP alpha", func() error { _, err := ESDP(tr, ESDPOptions{Alpha: 2}); return err }(), ErrValue},
-		{"ESDP alpha NaN", func() error { _, err := ESDP(tr, ESDPOptions{Alpha: math.NaN()}); return err }(), ErrValue},
-		{"OnSocMax slots", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Slots: math.MaxInt}); return err }(), ErrTooLarge},
+		{"OGASched contention NaN", func() error { _, err := OGASched(tr, OGASchedSettings{Contention: math.NaN()}); return err }(), ErrValue},
+		{"OGASched contention Inf", func() error { _, err := OGASched(tr, OGASchedSettings{Contention: math.Inf(1)}); return err }(), ErrValue},
+		{"ESDP T", func() error { _, err := ESDP(tr, ESDPSettings{T: math.MaxInt}); return err }(), ErrTooLarge},
+		{"ESDP alpha", func() error { _, err := ESDP(tr, ESDPSettings{Alpha: 2}); return err }(), ErrValue},
+		{"ESDP alpha NaN", func() error { _, err := ESDP(tr, ESDPSettings{Alpha: math.NaN()}); return err }(), ErrValue},
+		{"OnSocMax slots", func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Slots: math.MaxInt}); return err }(), ErrTooLarge},
 		{"OnSocMax slot seconds", func() error {
-			_, err := OnSocMax(tr, OnSocMaxOptions{SlotSeconds: math.MaxInt64})
+			_, err := OnSocMax(tr, OnSocMaxSettings{SlotSeconds: math.MaxInt64})
 			return err
 		}(), ErrTooLarge},
-		{"OnSocMax day", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Day: math.MaxInt}); return err }(), ErrEmpty},
+		{"OnSocMax day", func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Day: math.MaxInt}); return err }(), ErrEmpty},
 		{"OnSocMax units", func() error {
-			_, err := OnSocMax(tr, OnSocMaxOptions{Slots: 1 << 20, SlotSeconds: 1, Limits: Limits{MaxCells: 1000}})
+			_, err := OnSocMax(tr, OnSocMaxSettings{Slots: 1 << 20, SlotSeconds: 1, Limits: Limits{MaxCells: 1000}})
 			return err
 		}(), ErrTooLarge},
-		{"OnSocMax scale", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{CapacityScale: -1}); return err }(), ErrValue},
+		{"OnSocMax scale", func() error { _, err := OnSocMax(tr, OnSocMaxSettings{CapacityScale: -1}); return err }(), ErrValue},
 		{"OGASched types × nodes", func() error {
-			_, err := OGASched(tr, OGASchedOptions{Nodes: -1, Limits: Limits{MaxCells: 20}})
+			_, err := OGASched(tr, OGASchedSettings{Nodes: -1, Limits: Limits{MaxCells: 20}})
 			return err
 		}(), ErrTooLarge},
-		{"ESDP types × nodes", func() error { _, err := ESDP(tr, ESDPOptions{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
-		{"OnSocMax pods × nodes", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
+		{"ESDP types × nodes", func() error { _, err := ESDP(tr, ESDPSettings{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
+		{"OnSocMax pods × nodes", func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
 		{"OCORP horizon", func() error {
-			_, err := OCORP(tr, OCORPOptions{SlotSeconds: 1, Limits: Limits{MaxSlots: 100}})
+			_, err := OCORP(tr, OCORPSettings{SlotSeconds: 1, Limits: Limits{MaxSlots: 100}})
 			return err
 		}(), ErrTooLarge},
 	} {
 		require.ErrorIs(t, tc.err, tc.want, tc.name)
 	}
 	// The largest options within the limits still work on the fixture.
-	_, err := OnSocMax(tr, OnSocMaxOptions{SlotSeconds: math.MaxInt32})
+	_, err := OnSocMax(tr, OnSocMaxSettings{SlotSeconds: math.MaxInt32})
 	require.NoError(t, err)
-	_, err = OCORP(tr, OCORPOptions{SlotSeconds: math.MaxInt64, Machines: -1})
+	_, err = OCORP(tr, OCORPSettings{SlotSeconds: math.MaxInt64, Machines: -1})
 	require.NoError(t, err)
 }
 
@@ -255,7 +255,7 @@ func TestRaisedLimitsKeepTimestampArithmeticSafe(t *testing.T) {
 	}
 	// Raising MaxSlots alone does not let ESDP allocate one flag per slot
 	// of a huge T: the table is bounded by MaxCells as well.
-	_, err := ESDP(readFixture(t), ESDPOptions{T: 1 << 40, Limits: Limits{MaxSlots: math.MaxInt, MaxCells: 1 << 20}})
+	_, err := ESDP(readFixture(t), ESDPSettings{T: 1 << 40, Limits: Limits{MaxSlots: math.MaxInt, MaxCells: 1 << 20}})
 	require.ErrorIs(t, err, ErrTooLarge)
 	assert.Contains(t, err.Error(), "MaxCells")
 }

@@ -13,7 +13,7 @@ import (
 // and runs ESDP against HSWF, LCF, LWTF, CUCB and Thompson sampling for
 // T = 2000 slots with exact regret against the omniscient oracle.
 func runESDP(tr *trace.Trace, o options) (*familyReport, error) {
-	inst, err := trace.ESDP(tr, trace.ESDPOptions{Seed: o.Seed})
+	inst, err := trace.ESDP(tr, trace.ESDPSettings{Seed: o.Seed})
 	if err != nil {
 		return nil, err
 	}

@@ -20,7 +20,7 @@ const ocorpMachines = 8
 // SRF and Tetris, and OCORP (and -fill) on the
 // CPU-only projection of the same jobs.
 func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
-	inst, err := trace.OCORP(tr, trace.OCORPOptions{Machines: ocorpMachines, Seed: o.Seed})
+	inst, err := trace.OCORP(tr, trace.OCORPSettings{Machines: ocorpMachines, Seed: o.Seed})
 	if err != nil {
 		return nil, err
 	}

@@ -24,7 +24,7 @@ func runOnSocMaxCongested(tr *trace.Trace, o options) (*familyReport, error) {
 }
 
 func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*familyReport, error) {
-	inst, err := trace.OnSocMax(tr, trace.OnSocMaxOptions{Seed: o.Seed, CapacityScale: scale})
+	inst, err := trace.OnSocMax(tr, trace.OnSocMaxSettings{Seed: o.Seed, CapacityScale: scale})
 	if err != nil {
 		return nil, err
 	}
