@@ -231,7 +231,7 @@ func (o *Policy) Rebuild(q *Problem, m Mapping) (*Policy, error) {
 	clear(n.grad)
 	n.decided, n.observed = o.decided, o.observed
 	if o.log != nil {
-		o.log.Info("ogasched: rebuild", "ports", q.NumPorts(), "nodes", q.NumNodes(), "edges", q.Graph.NumEdges(), "carriedEdges", carried, "slot", o.decided)
+		o.log.Info("rebuild", "family", "ogasched", "policy", o.Name(), "slot", o.decided, "ports", q.NumPorts(), "nodes", q.NumNodes(), "edges", q.Graph.NumEdges(), "carriedEdges", carried)
 	}
 	return n, nil
 }

@@ -53,8 +53,10 @@ type Settings struct {
 	// Init is y(0) in the flat layout; nil (the zero value) means zero. It
 	// is projected onto Y; its values must be finite and its length Dim.
 	Init []float64
-	// Logger, if not nil, receives one Debug record per Observe (slot,
-	// gradient norm, step eta_t) and one Info record per Rebuild. nil (the
+	// Logger, if not nil, receives one Debug record "observe" per Observe
+	// (family, policy, slot, then gradient norm, step eta_t) and one Info
+	// record "rebuild" per Rebuild, in the log vocabulary of package
+	// bipartite. nil (the
 	// zero value) is off and costs one comparison per slot.
 	Logger *slog.Logger
 }
@@ -431,7 +433,7 @@ func (o *Policy) stepFrom(t int) error {
 	o.project()
 	o.observed = true
 	if o.log != nil {
-		o.log.Debug("ogasched: step", "slot", t, "gradNorm", norm, "eta", eta)
+		o.log.Debug("observe", "family", "ogasched", "policy", o.Name(), "slot", t, "gradNorm", norm, "eta", eta)
 	}
 	return nil
 }

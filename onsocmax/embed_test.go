@@ -532,7 +532,7 @@ func TestLogger(t *testing.T) {
 	_, err = p.Decide(0, []Job{oneUnitJob(1, 3), {ID: 2, Rho: 1, Units: []int{0}, XBar: []float64{1}, Beta: []float64{0}, Utility: []utility.Utility{lin(9)}}})
 	require.NoError(t, err)
 	out := buf.String()
-	assert.Contains(t, out, "onsocmax: decide")
+	assert.Contains(t, out, "msg=decide family=onsocmax policy=OnSocMax slot=0")
 	assert.Contains(t, out, "reason=AboveBounds")
 	assert.Equal(t, 2, strings.Count(out, "\n"))
 }

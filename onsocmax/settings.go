@@ -70,8 +70,9 @@ type Settings struct {
 	// setting) this picks the single best unit, i.e. it is exact. Zero
 	// (false) is the partitionable OnSocMax.
 	NonPartitionable bool
-	// Logger receives one Debug record per Decide (slot, jobs,
-	// allocations) and one per job that got nothing (its Reason); nil
+	// Logger receives one Debug record "decide" per Decide (family,
+	// policy, slot, jobs, allocations) and one "outcome" per job that got
+	// nothing (its Reason), in the log vocabulary of package bipartite; nil
 	// (the default) logs nothing and costs one comparison.
 	Logger *slog.Logger
 }
