@@ -56,7 +56,8 @@ func CappedSimplex8(dst, z, u []float64, c, tau *[8]float64) {
 // the data first and returns an error wrapping ErrLength, ErrNaN, ErrInf,
 // ErrNegativeCap, ErrNegativeCapacity or ErrRange that names the offending
 // block, coordinate and value (the rules of ProjectCappedSimplex, block by
-// block), leaving dst and tau untouched. dst may be z or u.
+// block: c[b] = +Inf means no sum constraint on block b), leaving dst and
+// tau untouched. dst may be z or u.
 func ProjectCappedSimplex8(dst, z, u []float64, c, tau *[8]float64) error {
 	m := len(z)
 	if len(dst) != m || len(u) != m || m%8 != 0 || m < 8 || m > 64 {
@@ -65,6 +66,9 @@ func ProjectCappedSimplex8(dst, z, u []float64, c, tau *[8]float64) error {
 	n := m / 8
 	limit := math.MaxFloat64 / (4 * float64(n+1))
 	for b, cb := range c {
+		if math.IsInf(cb, 1) {
+			continue // no sum constraint, as in ProjectCappedSimplex
+		}
 		if err := checkValue(fmt.Sprintf("c[%d]", b), -1, cb); err != nil {
 			return err
 		}
