@@ -244,3 +244,110 @@ func TestFamilyShapeOCORP(t *testing.T) {
 	require.Equal(t, "SRPT", srpt.check(t))
 	require.Equal(t, "Tetris", tetris.check(t))
 }
+
+// changer is a stateful policy with the cluster-change method of the
+// contract of package bipartite, on models M with mappings Map.
+type changer[O, D, M, Map any] interface {
+	stateful[O, D]
+	ChangeCluster(M, Map) error
+}
+
+// changeRun checks the cluster-change contract on one policy: a change
+// with a bad mapping fails and leaves the policy unchanged (same snapshot
+// bytes); a good change is in place, and a snapshot taken after it
+// restores into a policy built by mk on the current (changed) model and
+// continues bit for bit.
+func changeRun[O, D, M, Map any, P changer[O, D, M, Map]](t *testing.T, mk func(M) (P, error), before, after M, good, bad Map,
+	obs func(int) O, step func(P, int, D) error, enc func(D) string) {
+	t.Helper()
+	drive := func(p P, from, to int) []string {
+		var out []string
+		for s := from; s < to; s++ {
+			d, err := p.Decide(s, obs(s))
+			require.NoError(t, err, "%s: Decide(%d)", p.Name(), s)
+			out = append(out, enc(d))
+			if step != nil {
+				require.NoError(t, step(p, s, d), "%s: step %d", p.Name(), s)
+			}
+		}
+		return out
+	}
+	p, err := mk(before)
+	require.NoError(t, err)
+	drive(p, 0, 5)
+	snap0, err := p.MarshalBinary()
+	require.NoError(t, err)
+	require.Error(t, p.ChangeCluster(after, bad), "%s: a bad mapping is refused", p.Name())
+	snap1, err := p.MarshalBinary()
+	require.NoError(t, err)
+	require.Equal(t, snap0, snap1, "%s: a failed change changed the policy", p.Name())
+
+	require.NoError(t, p.ChangeCluster(after, good), "%s", p.Name())
+	snap, err := p.MarshalBinary()
+	require.NoError(t, err)
+	q, err := mk(after)
+	require.NoError(t, err)
+	require.NoError(t, q.UnmarshalBinary(snap), "%s: restore after a change needs the current model", p.Name())
+	stale, err := mk(before)
+	require.NoError(t, err)
+	require.Error(t, stale.UnmarshalBinary(snap), "%s: the model before the change is refused", p.Name())
+	require.Equal(t, drive(p, 5, 10), drive(q, 5, 10), "%s: the restored policy continues bit for bit", p.Name())
+}
+
+func TestClusterChangeContractOGASched(t *testing.T) {
+	p, err := ogasched.Generate(ogasched.DefaultConfig(), rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	q, m, err := p.RemoveNode(1)
+	require.NoError(t, err)
+	bad := ogasched.Mapping{Ports: m.Ports, Nodes: append([]int{p.NumNodes() + 5}, m.Nodes[1:]...)}
+	xs := func(s int) []float64 {
+		x := make([]float64, p.NumPorts())
+		for l := range x {
+			x[l] = float64((s + l) % 2)
+		}
+		return x
+	}
+	changeRun(t, func(pr *ogasched.Problem) (*ogasched.Policy, error) { return ogasched.New(pr, ogasched.Settings{}) },
+		p, q, m, bad, xs, func(o *ogasched.Policy, s int, _ []float64) error { return o.Observe(s, xs(s)) }, floatsBits)
+	changeRun(t, func(pr *ogasched.Problem) (*baselines.DRF, error) {
+		return baselines.NewDRF(pr, baselines.DRFSettings{})
+	},
+		p, q, m, bad, xs, nil, floatsBits)
+}
+
+func TestClusterChangeContractESDP(t *testing.T) {
+	in, err := esdp.Generate(esdp.DefaultConfig(), rand.New(rand.NewPCG(1, 2)))
+	require.NoError(t, err)
+	cl := &in.Cluster
+	nc, m, err := cl.RemoveServer(0)
+	require.NoError(t, err)
+	// The helper keeps every surviving channel's data under its new index.
+	for e := range nc.NumEdges() {
+		ed := nc.Graph.Edge(e)
+		old, ok := cl.Graph.EdgeID(m.Ports[ed.Left], m.Servers[ed.Right])
+		require.True(t, ok)
+		require.Equal(t, cl.Demand[old*cl.K:old*cl.K+cl.K], nc.Demand[e*nc.K:e*nc.K+nc.K])
+		require.Equal(t, cl.Cost[old], nc.Cost[e])
+	}
+	require.Equal(t, cl.Graph.NumRight()-1, nc.Graph.NumRight())
+	bad := esdp.Mapping{Ports: m.Ports, Servers: append([]int{99999}, m.Servers[1:]...)}
+	arrived := func(s int) []bool {
+		a := make([]bool, cl.NumPorts())
+		for l := range a {
+			a[l] = (s+l)%3 != 0
+		}
+		return a
+	}
+	fb := func(s int, x []bool) esdp.Feedback {
+		f := esdp.Feedback{Chosen: append([]bool(nil), x...), Reward: make([]float64, len(x))}
+		for e := range f.Reward {
+			f.Reward[e] = float64((s*7+e*3)%10) / 10
+		}
+		return f
+	}
+	enc := func(x []bool) string { return fmt.Sprint(x) }
+	changeRun(t, func(c *esdp.Cluster) (*esdp.Policy, error) { return esdp.New(c, esdp.Settings{}) },
+		cl, nc, m, bad, arrived, func(p *esdp.Policy, s int, x []bool) error { return p.Observe(s, fb(s, x)) }, enc)
+	changeRun(t, func(c *esdp.Cluster) (*baselines.LWTF, error) { return baselines.NewLWTF(c, baselines.LWTFSettings{}) },
+		cl, nc, m, bad, arrived, func(p *baselines.LWTF, s int, x []bool) error { return p.Observe(s, fb(s, x)) }, enc)
+}

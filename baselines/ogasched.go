@@ -38,7 +38,8 @@ var (
 // is saved by MarshalBinary and restored by UnmarshalBinary (and the JSON
 // pair, same bytes) into a baseline of the same name on the same problem,
 // so that the slot order holds across a restart. When the cluster
-// changes, build them again on the new problem.
+// changes, ChangeCluster moves them onto the new problem in place (the
+// contract of package bipartite).
 var OGASchedBaselineNames = []string{"DRF", "FAIRNESS", "BINPACKING", "SPREADING", "BINPACKING-pod", "SPREADING-pod"}
 
 // NewOGASchedBaseline returns the OGASched-family baseline called name (one
@@ -90,6 +91,7 @@ type ogaPolicy interface {
 	ogasched.OnlinePolicy
 	MarshalBinary() ([]byte, error)
 	UnmarshalBinary([]byte) error
+	ChangeCluster(*ogasched.Problem, ogasched.Mapping) error
 }
 
 // nilSafe converts a constructor's result, never giving a non-nil
@@ -555,4 +557,58 @@ func (b *BinPacking) used(e int) bool {
 		}
 	}
 	return false
+}
+
+// ChangeCluster moves d, in place, onto q, a problem built from its
+// current one (ogasched.Problem.RemoveNode and the other edit methods,
+// with their Mapping m), under the cluster-change contract of package
+// bipartite. DRF learns nothing, so m is only checked
+// (ogasched.Mapping.Validate); the slot of the latest Decide carries over.
+// A snapshot taken afterwards restores into a DRF built on q. On error (a
+// nil or invalid q, a bad m) d is unchanged.
+func (d *DRF) ChangeCluster(q *ogasched.Problem, m ogasched.Mapping) error {
+	if err := m.Validate(d.p, q); err != nil {
+		return err
+	}
+	nd, err := NewDRF(q, DRFSettings{Logger: d.log})
+	if err != nil {
+		return err
+	}
+	nd.last = d.last
+	*d = *nd
+	return nil
+}
+
+// ChangeCluster moves f onto q in place; see DRF.ChangeCluster.
+func (f *Fairness) ChangeCluster(q *ogasched.Problem, m ogasched.Mapping) error {
+	if err := m.Validate(f.p, q); err != nil {
+		return err
+	}
+	nf, err := NewFairness(q, FairnessSettings{Logger: f.log})
+	if err != nil {
+		return err
+	}
+	nf.last = f.last
+	*f = *nf
+	return nil
+}
+
+// ChangeCluster moves b onto q in place, keeping its reading (fractional
+// or whole-pod, packing or spreading); see DRF.ChangeCluster.
+func (b *BinPacking) ChangeCluster(q *ogasched.Problem, m ogasched.Mapping) error {
+	if err := m.Validate(b.p, q); err != nil {
+		return err
+	}
+	nb, err := newBinPacking(q, b.Spread, b.Pod, []BinPackingSettings{{Logger: b.log}})
+	if err != nil {
+		return err
+	}
+	nb.last = b.last
+	*b = *nb
+	return nil
+}
+
+// ChangeCluster moves b onto q in place; see DRF.ChangeCluster.
+func (b *OGASchedBaseline) ChangeCluster(q *ogasched.Problem, m ogasched.Mapping) error {
+	return b.pol.ChangeCluster(q, m)
 }
