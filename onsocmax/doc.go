@@ -144,8 +144,14 @@
 // slots stand. On a fixed instance (slots below W) this is exactly the
 // paper's policy.
 //
-// A changing cluster. AddNode adds a node with its own capacity template
-// (reusing a removed node's index); RemoveNode cancels the node's
+// A changing cluster.
+// Cluster changes are made in place on the policy, which keeps what it
+// learned about what survives.
+// Unlike the contract of package bipartite (planned for v0.3.0, see
+// CHANGELOG.md), node indices stay stable: AddNode adds a node with its
+// own capacity template (reusing a removed node's index), and a snapshot
+// restores into New on the original mesh, whatever AddNode and RemoveNode
+// did since; RemoveNode cancels the node's
 // reservations in the slots after the latest Decide and returns them, so
 // the scheduler can place that work again (as new jobs); the slot being
 // executed keeps its reservations. The usage levels of every other node
@@ -163,8 +169,13 @@
 // gets an Outcome: Allocated, PricedOut (the prices exceed its marginal
 // welfare), NoCapacity, AboveBounds or BelowBounds.
 //
-// Decisions and errors. The Decision's slices are owned by the policy and
-// valid until its next method call. Decide is all or nothing: on any
+// Decisions and errors.
+// Decision lifetime: a decision returned by Decide, and every slice in it,
+// is owned by the policy and valid until the next call of any method of
+// that policy; copy what you keep. The policy never reads a returned
+// decision back, so a caller that modifies it changes nothing the policy
+// does later.
+// Decide is all or nothing: on any
 // error (a slot out of order, an invalid job, a duplicate ID in the batch,
 // a solver failure on a later job) it returns a zero Decision and leaves
 // the policy exactly as it was. Job IDs are the caller's, opaque; the
