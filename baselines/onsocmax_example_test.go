@@ -53,3 +53,18 @@ func ExampleNewEqualShare() {
 	// job 0 unit 0 x 3.0000
 	// job 1 unit 0 x 3.0000
 }
+
+// ExampleMaxFirst_Units builds a job's units in the window numbering
+// node*W + slot%W without an onsocmax.Policy: two nodes, a window of W = 3
+// slots, a job arriving at slot 4 with deadline 5 on both nodes.
+func ExampleMaxFirst_Units() {
+	m, _ := bipartite.NewMesh(2, 3, []float64{4, 4, 4, 2, 2, 2})
+	p, _ := baselines.NewMaxFirst(m, baselines.MaxFirstSettings{})
+	units, _ := p.Units(nil, []int{0, 1}, 4, 5)
+	fmt.Println(units)
+	_, err := p.Units(nil, []int{2}, 4, 5)
+	fmt.Println("error:", err)
+	// Output:
+	// [1 2 4 5]
+	// error: onsocmax: invalid node: baselines: nodes[0] = 2, mesh has 2
+}
