@@ -351,3 +351,36 @@ func TestClusterChangeContractESDP(t *testing.T) {
 	changeRun(t, func(c *esdp.Cluster) (*baselines.LWTF, error) { return baselines.NewLWTF(c, baselines.LWTFSettings{}) },
 		cl, nc, m, bad, arrived, func(p *baselines.LWTF, s int, x []bool) error { return p.Observe(s, fb(s, x)) }, enc)
 }
+
+func TestClusterChangeContractOCORP(t *testing.T) {
+	before := []ocorp.Machine{{Cores: 8, Memory: 64}, {Cores: 4, Memory: 32}, {Cores: 6, Memory: 48}}
+	// Machine 1 leaves, a new one joins at the end: survivors keep their
+	// order, renumbered compactly.
+	after := []ocorp.Machine{before[0], before[2], {Cores: 5, Memory: 40}}
+	good := ocorp.Mapping{Machines: []int{0, 2, -1}}
+	bad := ocorp.Mapping{Machines: []int{0, 0, -1}}
+	var jobs []ocorp.Job
+	r := rand.New(rand.NewPCG(4, 4))
+	for j := range 12 {
+		jobs = append(jobs, ocorp.Job{Arrival: j / 2, Cores: 1 + r.IntN(4), Memory: r.IntN(16), Processing: 2 + r.IntN(4)})
+	}
+	obs := func(s int) ocorp.Obs {
+		var o ocorp.Obs
+		for id, j := range jobs {
+			if done := s - j.Arrival; done >= 0 && done < j.Processing {
+				o.Jobs = append(o.Jobs, ocorp.ActiveJob{ID: id, Job: j, Remaining: int64(j.Processing-done) * int64(j.Cores)})
+			}
+		}
+		return o
+	}
+	enc := func(d ocorp.Decision) string { return fmt.Sprint(d.Placements) }
+	changeRun(t, func(ms []ocorp.Machine) (*ocorp.Policy, error) { return ocorp.New(ms, ocorp.Settings{Fill: true}) },
+		before, after, good, bad, obs, nil, enc)
+	changeRun(t, func(ms []ocorp.Machine) (*ocorp.Plus, error) {
+		return ocorp.NewPlus(ms, ocorp.PlusSettings{Alpha: 1, Base: ocorp.Settings{Fill: true}})
+	}, before, after, good, bad, obs, nil, enc)
+	changeRun(t, func(ms []ocorp.Machine) (*ocorp.Priority, error) { return baselines.NewSRPT(ms, baselines.PrioritySettings{}) },
+		before, after, good, bad, obs, nil, enc)
+	changeRun(t, func(ms []ocorp.Machine) (*baselines.Tetris, error) { return baselines.NewTetris(ms, baselines.TetrisSettings{}) },
+		before, after, good, bad, obs, nil, enc)
+}

@@ -302,3 +302,14 @@ func (t *Tetris) setMachines(ms []ocorp.Machine) error {
 	*t = *nt
 	return nil
 }
+
+// ChangeCluster moves t, in place, onto the machines ms with the mapping m
+// (new index -> current index, -1 = new), with the rules of
+// ocorp.Policy.ChangeCluster (the cluster-change contract of package
+// bipartite). On error t is unchanged.
+func (t *Tetris) ChangeCluster(ms []ocorp.Machine, m ocorp.Mapping) error {
+	if err := m.Validate(ms, len(t.ms)); err != nil {
+		return fmt.Errorf("baselines: tetris: %w", err)
+	}
+	return t.setMachines(slices.Clone(ms))
+}

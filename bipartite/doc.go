@@ -105,8 +105,9 @@
 // Cluster changes are made in place on the policy, which keeps what it
 // learned about what survives.
 //
-//   - In place: the change is a method of the policy (ChangeCluster, or for
-//     one machine AddMachine / RemoveMachine); no second policy is
+//   - In place: the change is a method of the policy, ChangeCluster(model,
+//     mapping) (ocorp also has AddMachine / RemoveMachine for one
+//     machine); no second policy is
 //     created, so none has to be closed. On error the policy is exactly as
 //     it was.
 //   - Indices: the surviving nodes (servers, machines, ports) keep their

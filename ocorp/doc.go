@@ -68,8 +68,11 @@
 // removes machine i and moves the later machines down one index, as in a
 // slice (the compact renumbering of the contract of package bipartite; the
 // machines slice is the model, so no edit helper is needed). A change of
-// several machines at once is a sequence of these calls; ocorp has no
-// ChangeCluster(machines, mapping) yet. Decisions name machines by their index at the time of the Decide.
+// several machines at once is ChangeCluster(machines, Mapping{Machines}),
+// where Machines[i'] is the current index of the machine that new machine
+// i' continues (-1 = new); RemoveMachine(i) and AddMachine(m) are its
+// one-machine cases, state for state. A snapshot taken after a change
+// restores into a policy built on the current machines. Decisions name machines by their index at the time of the Decide.
 // The jobs that ran on a removed machine are preempted: they stay in your
 // observation with their remaining work and are placed elsewhere from the
 // next Decide (OCORP+ forgets their rates there, so its switching cost
