@@ -379,8 +379,12 @@ func TestClusterChangeContractOCORP(t *testing.T) {
 	changeRun(t, func(ms []ocorp.Machine) (*ocorp.Plus, error) {
 		return ocorp.NewPlus(ms, ocorp.PlusSettings{Alpha: 1, Base: ocorp.Settings{Fill: true}})
 	}, before, after, good, bad, obs, nil, enc)
-	changeRun(t, func(ms []ocorp.Machine) (*ocorp.Priority, error) { return baselines.NewSRPT(ms, baselines.PrioritySettings{}) },
+	changeRun(t, func(ms []ocorp.Machine) (*ocorp.Priority, error) {
+		return baselines.NewSRPT(ms, baselines.PrioritySettings{})
+	},
 		before, after, good, bad, obs, nil, enc)
-	changeRun(t, func(ms []ocorp.Machine) (*baselines.Tetris, error) { return baselines.NewTetris(ms, baselines.TetrisSettings{}) },
+	changeRun(t, func(ms []ocorp.Machine) (*baselines.Tetris, error) {
+		return baselines.NewTetris(ms, baselines.TetrisSettings{})
+	},
 		before, after, good, bad, obs, nil, enc)
 }
