@@ -126,8 +126,9 @@
 //
 // Where a family does not follow the contract yet its doc says so and
 // CHANGELOG.md lists the change planned: onsocmax keeps node indices
-// stable across RemoveNode (AddNode reuses the lowest free index) and
-// restores into New on the original mesh.
+// stable across RemoveNode (AddNode reuses the lowest free index) and has
+// no ChangeCluster yet; its restore does need the current mesh
+// (Policy.Mesh).
 //
 // # JSON
 //

@@ -13,7 +13,7 @@
 //		// dec.Allocations: x on (Node, Slot); dec.Outcomes: per job, why
 //	}
 //	removed, _ := pol.RemoveNode(i, nil)       // its future reservations, to place again
-//	state, _ := pol.MarshalBinary()            // restore: New(mesh, settings) + UnmarshalBinary
+//	state, _ := pol.MarshalBinary()            // restore: New(pol.Mesh(), settings) + UnmarshalBinary
 //
 // Example_embedding is the whole loop. The rules shared by every family
 // (slots, decision ownership, job IDs, snapshots, errors) are in the
@@ -147,11 +147,12 @@
 // A changing cluster.
 // Cluster changes are made in place on the policy, which keeps what it
 // learned about what survives.
-// Unlike the contract of package bipartite (planned for v0.3.0, see
-// CHANGELOG.md), node indices stay stable: AddNode adds a node with its
-// own capacity template (reusing a removed node's index), and a snapshot
-// restores into New on the original mesh, whatever AddNode and RemoveNode
-// did since; RemoveNode cancels the node's
+// A snapshot taken after a change restores into a policy built by New on
+// the current mesh, Policy.Mesh() (removed nodes have zero capacity
+// there), with the same settings. Unlike the contract of package
+// bipartite (planned for v0.3.0, see CHANGELOG.md), node indices stay
+// stable: AddNode adds a node with its own capacity template (reusing a
+// removed node's index); RemoveNode cancels the node's
 // reservations in the slots after the latest Decide and returns them, so
 // the scheduler can place that work again (as new jobs); the slot being
 // executed keeps its reservations. The usage levels of every other node
