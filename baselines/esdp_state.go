@@ -100,6 +100,7 @@ func (b *esdpBase) carry(nb *esdpBase, ports, servers []int) error {
 		return fmt.Errorf("baselines: %w", err)
 	}
 	nb.stats, nb.started, nb.lastT = st, b.started, b.lastT
+	nb.log = b.log
 	return nil
 }
 
@@ -298,4 +299,36 @@ func (th *Thompson) Rebuild(cl *esdp.Cluster, ports, servers []int) error {
 	*nt.pcg = *th.pcg
 	*th = *nt
 	return nil
+}
+
+// ChangeCluster moves h, in place, onto cl built from its current cluster
+// with the Mapping m (esdp.Cluster.RemoveServer and the other edit
+// methods), under the cluster-change contract of package bipartite: the
+// statistics of the surviving channels carry over; on error h is
+// unchanged. It is Rebuild(cl, m.Ports, m.Servers).
+func (h *HSWF) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return h.Rebuild(cl, m.Ports, m.Servers)
+}
+
+// ChangeCluster moves c onto cl in place; see HSWF.ChangeCluster.
+func (c *LCF) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return c.Rebuild(cl, m.Ports, m.Servers)
+}
+
+// ChangeCluster moves w onto cl in place (waiting times follow their
+// ports); see HSWF.ChangeCluster.
+func (w *LWTF) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return w.Rebuild(cl, m.Ports, m.Servers)
+}
+
+// ChangeCluster moves c onto cl in place with the same settings; see
+// HSWF.ChangeCluster.
+func (c *CUCB) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return c.Rebuild(cl, m.Ports, m.Servers)
+}
+
+// ChangeCluster moves th onto cl in place with the same settings,
+// continuing its generator's stream; see HSWF.ChangeCluster.
+func (th *Thompson) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return th.Rebuild(cl, m.Ports, m.Servers)
 }

@@ -32,31 +32,31 @@ func show(p ocorp.OnlinePolicy) {
 }
 
 func ExampleNewSRPT() {
-	p, _ := baselines.NewSRPT(exampleMachines)
+	p, _ := baselines.NewSRPT(exampleMachines, baselines.PrioritySettings{})
 	show(p)
 	// Output: SRPT: job 0 gets 2 cores; job 2 gets 2 cores;
 }
 
 func ExampleNewSRVF() {
-	p, _ := baselines.NewSRVF(exampleMachines)
+	p, _ := baselines.NewSRVF(exampleMachines, baselines.PrioritySettings{})
 	show(p)
 	// Output: SRVF: job 0 gets 2 cores; job 2 gets 2 cores;
 }
 
 func ExampleNewSVF() {
-	p, _ := baselines.NewSVF(exampleMachines)
+	p, _ := baselines.NewSVF(exampleMachines, baselines.PrioritySettings{})
 	show(p)
 	// Output: SVF: job 2 gets 3 cores; job 1 gets 1 cores;
 }
 
 func ExampleNewSRF() {
-	p, _ := baselines.NewSRF(exampleMachines)
+	p, _ := baselines.NewSRF(exampleMachines, baselines.PrioritySettings{})
 	show(p)
 	// Output: SRF: job 0 gets 2 cores; job 1 gets 1 cores; job 2 gets 1 cores;
 }
 
 func ExampleNewTetris() {
-	p, _ := baselines.NewTetris(exampleMachines)
+	p, _ := baselines.NewTetris(exampleMachines, baselines.TetrisSettings{})
 	show(p)
 	// Output: Tetris: job 2 gets 3 cores; job 1 gets 1 cores;
 }

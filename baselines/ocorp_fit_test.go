@@ -230,7 +230,7 @@ func TestFirstFitDeterministic(t *testing.T) {
 // the same decisions as NewSRPT, NewSRVF, NewSVF and NewSRF.
 func TestOrderKeyIsPooledBaseline(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 3))
-	ctors := []func([]ocorp.Machine) (*ocorp.Priority, error){NewSRPT, NewSRVF, NewSVF, NewSRF}
+	ctors := []func([]ocorp.Machine, ...PrioritySettings) (*ocorp.Priority, error){NewSRPT, NewSRVF, NewSVF, NewSRF}
 	for range 300 {
 		ms, obs := randFitCase(rng)
 		for k := range obs.Jobs {

@@ -17,16 +17,33 @@
 //	x, err := p.Decide(t, arrived)             // arrived[l]: port l has a job in slot t
 //	err = p.Observe(t, esdp.Feedback{Chosen: x, Reward: z}) // rewards of the chosen channels
 //	state, err := p.MarshalBinary()            // save; UnmarshalBinary into esdp.New(cluster, same settings)
-//	err = p.Rebuild(changed, ports, servers)   // servers or ports left/joined: learned state carried
+//	changed, m, err := cluster.RemoveServer(r) // or AddServer, AddPort, RemovePort
+//	err = p.ChangeCluster(changed, m)          // in place: learned state carried
 //
 // Slots are 0-based and strictly increasing (gaps allowed: delta(t) and g(t)
 // move on, the statistics do not); Observe names the latest Decide's slot,
-// once; otherwise the error wraps ErrSlot. The decision x (one bool per
-// channel) is owned by the policy until its next call. A call that returns
+// once; otherwise the error wraps ErrSlot. The decision x has one bool
+// per channel.
+//
+// Decision lifetime: a decision returned by Decide, and every slice in it,
+// is owned by the policy and valid until the next call of any method of
+// that policy; copy what you keep. The policy never reads a returned
+// decision back, so a caller that modifies it changes nothing the policy
+// does later.
+//
+// Cluster changes are made in place on the policy, which keeps what it
+// learned about what survives. The edit methods of Cluster build the changed cluster and its
+// Mapping (new index -> old index, -1 = new) and leave the cluster
+// unchanged; surviving ports and servers keep their order and are
+// renumbered compactly; ChangeCluster(changed, m) carries the statistics
+// over; a snapshot taken afterwards restores into New(changed, same
+// settings) (the contract of package bipartite).
+//
+// A call that returns
 // an error leaves the policy unchanged. The baselines (HSWF, LCF, LWTF,
 // CUCB, Thompson sampling in package baselines) follow the same contract,
 // OnlinePolicy and Learner. New copies the cluster: editing it later
-// changes nothing until Rebuild. Settings.Logger (nil = off) gets one
+// changes nothing until ChangeCluster. Settings.Logger (nil = off) gets one
 // record per Decide. See the package Example and Example_embedding.
 //
 // # Model
@@ -168,11 +185,11 @@
 //     fingerprint covers the graph, K, demands, capacities, costs, m,
 //     Alpha, SolveThenZero, the oracle settings and the values of delta and
 //     g at a few slots (functions cannot be compared otherwise).
-//   - A changing cluster: Rebuild maps the channels of the new cluster to
-//     the old ones by (port, server), through caller-given index maps, and
+//   - A changing cluster: ChangeCluster maps the channels of the new
+//     cluster to the old ones by (port, server), through the Mapping, and
 //     carries n_e and the reward sums; new channels start unplayed (ESDP
 //     explores them first). Theorem 2's regret bound is stated for a fixed
-//     cluster: after a Rebuild it restarts for the new channels.
+//     cluster: after a change it restarts for the new channels.
 //   - s*: ties in (17) go to the smallest s.
 //   - Algorithm 2's listing leaves x*(s,c',i) at 0 when the item is not
 //     taken; Algorithm2 copies x*(s,c',i+1) as Case I (19) says.

@@ -48,8 +48,9 @@ type Settings struct {
 	// SlotInfo.Gap) in the slots where it does not; ModeExact fails there
 	// with ErrTooLarge; ModeScalable always runs the scalable oracle.
 	Mode Mode
-	// Logger, if not nil, receives one Debug record "esdp.decide" per
-	// Decide (slot, exploration, s*, index, DP cells). Nil (the zero value)
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family, policy, slot, then exploration, s*, index, DP cells), in
+	// the log vocabulary of package bipartite. Nil (the zero value)
 	// logs nothing and costs nothing.
 	Logger *slog.Logger
 }
@@ -379,8 +380,8 @@ func (p *Policy) finish(t int, x, arrived []bool) ([]bool, error) {
 
 func (p *Policy) logDecide(t int) {
 	l := p.last
-	p.set.Logger.LogAttrs(context.Background(), slog.LevelDebug, "esdp.decide",
-		slog.Int("slot", t), slog.Bool("explore", l.Explore), slog.Int("best", l.Best),
+	p.set.Logger.LogAttrs(context.Background(), slog.LevelDebug, "decide",
+		slog.String("family", "esdp"), slog.String("policy", p.Name()), slog.Int("slot", t), slog.Bool("explore", l.Explore), slog.Int("best", l.Best),
 		slog.Float64("index", l.Index), slog.Int64("cells", l.Cells), slog.Int64("bytes", l.Bytes),
 		slog.Bool("scalable", l.Scalable), slog.Float64("gap", l.Gap))
 }

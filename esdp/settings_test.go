@@ -47,7 +47,7 @@ func TestLogger(t *testing.T) {
 		_, err := p.Decide(s*2, all)
 		require.NoError(t, err)
 	}
-	require.Equal(t, 3, bytes.Count(buf.Bytes(), []byte("msg=esdp.decide")))
+	require.Equal(t, 3, bytes.Count(buf.Bytes(), []byte("msg=decide family=esdp policy=ESDP slot=")))
 	require.Contains(t, buf.String(), "slot=4")
 }
 

@@ -23,9 +23,15 @@
 // is time in which nothing ran: the dual variables do not move over it,
 // and the weights (5) and the step mu use the real t. The dual update (10)
 // uses the policy's own decision, so there is no Observe: if a placement
-// did not run, leave the job's Remaining as it was. A decision and its
-// slices belong to the policy and stay valid until its next call; a call
-// that returns an error leaves the policy as it was. Jobs are named by
+// did not run, leave the job's Remaining as it was. A call that returns an
+// error leaves the policy as it was.
+//
+// Decision lifetime: a decision returned by Decide, and every slice in it,
+// is owned by the policy and valid until the next call of any method of
+// that policy; copy what you keep. The policy never reads a returned
+// decision back, so a caller that modifies it changes nothing the policy
+// does later.
+// Jobs are named by
 // ActiveJob.ID (any int, unique in an observation); a job's state is
 // released when it leaves the observation. The runnable Example_embedding
 // drives a policy through arrivals, a restart and a machine leaving.
@@ -57,9 +63,16 @@
 //
 // # A changing cluster
 //
-// AddMachine(m) appends m as machine len(Machines()); RemoveMachine(i)
+// Cluster changes are made in place on the policy, which keeps what it
+// learned about what survives. AddMachine(m) appends m as machine len(Machines()); RemoveMachine(i)
 // removes machine i and moves the later machines down one index, as in a
-// slice. Decisions name machines by their index at the time of the Decide.
+// slice (the compact renumbering of the contract of package bipartite; the
+// machines slice is the model, so no edit helper is needed). A change of
+// several machines at once is ChangeCluster(machines, Mapping{Machines}),
+// where Machines[i'] is the current index of the machine that new machine
+// i' continues (-1 = new); RemoveMachine(i) and AddMachine(m) are its
+// one-machine cases, state for state. A snapshot taken after a change
+// restores into a policy built on the current machines. Decisions name machines by their index at the time of the Decide.
 // The jobs that ran on a removed machine are preempted: they stay in your
 // observation with their remaining work and are placed elsewhere from the
 // next Decide (OCORP+ forgets their rates there, so its switching cost

@@ -52,9 +52,10 @@ type Settings struct {
 	// Name overrides the policy's name ("" keeps the default, with
 	// "-fill" appended when Fill is set).
 	Name string
-	// Logger, if not nil, receives one Debug record per slot (slot, jobs,
-	// placements, Gamma; OCORP+ adds the QP's status, sweeps and
-	// residual). nil (the zero value) logs nothing and costs nothing.
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family, policy, slot, then jobs, placements, Gamma; OCORP+ adds
+	// the QP's status, sweeps and residual), in the log vocabulary of
+	// package bipartite. nil (the zero value) logs nothing and costs nothing.
 	Logger *slog.Logger
 }
 
@@ -370,7 +371,7 @@ func (d *dual) lambda(id int) float64 {
 }
 
 func (d *dual) log(name string, t, jobs, placements int) {
-	d.s.Logger.Debug("ocorp slot", "policy", name, "t", t, "jobs", jobs, "placements", placements, "gamma", d.gamma)
+	d.s.Logger.Debug("decide", "family", "ocorp", "policy", name, "slot", t, "jobs", jobs, "placements", placements, "gamma", d.gamma)
 }
 
 // core is what OCORP and OCORP+M share: the dual state, the packer and

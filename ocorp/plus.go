@@ -335,7 +335,7 @@ func (o *Plus) finish(t int, obs Obs) Decision {
 	o.cnt = grow(o.cnt, len(obs.Jobs))
 	o.d.end(t, obs, o.pk.place, o.cnt)
 	if l := o.d.s.Logger; l != nil {
-		l.Debug("ocorp slot", "policy", o.name, "t", t, "jobs", len(obs.Jobs), "placements", len(o.out.Placements),
+		l.Debug("decide", "family", "ocorp", "policy", o.name, "slot", t, "jobs", len(obs.Jobs), "placements", len(o.out.Placements),
 			"gamma", o.d.gamma, "qp", o.res.Status.String(), "sweeps", o.res.Sweeps, "residual", o.res.Residual)
 	}
 	if debugChecks {

@@ -53,8 +53,10 @@ type Settings struct {
 	// Init is y(0) in the flat layout; nil (the zero value) means zero. It
 	// is projected onto Y; its values must be finite and its length Dim.
 	Init []float64
-	// Logger, if not nil, receives one Debug record per Observe (slot,
-	// gradient norm, step eta_t) and one Info record per Rebuild. nil (the
+	// Logger, if not nil, receives one Debug record "observe" per Observe
+	// (family, policy, slot, then gradient norm, step eta_t) and one Info
+	// record "rebuild" per Rebuild, in the log vocabulary of package
+	// bipartite. nil (the
 	// zero value) is off and costs one comparison per slot.
 	Logger *slog.Logger
 }
@@ -157,6 +159,7 @@ type Policy struct {
 	yb      []float64 // y in block order
 	zb      []float64
 	y       []float64 // flat y(t)
+	out     []float64 // what Decide and Y return: a copy of y, never read back
 	grad    []float64 // flat gradient
 	rt      *rewardTables
 	sums    []float64 // per-type scratch of rt.gradient
@@ -219,7 +222,7 @@ func newPolicy(p *Problem, s Settings) *Policy {
 		perm: make([]int, 0, n), u: make([]float64, 0, n),
 		tau: make([]float64, g.NumRight()*K),
 		yb:  make([]float64, n), zb: make([]float64, n),
-		y: make([]float64, n), grad: make([]float64, n), decided: -1,
+		y: make([]float64, n), out: make([]float64, n), grad: make([]float64, n), decided: -1,
 	}
 	// Blocks (r, k) in two groups: first the loose ones, whose bounds sum
 	// to at most c_r^k (with a margin of 4 n eps for the rounding of any
@@ -352,9 +355,13 @@ func (o *Policy) checkX(x []float64) error {
 }
 
 // Decide returns y(t) (flat layout y[e*K+k]). The arrivals x are not used
-// to decide: OGASched decides before x(t) is revealed. They are validated
-// (length, finite, non-negative) like Observe's. t must be >= 0 and greater
-// than the previous Decide's (ErrSlot). On error nothing changes.
+// to decide: OGASched decides before x(t) is revealed. A nil x is
+// accepted; a non-nil one is validated (length, finite, non-negative) like
+// Observe's. t must be >= 0 and greater than the previous Decide's
+// (ErrSlot). On error nothing changes. The returned slice follows the
+// decision-lifetime rule of package bipartite: owned by the policy, valid
+// until the next call of any of its methods, never read back (Observe
+// steps from the policy's own copy of y(t)).
 func (o *Policy) Decide(t int, x []float64) ([]float64, error) {
 	if t < 0 {
 		return nil, fmt.Errorf("%w: Decide: slot t = %d, want >= 0", ErrSlot, t)
@@ -362,14 +369,17 @@ func (o *Policy) Decide(t int, x []float64) ([]float64, error) {
 	if t <= o.decided {
 		return nil, fmt.Errorf("%w: Decide: slot t = %d, want > %d (the previous Decide)", ErrSlot, t, o.decided)
 	}
-	if err := o.checkX(x); err != nil {
-		return nil, err
+	if x != nil {
+		if err := o.checkX(x); err != nil {
+			return nil, err
+		}
 	}
 	o.decided, o.observed = t, false
+	copy(o.out, o.y)
 	if debugChecks {
 		o.mustBeFeasible("Decide")
 	}
-	return o.y, nil
+	return o.out, nil
 }
 
 // Observe reveals x(t) of the slot of the latest Decide and takes the
@@ -436,7 +446,7 @@ func (o *Policy) stepFrom(t int) error {
 	}
 	o.observed = true
 	if o.log != nil {
-		o.log.Debug("ogasched: step", "slot", t, "gradNorm", norm, "eta", eta)
+		o.log.Debug("observe", "family", "ogasched", "policy", o.Name(), "slot", t, "gradNorm", norm, "eta", eta)
 	}
 	return nil
 }
@@ -608,8 +618,12 @@ func (o *Policy) mustBeFeasible(where string) {
 }
 
 // Y returns the current decision y(t) in the flat layout (owned by the
-// policy, valid until the next call of any of its methods).
-func (o *Policy) Y() []float64 { return o.y }
+// policy, valid until the next call of any of its methods, never read
+// back).
+func (o *Policy) Y() []float64 {
+	copy(o.out, o.y)
+	return o.out
+}
 
 // norm2 returns the Euclidean norm of x: the square root of the sum of
 // squares (four partial sums) when that sum is safely inside the normal

@@ -51,9 +51,10 @@ func Example_embedding() {
 			cancelled, _ := pol.RemoveNode(1, nil)
 			fmt.Printf("node 1 leaves: %d reservations cancelled\n", len(cancelled))
 		}
-		if t == 3 { // restart: save, rebuild on the same model, restore
+		if t == 3 { // restart: save, rebuild on the current model, restore
 			saved, _ = pol.MarshalBinary()
-			pol, _ = onsocmax.New(mesh, settings)
+			current := pol.Mesh() // node 1 removed: its capacity is zero
+			pol, _ = onsocmax.New(current, settings)
 			if err := pol.UnmarshalBinary(saved); err != nil {
 				fmt.Println(err)
 				return

@@ -243,10 +243,10 @@ func (p *Policy) log(t, jobs int) {
 	if !l.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
-	l.LogAttrs(ctx, slog.LevelDebug, "onsocmax: decide", slog.Int("slot", t), slog.Int("jobs", jobs), slog.Int("allocations", len(p.out.Allocations)))
+	l.LogAttrs(ctx, slog.LevelDebug, "decide", slog.String("family", "onsocmax"), slog.String("policy", p.Name()), slog.Int("slot", t), slog.Int("jobs", jobs), slog.Int("allocations", len(p.out.Allocations)))
 	for _, o := range p.out.Outcomes {
 		if o.Reason != Allocated {
-			l.LogAttrs(ctx, slog.LevelDebug, "onsocmax: job got nothing", slog.Int("slot", t), slog.Int("job", o.Job), slog.String("reason", o.Reason.String()))
+			l.LogAttrs(ctx, slog.LevelDebug, "outcome", slog.String("family", "onsocmax"), slog.String("policy", p.Name()), slog.Int("slot", t), slog.Int("job", o.Job), slog.String("reason", o.Reason.String()))
 		}
 	}
 }

@@ -57,8 +57,8 @@ type reservationRecord struct {
 // MarshalBinary saves the learned state: the usage levels omega_r of the
 // window (as the reservations they sum), the window position and the
 // cluster's nodes, in the envelope of internal/snapshot with format
-// "msched/onsocmax.Policy", version 1 and a fingerprint of the mesh and
-// settings given to New. Last and the Logger are not saved.
+// "msched/onsocmax.Policy", version 1 and a fingerprint of the current
+// mesh (New's, or Mesh() after AddNode or RemoveNode) and the settings. Last and the Logger are not saved.
 func (p *Policy) MarshalBinary() ([]byte, error) {
 	if p == nil || p.w == 0 {
 		return nil, fmt.Errorf("%w: Policy not built by New", ErrSnapshot)
@@ -85,7 +85,8 @@ func (p *Policy) MarshalJSON() ([]byte, error) { return p.MarshalBinary() }
 func (p *Policy) UnmarshalJSON(b []byte) error { return p.UnmarshalBinary(b) }
 
 // UnmarshalBinary restores state saved by MarshalBinary into p, which
-// must have been built by New on the same mesh and settings. Every
+// must have been built by New on the saving policy's current mesh
+// (Policy.Mesh) and the same settings. Every
 // length, index, slot and value is checked and the usage levels are
 // recomputed from the reservations (each unit within its capacity)
 // before anything is installed: on any error, which wraps ErrSnapshot and

@@ -58,8 +58,9 @@ func CappedSimplex8(dst, z, u []float64, c, tau *[8]float64) {
 // ProjectCappedSimplex8 is CappedSimplex8 for untrusted input: it checks
 // the data first and returns an error wrapping ErrNil (a nil c or tau),
 // ErrLength, ErrNaN, ErrInf, ErrNegativeCap, ErrNegativeCapacity or
-// ErrRange that names the offending block, coordinate and value (the rules of ProjectCappedSimplex, block by
-// block), leaving dst and tau untouched. dst may be z or u.
+// ErrRange that names the offending block, coordinate and value (the rules
+// of ProjectCappedSimplex, block by block: c[b] = +Inf means no sum
+// constraint on block b), leaving dst and tau untouched. dst may be z or u.
 func ProjectCappedSimplex8(dst, z, u []float64, c, tau *[8]float64) error {
 	if c == nil || tau == nil {
 		return fmt.Errorf("%w: c (nil: %t) and tau (nil: %t) must point to arrays", ErrNil, c == nil, tau == nil)
@@ -71,6 +72,9 @@ func ProjectCappedSimplex8(dst, z, u []float64, c, tau *[8]float64) error {
 	n := m / 8
 	limit := math.MaxFloat64 / (4 * float64(n+1))
 	for b, cb := range c {
+		if math.IsInf(cb, 1) {
+			continue // no sum constraint, as in ProjectCappedSimplex
+		}
 		if err := checkValue(fmt.Sprintf("c[%d]", b), -1, cb); err != nil {
 			return err
 		}

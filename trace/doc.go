@@ -100,12 +100,12 @@
 // (bipartite.Limits) and the resource units of all its jobs (it finds the busiest window by sorting
 // the pods' window indices, not with a table of all windows, which was
 // 92 GB for a span of 1e15 s), and OCORP's arrival + processing of every
-// job (which bounds the horizon its simulators step through). Options
+// job (which bounds the horizon its simulators step through). Settings
 // that were silently replaced by their default when invalid are now
 // errors, except the documented zero values: a NaN or infinite
 // Contention or CapacityScale, an ESDP Alpha outside (0, 1], a negative
 // count or length (Ports, Nodes, T, Servers, Degree, Slots, SlotSeconds,
 // Day, MaxJobs, Jobs, Machines, MaxProcessing; -1 stays "all" where
-// documented), each naming the option. Each options
+// documented), each naming the option. Each settings
 // struct has a Limits field; the readers and Load have Limits methods.
 package trace

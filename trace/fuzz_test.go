@@ -73,10 +73,10 @@ func FuzzMappings(f *testing.F) {
 			{MaxSlots: 1 << 16, MaxCells: 1 << 20},
 			{MaxSlots: 1 << 16, MaxCells: 1 << 20, MaxTime: CeilingMaxTime, MaxResource: CeilingMaxResource, MaxRows: CeilingMaxRows},
 		} {
-			_, _ = OGASched(tr, OGASchedOptions{T: int(slot % (1 << 17)), Limits: lim})
-			_, _ = ESDP(tr, ESDPOptions{T: int(slot % (1 << 17)), Limits: lim})
-			_, _ = OnSocMax(tr, OnSocMaxOptions{SlotSeconds: slot, Slots: int(slot % 100), Limits: lim})
-			_, _ = OCORP(tr, OCORPOptions{SlotSeconds: slot, Machines: -1, Limits: lim})
+			_, _ = OGASched(tr, OGASchedSettings{T: int(slot % (1 << 17)), Limits: lim})
+			_, _ = ESDP(tr, ESDPSettings{T: int(slot % (1 << 17)), Limits: lim})
+			_, _ = OnSocMax(tr, OnSocMaxSettings{SlotSeconds: slot, Slots: int(slot % 100), Limits: lim})
+			_, _ = OCORP(tr, OCORPSettings{SlotSeconds: slot, Machines: -1, Limits: lim})
 		}
 	})
 }

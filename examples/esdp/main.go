@@ -333,12 +333,12 @@ func policies(in *esdp.Instance, pr params, opt esdp.Settings) ([]esdp.OnlinePol
 	if err != nil {
 		return nil, err
 	}
-	h, err := baselines.NewHSWF(cl)
+	h, err := baselines.NewHSWF(cl, baselines.HSWFSettings{})
 	if err != nil {
 		return nil, err
 	}
-	l, _ := baselines.NewLCF(cl)
-	w, _ := baselines.NewLWTF(cl)
+	l, _ := baselines.NewLCF(cl, baselines.LCFSettings{})
+	w, _ := baselines.NewLWTF(cl, baselines.LWTFSettings{})
 	c, _ := baselines.NewCUCB(cl, baselines.CUCBSettings{})
 	th, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: pr.Seed, Stream: 2})
 	if err != nil {

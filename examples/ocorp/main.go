@@ -432,11 +432,11 @@ func policies2D(ms []ocorp.Machine, pr params) ([]ocorp.OnlinePolicy, error) {
 }
 
 func mustBaselines(ms []ocorp.Machine) []ocorp.OnlinePolicy {
-	srpt, _ := baselines.NewSRPT(ms)
-	srvf, _ := baselines.NewSRVF(ms)
-	svf, _ := baselines.NewSVF(ms)
-	srf, _ := baselines.NewSRF(ms)
-	tet, _ := baselines.NewTetris(ms)
+	srpt, _ := baselines.NewSRPT(ms, baselines.PrioritySettings{})
+	srvf, _ := baselines.NewSRVF(ms, baselines.PrioritySettings{})
+	svf, _ := baselines.NewSVF(ms, baselines.PrioritySettings{})
+	srf, _ := baselines.NewSRF(ms, baselines.PrioritySettings{})
+	tet, _ := baselines.NewTetris(ms, baselines.TetrisSettings{})
 	return []ocorp.OnlinePolicy{srpt, srvf, svf, srf, tet}
 }
 
@@ -744,10 +744,10 @@ func runMapReduce(jobs []ocorp.Job, ms []ocorp.Machine, pr params, workers int) 
 	o, _ := ocorp.New(ms, s)
 	s.Fill = true
 	of, _ := ocorp.New(ms, s)
-	srpt, _ := baselines.NewSRPT(ms)
-	srvf, _ := baselines.NewSRVF(ms)
-	svf, _ := baselines.NewSVF(ms)
-	srf, _ := baselines.NewSRF(ms)
+	srpt, _ := baselines.NewSRPT(ms, baselines.PrioritySettings{})
+	srvf, _ := baselines.NewSRVF(ms, baselines.PrioritySettings{})
+	svf, _ := baselines.NewSVF(ms, baselines.PrioritySettings{})
+	srf, _ := baselines.NewSRF(ms, baselines.PrioritySettings{})
 	pols := []ocorp.OnlinePolicy{o, of, srpt, srvf, svf, srf}
 	out := make([]*ocorp.MapReduceResult, len(pols))
 	errs := make([]error, len(pols))

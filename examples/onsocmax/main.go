@@ -315,11 +315,11 @@ func evaluate(in *onsocmax.Instance, pr params) (day, error) {
 		}
 		pols = append(pols, p)
 	}
-	mf, err := baselines.NewMaxFirst(in.Mesh)
+	mf, err := baselines.NewMaxFirst(in.Mesh, baselines.MaxFirstSettings{})
 	if err != nil {
 		return day{}, err
 	}
-	es, err := baselines.NewEqualShare(in.Mesh)
+	es, err := baselines.NewEqualShare(in.Mesh, baselines.EqualShareSettings{})
 	if err != nil {
 		return day{}, err
 	}

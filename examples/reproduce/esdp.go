@@ -191,15 +191,15 @@ func esdpOne(seed uint64, rd esdpReading, T int) (esdpOut, error) {
 	if err != nil {
 		return esdpOut{}, err
 	}
-	h, err := baselines.NewHSWF(cl)
+	h, err := baselines.NewHSWF(cl, baselines.HSWFSettings{})
 	if err != nil {
 		return esdpOut{}, err
 	}
-	l, err := baselines.NewLCF(cl)
+	l, err := baselines.NewLCF(cl, baselines.LCFSettings{})
 	if err != nil {
 		return esdpOut{}, err
 	}
-	w, err := baselines.NewLWTF(cl)
+	w, err := baselines.NewLWTF(cl, baselines.LWTFSettings{})
 	if err != nil {
 		return esdpOut{}, err
 	}

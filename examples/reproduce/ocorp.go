@@ -113,7 +113,7 @@ func ocorpExperiment(jobs []ocorp.Job, ms []ocorp.Machine, twoD, series bool) (o
 		}
 		pols = append(pols, p)
 	}
-	tet, err := baselines.NewTetris(ms)
+	tet, err := baselines.NewTetris(ms, baselines.TetrisSettings{})
 	if err != nil {
 		return ocorpRun{}, err
 	}
