@@ -1,11 +1,13 @@
 package esdp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/strictjson"
 )
 
 // Stats holds the statistics (7)-(8) of the semi-bandit feedback: the
@@ -100,12 +102,17 @@ func (st Stats) MarshalJSON() ([]byte, error) {
 	return json.Marshal(statsJSON{Count: c, Sum: s})
 }
 
-// UnmarshalJSON decodes what MarshalJSON wrote and checks it: equal
-// lengths (at most MaxEdges), n_e >= 0, 0 <= sum_e <= n_e. On error st is
-// unchanged.
+// UnmarshalJSON decodes what MarshalJSON wrote and checks it: both keys
+// present, each once and spelled exactly, no other key, equal lengths (at
+// most MaxEdges), n_e >= 0, 0 <= sum_e <= n_e. On error st is unchanged.
 func (st *Stats) UnmarshalJSON(b []byte) error {
 	var v statsJSON
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := strictjson.Complete(b, &v); err != nil {
+		return fmt.Errorf("%w: stats: %w", ErrValue, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
 		return fmt.Errorf("%w: stats: %w", ErrValue, err)
 	}
 	if err := checkStats(v.Count, v.Sum); err != nil {
