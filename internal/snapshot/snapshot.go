@@ -81,9 +81,8 @@ func Decode(data []byte, format string, version int, model string, state any) er
 	if len(data) > MaxBytes {
 		return fmt.Errorf("%w: %d bytes, limit MaxBytes=%d", ErrCorrupt, len(data), MaxBytes)
 	}
-	if err := strictjson.Check(data, &envelope{}); err != nil {
-		return fmt.Errorf("%w: envelope: %w", ErrCorrupt, err)
-	}
+	// The cheap checks first (a damaged snapshot fails them), then the
+	// key-by-key walks, which encoding/json alone does not do.
 	var env envelope
 	if err := strict(data, &env); err != nil {
 		return err
@@ -109,6 +108,9 @@ func Decode(data []byte, format string, version int, model string, state any) er
 	}
 	if sum != env.Check {
 		return fmt.Errorf("%w: check %s does not match the state (%s): the state was altered or damaged", ErrCorrupt, env.Check, sum)
+	}
+	if err := strictjson.Check(data, &envelope{}); err != nil {
+		return fmt.Errorf("%w: envelope: %w", ErrCorrupt, err)
 	}
 	if err := strictjson.Complete(env.State, state); err != nil {
 		return fmt.Errorf("%w: state: %w", ErrCorrupt, err)

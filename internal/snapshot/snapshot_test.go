@@ -70,7 +70,7 @@ func TestRefused(t *testing.T) {
 		{`{"format":"msched/x.P","version":1,"model":"` + model + `"}`, "no state"},
 		{`{"format":"msched/x.P","format":"msched/x.P","version":1,"model":"` + model + `","check":"` + sum(good) + `","state":` + good + `}`, `key "format" given twice`},
 		{`{"Format":"msched/x.P","version":1,"model":"` + model + `","check":"` + sum(good) + `","state":` + good + `}`, `want "format" spelled exactly`},
-		{`{"format":"msched/x.P","version":1,"model":"` + model + `","check":"` + sum(good) + `","sig":1,"state":` + good + `}`, `unknown key "sig"`},
+		{`{"format":"msched/x.P","version":1,"model":"` + model + `","check":"` + sum(good) + `","sig":1,"state":` + good + `}`, `unknown field "sig"`},
 	} {
 		err := Decode([]byte(c.in), "msched/x.P", 1, model, &s)
 		require.ErrorIs(t, err, ErrCorrupt, c.in)
