@@ -76,7 +76,10 @@ func Int(p Policy, key string) (int, bool) {
 // slots can use without passing math.MaxInt-margin.
 func Slots(last, n, margin int) []int {
 	var out []int
-	for t := max(last+1, 0); len(out) < n && t >= 0 && t <= math.MaxInt-margin; t++ {
+	if last >= math.MaxInt-margin {
+		return nil
+	}
+	for t := max(last+1, 0); len(out) < n && t <= math.MaxInt-margin; t++ {
 		out = append(out, t)
 	}
 	return out
