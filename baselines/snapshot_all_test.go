@@ -82,9 +82,29 @@ func allStateful() []stateful {
 			jobs := sweepJobs(9, s, 2, 3)
 			d, err := p.(onsocmax.OnlinePolicy).Decide(s, jobs)
 			require.NoError(t, err, "slot %d", s)
-			use := map[[2]int]float64{}
 			for _, a := range d.Allocations {
 				require.True(t, a.X >= 0, "slot %d: %+v", s, a)
+			}
+			if pol, ok := p.(*onsocmax.Policy); ok {
+				// Reservations accumulate over slots: check the usage
+				// levels against the policy's own cluster (nodes may have
+				// been removed and added with other capacities).
+				var env struct {
+					State struct {
+						Alive    []bool    `json:"alive"`
+						Capacity []float64 `json:"capacity"`
+					} `json:"state"`
+				}
+				require.NoError(t, json.Unmarshal(must[[]byte](t)(pol.MarshalBinary()), &env))
+				for r, u := range pol.Usage() {
+					if env.State.Alive[r/3] {
+						require.LessOrEqual(t, u, env.State.Capacity[r]*(1+1e-9)+1e-12, "slot %d: unit %d", s, r)
+					}
+				}
+				continue
+			}
+			use := map[[2]int]float64{}
+			for _, a := range d.Allocations {
 				use[[2]int{a.Node, a.Slot}] += a.X
 			}
 			for k, u := range use {
