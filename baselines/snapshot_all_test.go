@@ -192,9 +192,11 @@ func allStateful() []stateful {
 // TestSnapshotBitFlipSweep: for one snapshot of every stateful policy and
 // baseline (after 4 slots), every single-bit variant of the whole
 // snapshot, envelope and state, is refused with the family's ErrSnapshot,
-// and the policy it was restored into is unchanged. Snapshots of more
-// than snapshottest.MaxSweepBits bits are swept with a stride (none of
-// these is). The count of variants per policy is logged (-v).
+// and the policy it was restored into is unchanged. Every bit is flipped
+// (the largest snapshot, MAX-FIRST's, has about 15 600 bits); under the
+// race detector, which slows JSON decoding tenfold, at most sweepBits =
+// 512 per snapshot, evenly spread (snapshottest.Sweep). The count of
+// variants per policy is logged (-v).
 func TestSnapshotBitFlipSweep(t *testing.T) {
 	start := time.Now()
 	total := 0
@@ -208,11 +210,13 @@ func TestSnapshotBitFlipSweep(t *testing.T) {
 		c.drive(t, dst, 0, 1)
 		before := must[[]byte](t)(dst.MarshalBinary())
 		require.NoError(t, c.fresh(t).UnmarshalBinary(data), c.name)
-		n := snapshottest.Sweep(t, data, c.sentinel, dst.UnmarshalBinary, func() bool {
+		n := snapshottest.Sweep(t, data, sweepBits, c.sentinel, dst.UnmarshalBinary, func() bool {
 			after, err := dst.MarshalBinary()
 			return err == nil && string(after) == string(before)
 		})
-		require.Equal(t, len(data)*8, n, c.name)
+		if sweepBits >= len(data)*8 {
+			require.Equal(t, len(data)*8, n, c.name)
+		}
 		t.Logf("%-16s %5d bytes, %6d variants, all refused", c.name, len(data), n)
 		total += n
 	}

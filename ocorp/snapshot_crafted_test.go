@@ -130,7 +130,7 @@ func TestReachableStatesRestore(t *testing.T) {
 			return NewPlus(ms, PlusSettings{Alpha: 100, Base: Settings{Gamma: 5000}})
 		},
 	}
-	slots := 150
+	slots := reachableSlots
 	if testing.Short() {
 		slots = 40
 	}

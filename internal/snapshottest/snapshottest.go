@@ -85,23 +85,18 @@ func Slots(last, n, margin int) []int {
 	return out
 }
 
-// MaxSweepBits is the number of bits the sweep flips at most in one
-// snapshot: beyond it, bits are taken with a fixed stride that covers the
-// whole snapshot (every byte position class is hit), so the sweep stays
-// fast on large states.
-const MaxSweepBits = 1 << 14
-
-// Sweep flips the bits of data one at a time (all of them, or every
-// stride-th if data has more than MaxSweepBits bits) and requires restore
-// (into a policy that then must be unchanged: unchanged reports it) to
-// refuse every variant with an error wrapping sentinel. It returns the
-// number of variants tried.
-func Sweep(t testing.TB, data []byte, sentinel error, restore func([]byte) error, unchanged func() bool) int {
+// Sweep flips the bits of data one at a time (all of them, or, if data
+// has more than maxBits bits, every stride-th bit with an odd stride
+// bits/maxBits, which covers the whole snapshot and every bit position of
+// a byte) and requires restore (into a policy that then must be
+// unchanged: unchanged reports it) to refuse every variant with an error
+// wrapping sentinel. It returns the number of variants tried.
+func Sweep(t testing.TB, data []byte, maxBits int, sentinel error, restore func([]byte) error, unchanged func() bool) int {
 	t.Helper()
 	bits := len(data) * 8
 	stride := 1
-	if bits > MaxSweepBits {
-		stride = bits/MaxSweepBits | 1 // odd: hits every bit position of a byte
+	if bits > maxBits {
+		stride = bits/maxBits | 1
 	}
 	n := 0
 	v := bytes.Clone(data)
