@@ -3,8 +3,11 @@ package baselines_test
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,23 +59,28 @@ func fuzzRestore(f *testing.F, family []string) {
 	}
 	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
 		c := cases[int(which)%len(cases)]
-		snapshottest.Restore(t, data, c.sentinel, func() snapshottest.Policy { return c.fresh(t) }, func(p snapshottest.Policy) error {
-			last := -1
-			for _, k := range []string{"last", "last_t", "decided", "now"} {
-				if v, ok := snapshottest.Int(p, k); ok {
-					last = v
-					break
-				}
-			}
-			if c.name == "OCORP+" && last >= 1<<20 {
-				return nil
-			}
-			if s := snapshottest.Slots(last, 10, 1<<10); len(s) > 0 {
-				c.drive(t, p, s[0], s[0]+len(s))
-			}
-			return nil
-		})
+		snapshottest.Restore(t, data, c.sentinel, func() snapshottest.Policy { return c.fresh(t) }, run10(t, c))
 	})
+}
+
+// run10 drives a restored policy for up to 10 slots after its last one.
+func run10(t *testing.T, c stateful) func(snapshottest.Policy) error {
+	return func(p snapshottest.Policy) error {
+		last := -1
+		for _, k := range []string{"last", "last_t", "decided", "now"} {
+			if v, ok := snapshottest.Int(p, k); ok {
+				last = v
+				break
+			}
+		}
+		if c.name == "OCORP+" && last >= 1<<20 {
+			return nil
+		}
+		if s := snapshottest.Slots(last, 10, 1<<10); len(s) > 0 {
+			c.drive(t, p, s[0], s[0]+len(s))
+		}
+		return nil
+	}
 }
 
 func FuzzRestoreOGASched(f *testing.F) { fuzzRestore(f, ogaFamily) }
@@ -119,4 +127,70 @@ func TestWriteRestoreCorpus(t *testing.T) {
 			}))
 		}
 	}
+}
+
+// numberLeaves returns setters for every number of a decoded state, in a
+// fixed order (keys sorted).
+func numberLeaves(v any) []func(json.Number) {
+	var out []func(json.Number)
+	var walk func(v any, set func(any))
+	walk = func(v any, set func(any)) {
+		switch x := v.(type) {
+		case json.Number:
+			out = append(out, func(n json.Number) { set(n) })
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k], func(n any) { x[k] = n })
+			}
+		case []any:
+			for i := range x {
+				walk(x[i], func(n any) { x[i] = n })
+			}
+		}
+	}
+	walk(v, func(any) {})
+	return out
+}
+
+// FuzzRestoreNumbers sets one number of a valid state of any stateful
+// policy (which) to an arbitrary float or integer and reseals it, so that
+// every input reaches the semantic validation: the restore property of
+// snapshottest.Restore must hold (refused and unchanged, or 10 feasible
+// slots and a round trip). Random byte mutation rarely produces a valid
+// JSON state; this target explores the values.
+func FuzzRestoreNumbers(f *testing.F) {
+	cases := allStateful()
+	valid := make([][]byte, len(cases))
+	for i, c := range cases {
+		p := c.fresh(f)
+		c.drive(f, p, 0, 4)
+		valid[i] = must[[]byte](f)(p.MarshalBinary())
+	}
+	f.Add(uint8(0), uint16(0), 1e308, int64(0), false)
+	f.Add(uint8(14), uint16(3), 1e308, int64(0), false)
+	f.Add(uint8(16), uint16(1), math.Inf(1), int64(0), false)
+	f.Add(uint8(11), uint16(0), 0.0, int64(math.MaxInt64), true)
+	f.Add(uint8(5), uint16(2), -1.0, int64(-1), true)
+	f.Fuzz(func(t *testing.T, which uint8, leaf uint16, fv float64, iv int64, asInt bool) {
+		i := int(which) % len(cases)
+		c := cases[i]
+		n := json.Number(strconv.FormatInt(iv, 10))
+		if !asInt {
+			if math.IsNaN(fv) || math.IsInf(fv, 0) {
+				return // not JSON
+			}
+			n = json.Number(strconv.FormatFloat(fv, 'g', -1, 64))
+		}
+		data := snapshottest.Edit(t, valid[i], func(st map[string]any) {
+			if ls := numberLeaves(st); len(ls) > 0 {
+				ls[int(leaf)%len(ls)](n)
+			}
+		})
+		snapshottest.Restore(t, data, c.sentinel, func() snapshottest.Policy { return c.fresh(t) }, run10(t, c))
+	})
 }
