@@ -59,7 +59,8 @@
 // The check catches accidents; a state edited and re-checked must still
 // be one a run can reach, or the restore refuses it (ErrSnapshot and
 // snapshot's ErrCorrupt). With L the slot of the last Decide and maxP =
-// math.MaxInt the largest processing time: gmax <= L + 2 maxP; a live job
+// math.MaxInt the largest processing time: gmax <= L + 2 maxP; vol <=
+// (L+1) maxP times the most jobs a slice can hold; a live job
 // implies gmax >= 2 and vol >= the number of live jobs; Gamma equals
 // Settings.Gamma if set, else lies in [gmax, max(gmax, 4 vol)]; lambda_j
 // <= 2 (InitLambda + (L+1) mu(L) B) with B = 1/2 for the running Gamma and

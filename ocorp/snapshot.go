@@ -3,6 +3,7 @@ package ocorp
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/msched/msched/internal/snapshot"
 )
@@ -81,7 +82,10 @@ func (d *dual) save() dualState {
 // processing time a Job may declare (math.MaxInt).
 //
 //   - gmax <= L + 2 maxP (the terms max(a_j + 2 p_j, 2 a_j) of (27) with
-//     a_j <= L); gmax >= 2 and vol >= the number of live jobs when a job
+//     a_j <= L); vol <= (L+1) maxObs maxP, each of at most L+1
+//     observations adding at most maxObs jobs (a slice holds at most
+//     math.MaxInt / sizeof(ActiveJob) elements) of volume p_j d_j <=
+//     math.MaxInt; gmax >= 2 and vol >= the number of live jobs when a job
 //     is live (p_j, d_j >= 1).
 //   - Gamma: Settings.Gamma if set; else gmax <= Gamma <= max(gmax, 4 vol)
 //     (Gamma = max(gmax, 4 vol / sum_i C_i) with sum_i C_i >= 1).
@@ -101,12 +105,17 @@ func (d *dual) save() dualState {
 type stateBounds struct {
 	last        int
 	gmax        float64
+	vol         float64
 	gamma       float64 // fixed Gamma, 0 for the running one
 	lambda      float64
 	multipliers float64
 }
 
 const maxP = float64(math.MaxInt)
+
+// maxObs bounds the jobs of one observation: a slice holds at most
+// math.MaxInt bytes.
+var maxObs = float64(math.MaxInt / int(unsafe.Sizeof(ActiveJob{})))
 
 func capInf(v float64) float64 {
 	if !(v < math.MaxFloat64) { // +Inf or NaN: no bound
@@ -119,7 +128,7 @@ func capInf(v float64) float64 {
 // (>= 0) for settings s (normalised) and, for OCORP+, alpha and normalize.
 func (s *Settings) bounds(last int, alpha float64, normalize bool) stateBounds {
 	L := float64(last)
-	b := stateBounds{last: last, gmax: L + 2*maxP, gamma: s.Gamma}
+	b := stateBounds{last: last, gmax: L + 2*maxP, vol: (L + 1) * maxObs * maxP, gamma: s.Gamma}
 	var mu float64
 	switch st := s.Step.(type) {
 	case ExperimentStep:
@@ -166,8 +175,8 @@ func (st *dualState) check(m int, s *Settings, plus bool, alpha float64, normali
 		}
 	}
 	b := s.bounds(max(st.Last, 0), alpha, normalize)
-	if st.GMax > b.gmax {
-		return fmt.Errorf("gmax = %v above %v, the largest a run to slot %d reaches", st.GMax, b.gmax, st.Last)
+	if st.GMax > b.gmax || st.Vol > b.vol {
+		return fmt.Errorf("gmax = %v, vol = %v: above %v and %v, the largest a run to slot %d reaches", st.GMax, st.Vol, b.gmax, b.vol, st.Last)
 	}
 	if len(st.Jobs) > 0 && (st.GMax < 2 || st.Vol < float64(len(st.Jobs))) {
 		return fmt.Errorf("gmax = %v, vol = %v with %d live jobs: want gmax >= 2 and vol >= %d", st.GMax, st.Vol, len(st.Jobs), len(st.Jobs))

@@ -46,6 +46,7 @@ func TestCraftedSnapshotsRefused(t *testing.T) {
 			jobsOf(st)[0]["lambda"] = json.Number(fmtG(b.lambda * 1.01))
 		}},
 		{"gmax 1e300", "OCORP", func(st map[string]any) { st["gmax"] = json.Number("1e300") }},
+		{"vol 1e308 (found by FuzzRestoreNumbers: 4 vol overflowed)", "OCORP", func(st map[string]any) { st["vol"] = huge }},
 		{"gamma below gmax", "OCORP", func(st map[string]any) { st["gamma"] = json.Number(fmtG(num(st["gmax"]) / 2)) }},
 		{"gamma above max(gmax, 4 vol)", "OCORP", func(st map[string]any) {
 			st["gamma"] = json.Number(fmtG(4*num(st["vol"]) + num(st["gmax"]) + 1))
