@@ -162,8 +162,8 @@
 //     g at a few slots (functions cannot be compared otherwise). A state
 //     with a recomputed check must still be reachable: 0 <= sum_e <= n_e,
 //     last_t in 0..math.MaxInt-1, a pending decision within the capacities
-//     (1); n_e itself is bounded by math.MaxInt only, as Warm adds plays
-//     without a Decide.
+//     (1); n_e is bounded by MaxCount = 2^53, where it saturates (Warm
+//     adds plays without a Decide, so the slots do not bound it).
 //   - A changing cluster: Rebuild maps the channels of the new cluster to
 //     the old ones by (port, server), through caller-given index maps, and
 //     carries n_e and the reward sums; new channels start unplayed (ESDP

@@ -81,7 +81,7 @@ func (p *Policy) MarshalBinary() ([]byte, error) {
 // must have been built by New on the same cluster with the same settings.
 // Any mismatch, truncation or alteration is an error wrapping ErrSnapshot
 // (and the internal cause), and p is then unchanged. The restored state is
-// one a run can reach: 0 <= n_e <= math.MaxInt (Warm adds plays without a
+// one a run can reach: 0 <= n_e <= MaxCount (Warm adds plays without a
 // Decide, so n_e is not bounded by the slots), 0 <= sum_e <= n_e, the slot
 // of the last Decide in 0..math.MaxInt-1 (0 before the first), and a
 // pending decision of increasing edge ids that satisfies the capacities
