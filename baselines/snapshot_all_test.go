@@ -80,6 +80,7 @@ func allStateful() []stateful {
 		t.Helper()
 		for s := from; s < to; s++ {
 			jobs := sweepJobs(9, s, 2, 3)
+			freshIDs(t, p, jobs)
 			d, err := p.(onsocmax.OnlinePolicy).Decide(s, jobs)
 			require.NoError(t, err, "slot %d", s)
 			for _, a := range d.Allocations {
@@ -278,4 +279,36 @@ func sweepJobs(seed uint64, s, nodes, w int) []onsocmax.Job {
 		jobs = append(jobs, j)
 	}
 	return jobs
+}
+
+// freshIDs renumbers jobs so that no ID is one the policy still holds (a
+// restored state may hold any IDs; a caller reuses an ID only once the job
+// is gone).
+func freshIDs(t testing.TB, p snapshottest.Policy, jobs []onsocmax.Job) {
+	var env struct {
+		State struct {
+			Reservations []struct {
+				Job int `json:"job"`
+			} `json:"reservations"`
+			Active []struct {
+				Job struct {
+					ID int `json:"id"`
+				} `json:"job"`
+			} `json:"active"`
+		} `json:"state"`
+	}
+	require.NoError(t, json.Unmarshal(must[[]byte](t)(p.MarshalBinary()), &env))
+	used := map[int]bool{}
+	for _, r := range env.State.Reservations {
+		used[r.Job] = true
+	}
+	for _, a := range env.State.Active {
+		used[a.Job.ID] = true
+	}
+	for k := range jobs {
+		for used[jobs[k].ID] {
+			jobs[k].ID++
+		}
+		used[jobs[k].ID] = true
+	}
 }
