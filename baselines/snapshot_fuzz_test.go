@@ -177,20 +177,57 @@ func FuzzRestoreNumbers(f *testing.F) {
 	f.Add(uint8(11), uint16(0), 0.0, int64(math.MaxInt64), true)
 	f.Add(uint8(5), uint16(2), -1.0, int64(-1), true)
 	f.Fuzz(func(t *testing.T, which uint8, leaf uint16, fv float64, iv int64, asInt bool) {
-		i := int(which) % len(cases)
-		c := cases[i]
-		n := json.Number(strconv.FormatInt(iv, 10))
-		if !asInt {
-			if math.IsNaN(fv) || math.IsInf(fv, 0) {
-				return // not JSON
-			}
-			n = json.Number(strconv.FormatFloat(fv, 'g', -1, 64))
+		restoreEdited(t, cases, valid, which, []setLeaf{{leaf, fv, iv, asInt}})
+	})
+}
+
+// setLeaf sets number leaf (modulo their count) of a state to fv, or to
+// iv if asInt.
+type setLeaf struct {
+	leaf  uint16
+	fv    float64
+	iv    int64
+	asInt bool
+}
+
+func restoreEdited(t *testing.T, cases []stateful, valid [][]byte, which uint8, sets []setLeaf) {
+	i := int(which) % len(cases)
+	c := cases[i]
+	for _, e := range sets {
+		if !e.asInt && (math.IsNaN(e.fv) || math.IsInf(e.fv, 0)) {
+			return // not JSON
 		}
-		data := snapshottest.Edit(t, valid[i], func(st map[string]any) {
-			if ls := numberLeaves(st); len(ls) > 0 {
-				ls[int(leaf)%len(ls)](n)
+	}
+	data := snapshottest.Edit(t, valid[i], func(st map[string]any) {
+		ls := numberLeaves(st)
+		if len(ls) == 0 {
+			return
+		}
+		for _, e := range sets {
+			n := json.Number(strconv.FormatInt(e.iv, 10))
+			if !e.asInt {
+				n = json.Number(strconv.FormatFloat(e.fv, 'g', -1, 64))
 			}
-		})
-		snapshottest.Restore(t, data, c.sentinel, func() snapshottest.Policy { return c.fresh(t) }, run10(t, c))
+			ls[int(e.leaf)%len(ls)](n)
+		}
+	})
+	snapshottest.Restore(t, data, c.sentinel, func() snapshottest.Policy { return c.fresh(t) }, run10(t, c))
+}
+
+// FuzzRestoreTwoNumbers is FuzzRestoreNumbers with two numbers changed at
+// once, to reach states whose parts contradict each other (a slot and a
+// counter, a multiplier and the slot that bounds it).
+func FuzzRestoreTwoNumbers(f *testing.F) {
+	cases := allStateful()
+	valid := make([][]byte, len(cases))
+	for i, c := range cases {
+		p := c.fresh(f)
+		c.drive(f, p, 0, 4)
+		valid[i] = must[[]byte](f)(p.MarshalBinary())
+	}
+	f.Add(uint8(16), uint16(0), 1e300, int64(0), false, uint16(5), 0.0, int64(1<<40), true)
+	f.Add(uint8(11), uint16(1), 0.0, int64(1<<62), true, uint16(3), 0.0, int64(1<<62), true)
+	f.Fuzz(func(t *testing.T, which uint8, l1 uint16, f1 float64, i1 int64, b1 bool, l2 uint16, f2 float64, i2 int64, b2 bool) {
+		restoreEdited(t, cases, valid, which, []setLeaf{{l1, f1, i1, b1}, {l2, f2, i2, b2}})
 	})
 }
