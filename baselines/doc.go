@@ -7,9 +7,14 @@
 //
 //   - ogasched*.go: DRF, FAIRNESS, BINPACKING, SPREADING (paper 000);
 //   - onsocmax*.go: MAX-FIRST, EQUAL-SHARE (paper 001);
-//   - esdp*.go: HSWF, LCF, LWTF (papers 002/003), and CUCB and Thompson
-//     sampling with the exact knapsack oracle;
-//   - ocorp*.go: SRPT, SRVF, SVF, SRF (paper 004) and Tetris.
+//   - esdp*.go: HSWF, LCF, LWTF (papers 002/003), HSWF-channel (HSWF's
+//     per-channel reading), and CUCB and Thompson sampling with the exact
+//     knapsack oracle;
+//   - ocorp*.go: SRPT, SRVF, SVF, SRF (paper 004) and Tetris; SRPT, ...
+//     pooled (NewSRPT, ...: Lemma 1's rate step on the pooled cluster,
+//     then the paper's packing, as OCORP) and server-aware (FirstFit:
+//     each job whole on the first server with its cores and memory free,
+//     what the 2-D comparison uses).
 //
 // Each policy's doc comment gives the paper's one-line definition and the
 // precise reading msched chose where the paper leaves room. Baselines see the

@@ -173,6 +173,11 @@ func (b *esdpBase) Warm(fb esdp.Feedback) error { return b.stats.Observe(fb) }
 // decide records a successful decision of slot t and returns x.
 func (b *esdpBase) decide(t int) ([]bool, error) {
 	b.decided, b.started, b.lastT = true, true, t
+	if debugChecks {
+		if err := b.cl.Feasible(b.x, nil); err != nil {
+			panic("baselines: infeasible esdp decision: " + err.Error())
+		}
+	}
 	return b.x, nil
 }
 

@@ -29,6 +29,20 @@ func ExampleNewHSWF() {
 	// Output: [false true true]
 }
 
+func ExampleNewHSWFChannel() {
+	rewards := esdp.Feedback{Chosen: []bool{true, true, true}, Reward: []float64{0.5, 0.5, 0.9}}
+	h, _ := baselines.NewHSWFChannel(esdpExample(), baselines.HSWFChannelSettings{})
+	h.Warm(rewards)
+	p, _ := baselines.NewHSWF(esdpExample())
+	p.Warm(rewards)
+	// Channels one by one: (1,1) at 0.9, then (0,0) at 0.5 (tie with (0,1)
+	// by index). HSWF ranks port 0 first (0.5 + 0.5 > 0.9) and fills it.
+	x, _ := h.Decide(1, []bool{true, true})
+	y, _ := p.Decide(1, []bool{true, true})
+	fmt.Println(x, y)
+	// Output: [true false true] [true true false]
+}
+
 func ExampleNewLCF() {
 	c, _ := baselines.NewLCF(esdpExample())
 	x, _ := c.Decide(0, []bool{true, true})

@@ -27,6 +27,9 @@ var esdpStatefulMakers = []struct {
 	mk   func(cl *esdp.Cluster) (esdpStateful, error)
 }{
 	{"HSWF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewHSWF(cl) }},
+	{"HSWF-channel", func(cl *esdp.Cluster) (esdpStateful, error) {
+		return baselines.NewHSWFChannel(cl, baselines.HSWFChannelSettings{})
+	}},
 	{"LCF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewLCF(cl) }},
 	{"LWTF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewLWTF(cl) }},
 	{"CUCB", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewCUCB(cl, baselines.CUCBSettings{}) }},

@@ -24,7 +24,8 @@ func esdpPolicies(t testing.TB, cl *esdp.Cluster, seed uint64) []esdp.OnlinePoli
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []esdp.OnlinePolicy{h, l, w, c, th}
+	hc, _ := baselines.NewHSWFChannel(cl, baselines.HSWFChannelSettings{})
+	return []esdp.OnlinePolicy{h, l, w, c, th, hc}
 }
 
 // esdpCheckFeasible checks (1) and (2) independently of esdp.Cluster.

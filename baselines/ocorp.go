@@ -169,6 +169,15 @@ func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
 	t.pk.Fill(t.order, t.want, false)
 	t.out.Placements = t.pk.Placements()
 	t.last = slot
+	if debugChecks {
+		ck, err := ocorp.NewChecker(t.pk.Machines())
+		if err == nil {
+			err = ck.Check(obs, t.out)
+		}
+		if err != nil {
+			panic("baselines: Tetris: infeasible decision: " + err.Error())
+		}
+	}
 	return t.out, nil
 }
 

@@ -235,7 +235,7 @@ func (d *DRF) Decide(t int, x []float64) ([]float64, error) {
 			d.fill(l, e)
 		}
 	}
-	return d.y, nil
+	return d.checked(d.y), nil
 }
 
 // Fairness splits each node's capacity of each type among the ports with a
@@ -304,7 +304,7 @@ func (f *Fairness) Decide(t int, x []float64) ([]float64, error) {
 			}
 		}
 	}
-	return f.y, nil
+	return f.checked(f.y), nil
 }
 
 // BinPacking is BINPACKING (Kubernetes MostAllocated, Spread false) or
@@ -387,7 +387,7 @@ func (b *BinPacking) Decide(t int, x []float64) ([]float64, error) {
 	} else {
 		b.decideFractional(x)
 	}
-	return b.y, nil
+	return b.checked(b.y), nil
 }
 
 // decideFractional is the fractional reading: each port with a job fills

@@ -81,7 +81,7 @@ func newSlotBase(mesh *bipartite.Mesh, format string) (slotBase, error) {
 	}
 	m, err := bipartite.NewMesh(mesh.Nodes, mesh.Slots, mesh.Capacity) // a copy
 	if err != nil {
-		return slotBase{}, fmt.Errorf("baselines: %w", err)
+		return slotBase{}, fmt.Errorf("baselines: %w: %w", onsocmax.ErrValue, err)
 	}
 	model := snapshot.NewHasher(format).Int(m.Nodes).Int(m.Slots).Floats(m.Capacity).Sum()
 	return slotBase{mesh: m, w: m.Slots, model: model, format: format, cand: make([][]candidate, m.Nodes)}, nil

@@ -183,6 +183,9 @@ func allStateful() []stateful {
 		{"SVF", func(ms []ocorp.Machine) (snapshottest.Policy, error) { return baselines.NewSVF(ms) }},
 		{"SRF", func(ms []ocorp.Machine) (snapshottest.Policy, error) { return baselines.NewSRF(ms) }},
 		{"Tetris", func(ms []ocorp.Machine) (snapshottest.Policy, error) { return baselines.NewTetris(ms) }},
+		{"FirstFit", func(ms []ocorp.Machine) (snapshottest.Policy, error) {
+			return baselines.NewFirstFit(ms, baselines.FirstFitSettings{Order: baselines.OrderSRVF})
+		}},
 	} {
 		out = append(out, stateful{c.name, ocorp.ErrSnapshot,
 			func(t testing.TB) snapshottest.Policy { return must[snapshottest.Policy](t)(c.mk(sweepMachines)) }, ocorpDrive})

@@ -41,8 +41,8 @@ func familyCases(prefix ...string) []stateful {
 var (
 	ogaFamily   = []string{"ogasched.Policy", "DRF", "FAIRNESS", "BINPACKING", "SPREADING"}
 	osmFamily   = []string{"onsocmax.Policy", "MAX-FIRST", "EQUAL-SHARE"}
-	esdpFamily  = []string{"esdp.Policy", "HSWF", "LCF", "LWTF", "CUCB", "Thompson"}
-	ocorpFamily = []string{"OCORP", "OCORP+M", "OCORP+", "SRPT", "SRVF", "SVF", "SRF", "Tetris"}
+	esdpFamily  = []string{"esdp.Policy", "HSWF", "LCF", "LWTF", "CUCB", "Thompson", "HSWF-channel"}
+	ocorpFamily = []string{"OCORP", "OCORP+M", "OCORP+", "SRPT", "SRVF", "SVF", "SRF", "Tetris", "FirstFit"}
 )
 
 func fuzzRestore(f *testing.F, family []string) {
@@ -171,14 +171,24 @@ func FuzzRestoreNumbers(f *testing.F) {
 		c.drive(f, p, 0, 4)
 		valid[i] = must[[]byte](f)(p.MarshalBinary())
 	}
-	f.Add(uint8(0), uint16(0), 1e308, int64(0), false)
-	f.Add(uint8(14), uint16(3), 1e308, int64(0), false)
-	f.Add(uint8(16), uint16(1), math.Inf(1), int64(0), false)
-	f.Add(uint8(11), uint16(0), 0.0, int64(math.MaxInt64), true)
-	f.Add(uint8(5), uint16(2), -1.0, int64(-1), true)
+	f.Add(index(cases, "ogasched.Policy"), uint16(0), 1e308, int64(0), false)
+	f.Add(index(cases, "OCORP"), uint16(3), 1e308, int64(0), false)
+	f.Add(index(cases, "OCORP+"), uint16(1), math.Inf(1), int64(0), false)
+	f.Add(index(cases, "LWTF"), uint16(0), 0.0, int64(math.MaxInt64), true)
+	f.Add(index(cases, "onsocmax.Policy"), uint16(2), -1.0, int64(-1), true)
 	f.Fuzz(func(t *testing.T, which uint8, leaf uint16, fv float64, iv int64, asInt bool) {
 		restoreEdited(t, cases, valid, which, []setLeaf{{leaf, fv, iv, asInt}})
 	})
+}
+
+// index returns the position of the case named name (a seed's which).
+func index(cases []stateful, name string) uint8 {
+	for i, c := range cases {
+		if c.name == name {
+			return uint8(i)
+		}
+	}
+	panic("no stateful policy " + name)
 }
 
 // setLeaf sets number leaf (modulo their count) of a state to fv, or to
@@ -225,8 +235,8 @@ func FuzzRestoreTwoNumbers(f *testing.F) {
 		c.drive(f, p, 0, 4)
 		valid[i] = must[[]byte](f)(p.MarshalBinary())
 	}
-	f.Add(uint8(16), uint16(0), 1e300, int64(0), false, uint16(5), 0.0, int64(1<<40), true)
-	f.Add(uint8(11), uint16(1), 0.0, int64(1<<62), true, uint16(3), 0.0, int64(1<<62), true)
+	f.Add(index(cases, "OCORP+"), uint16(0), 1e300, int64(0), false, uint16(5), 0.0, int64(1<<40), true)
+	f.Add(index(cases, "LWTF"), uint16(1), 0.0, int64(1<<62), true, uint16(3), 0.0, int64(1<<62), true)
 	f.Fuzz(func(t *testing.T, which uint8, l1 uint16, f1 float64, i1 int64, b1 bool, l2 uint16, f2 float64, i2 int64, b2 bool) {
 		restoreEdited(t, cases, valid, which, []setLeaf{{l1, f1, i1, b1}, {l2, f2, i2, b2}})
 	})

@@ -77,6 +77,9 @@ func (p *Priority) Decide(t int, obs Obs) (Decision, error) {
 	p.pk.Pack(p.order, p.want, false)
 	p.out.Placements = p.pk.Placements()
 	p.last = t
+	if debugChecks {
+		mustBeFeasible(p.name, p.pk.ms, obs, p.out)
+	}
 	return p.out, nil
 }
 

@@ -293,13 +293,13 @@ func (o *Policy) UnmarshalJSON(data []byte) error { return o.UnmarshalBinary(dat
 // MarshalBinary saves OCORP+M's state, as Policy.MarshalBinary does
 // (format "msched/ocorp.M").
 func (o *M) MarshalBinary() ([]byte, error) {
-	return snapshot.Encode(formatM, snapshotVersion, o.c.d.fingerprint(formatM, nil), o.c.d.save())
+	return snapshot.Encode(formatM, snapshotVersion, o.c.d.fingerprint(formatM, o.hashPacking), o.c.d.save())
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary, as
 // Policy.UnmarshalBinary does.
 func (o *M) UnmarshalBinary(data []byte) error {
-	st, err := decodeDual(data, formatM, o.c.d.fingerprint(formatM, nil), &o.c.d, false, 0, false)
+	st, err := decodeDual(data, formatM, o.c.d.fingerprint(formatM, o.hashPacking), &o.c.d, false, 0, false)
 	if err != nil {
 		return err
 	}
@@ -419,3 +419,13 @@ func (p *Priority) MarshalJSON() ([]byte, error) { return p.MarshalBinary() }
 
 // UnmarshalJSON is UnmarshalBinary.
 func (p *Priority) UnmarshalJSON(data []byte) error { return p.UnmarshalBinary(data) }
+
+// hashPacking adds OCORP+M's Packing to its fingerprint. PackPooled, the
+// only packing before Settings.Packing existed, adds nothing, so its
+// earlier snapshots restore into a policy with PackPooled and fail into
+// one with another packing.
+func (o *M) hashPacking(h *snapshot.Hasher) {
+	if p := o.c.d.s.Packing; p != PackPooled {
+		h.String("packing").Int(int(p))
+	}
+}

@@ -229,6 +229,17 @@
 // a trace with fewer than one port, and declared sizes above the limits
 // before the graph is built.
 //
+// Feasibility is an invariant: every decision Decide returns or Observe
+// keeps satisfies (6) within FeasibilityTol (1e-9) times the problem's
+// largest demand or capacity, and (5) exactly with the exact projection.
+// At the value limits a gradient step reaches 1e30 (a step of 1e15 times
+// arrivals of 1e15), where the projection's rounding alone exceeded a
+// capacity of 2 by 1; when eta |grad| is large enough for that to be
+// possible, Observe checks every block and scales one whose sum exceeds
+// its capacity onto it (the decision is then feasible, no longer the exact
+// projection). A debug build (go test -tags mscheddebug) asserts the
+// invariant in every Decide and Observe and panics on a violation.
+//
 // # Simulation
 //
 // Generate draws instances in the style of Table II (DefaultConfig,

@@ -161,6 +161,9 @@ type Policy struct {
 	rt      *rewardTables
 	sums    []float64 // per-type scratch of rt.gradient
 
+	repairAbove float64 // eta*|grad| above which Observe checks (6) (setRepairAbove)
+	scale       float64 // Problem.scale, the unit of FeasibilityTol
+
 	decided  int  // t of the latest Decide, -1 before the first
 	observed bool // Observe(decided) was called
 	model    string
@@ -314,6 +317,7 @@ func newPolicy(p *Problem, s Settings) *Policy {
 	}
 	pol.rt, pol.sums = newRewardTables(p), make([]float64, K)
 	pol.model = fingerprint(p, step, s.PaperProjection)
+	pol.setRepairAbove()
 	return pol
 }
 
@@ -362,6 +366,9 @@ func (o *Policy) Decide(t int, x []float64) ([]float64, error) {
 		return nil, err
 	}
 	o.decided, o.observed = t, false
+	if debugChecks {
+		o.mustBeFeasible("Decide")
+	}
 	return o.y, nil
 }
 
@@ -421,6 +428,12 @@ func (o *Policy) stepFrom(t int) error {
 		}
 	}
 	o.project()
+	if eta*norm > o.repairAbove {
+		o.repair()
+	}
+	if debugChecks {
+		o.mustBeFeasible("Observe")
+	}
 	o.observed = true
 	if o.log != nil {
 		o.log.Debug("ogasched: step", "slot", t, "gradNorm", norm, "eta", eta)
@@ -491,6 +504,107 @@ func (o *Policy) setY(y []float64) {
 		o.zb[i] = y[j]
 	}
 	o.project()
+	o.repair()
+}
+
+// FeasibilityTol is the tolerance of the capacity constraints (6) in
+// every decision a Policy returns or keeps, relative to the problem's
+// scale S (its largest demand or capacity, at least 1):
+// sum_l y_lr^k <= c_r^k + FeasibilityTol S. The demand bounds (5) hold
+// exactly with the exact projection (the paper's procedure may break them,
+// see Settings.PaperProjection). A debug build (-tags mscheddebug) checks
+// both in every Decide and Observe and panics on a violation.
+const FeasibilityTol = 1e-9
+
+// setRepairAbove sets o.repairAbove, the step size eta*|grad| above which
+// the rounding of a projection may exceed half of FeasibilityTol S: each
+// coordinate z - tau of a block of n carries an error of about eps max|z|,
+// with max|z| <= max(u, c) + eta*|grad|, so below n * 4 eps max|z| stays
+// under FeasibilityTol S / 2.
+func (o *Policy) setRepairAbove() {
+	p := o.p
+	g := p.Graph
+	nmax := 1
+	for r := 0; r < g.NumRight(); r++ {
+		nmax = max(nmax, len(g.RightEdges(r)))
+	}
+	o.scale = p.scale()
+	o.repairAbove = FeasibilityTol*o.scale/(8*float64(nmax)*0x1p-52) - o.scale
+}
+
+// repair enforces (6) after a projection whose rounding may have broken
+// it (a gradient step of 1e30 gave capacity 2, allocated 3): every block
+// whose sum exceeds its capacity is scaled onto it, with a margin for the
+// rounding of the scaled sum. The decision is then feasible, no longer the
+// exact projection, which double precision cannot resolve at that step.
+func (o *Policy) repair() {
+	p := o.p
+	g, K := p.Graph, p.K
+	fixed := false
+	for r := 0; r < g.NumRight(); r++ {
+		es := g.RightEdges(r)
+		for k := 0; k < K; k++ {
+			c := p.Capacity[r][k]
+			sum := 0.0
+			for _, e := range es {
+				sum += o.y[e*K+k]
+			}
+			if sum <= c+FeasibilityTol*o.scale/2 {
+				continue
+			}
+			f := c / sum * (1 - float64(len(es)+2)*0x1p-52)
+			for _, e := range es {
+				o.y[e*K+k] = max(0, o.y[e*K+k]*f)
+			}
+			fixed = true
+		}
+	}
+	if fixed {
+		for i, j := range o.perm {
+			o.yb[i] = o.y[j]
+		}
+	}
+}
+
+// feasible reports whether y satisfies (6) within FeasibilityTol and, with
+// the exact projection, (5) exactly.
+func (o *Policy) feasible(y []float64) error {
+	p := o.p
+	g, K := p.Graph, p.K
+	if len(y) != p.Dim() {
+		return fmt.Errorf("%w: len(y) = %d, want %d", ErrDimension, len(y), p.Dim())
+	}
+	if !o.paper {
+		for e := 0; e < g.NumEdges(); e++ {
+			l := g.Edge(e).Left
+			for k := 0; k < K; k++ {
+				if v := y[e*K+k]; !(v >= 0 && v <= p.Demand[l][k]) {
+					return fmt.Errorf("%w: (5) violated: y[%d] = %v, want in [0, %v]", ErrValue, e*K+k, v, p.Demand[l][k])
+				}
+			}
+		}
+	}
+	for r := 0; r < g.NumRight(); r++ {
+		for k := 0; k < K; k++ {
+			c := p.Capacity[r][k]
+			sum := 0.0
+			for _, e := range g.RightEdges(r) {
+				sum += y[e*K+k]
+			}
+			if !(sum <= c+FeasibilityTol*o.scale) {
+				return fmt.Errorf("%w: (6) violated at node %d type %d: sum %v > capacity %v + FeasibilityTol * %v", ErrValue, r, k, sum, c, o.scale)
+			}
+		}
+	}
+	return nil
+}
+
+// mustBeFeasible panics if the kept decision breaks (5)-(6): the debug
+// build's invariant check (a bug, never a data error).
+func (o *Policy) mustBeFeasible(where string) {
+	if err := o.feasible(o.y); err != nil {
+		panic("ogasched: " + where + ": infeasible decision: " + err.Error())
+	}
 }
 
 // Y returns the current decision y(t) in the flat layout (owned by the

@@ -219,7 +219,22 @@ func (p *Policy) Decide(t int, jobs []Job) (Decision, error) {
 	if p.settings.Logger != nil {
 		p.log(t, len(jobs))
 	}
+	if debugChecks {
+		p.mustBeFeasible()
+	}
 	return p.out, nil
+}
+
+// mustBeFeasible panics if a usage level exceeds its capacity by more than
+// a relative 1e-9 or is negative or not finite: the debug build's
+// invariant check (-tags mscheddebug).
+func (p *Policy) mustBeFeasible() {
+	for r, u := range p.usage {
+		c := p.capacity[r]
+		if !(u >= 0 && u <= c+1e-9*math.Max(1, c)) {
+			panic(fmt.Sprintf("onsocmax: infeasible usage: unit %d: omega = %v, capacity %v", r, u, c))
+		}
+	}
 }
 
 func (p *Policy) log(t, jobs int) {

@@ -175,3 +175,26 @@ func TestNewProjectorHugeWorkers(t *testing.T) {
 		p.Close()
 	}
 }
+
+// TestProjectCappedSimplex8Nil is issue 22 class 4: the validating entry
+// point returns ErrNil for a nil c or tau and ErrLength for nil slices,
+// where it panicked; the raw kernel documents its panic.
+func TestProjectCappedSimplex8Nil(t *testing.T) {
+	var c, tau [8]float64
+	z := make([]float64, 8)
+	for _, tc := range []struct {
+		dst, z, u []float64
+		c, tau    *[8]float64
+		want      error
+	}{
+		{nil, nil, nil, &c, &tau, ErrLength},
+		{z, z, z, nil, &tau, ErrNil},
+		{z, z, z, &c, nil, ErrNil},
+		{nil, nil, nil, nil, nil, ErrNil},
+	} {
+		require.NotPanics(t, func() {
+			require.ErrorIs(t, ProjectCappedSimplex8(tc.dst, tc.z, tc.u, tc.c, tc.tau), tc.want)
+		})
+	}
+	require.PanicsWithValue(t, "projection: CappedSimplex8 with a nil c or tau", func() { CappedSimplex8(z, z, z, nil, &tau) })
+}

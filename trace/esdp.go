@@ -52,6 +52,10 @@ func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
 		return nil, err
 	}
+	if err := checkOptions(option{"ESDPOptions.Ports", int64(opt.Ports), 0}, option{"ESDPOptions.Servers", int64(opt.Servers), 0},
+		option{"ESDPOptions.Degree", int64(opt.Degree), 0}, option{"ESDPOptions.T", int64(opt.T), 0}); err != nil {
+		return nil, err
+	}
 	if opt.Alpha != 0 && !(opt.Alpha > 0 && opt.Alpha <= 1) {
 		return nil, fmt.Errorf("%w: ESDPOptions.Alpha = %v, want (0, 1] (or 0 for 0.5)", ErrValue, opt.Alpha)
 	}

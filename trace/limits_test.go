@@ -237,8 +237,10 @@ func TestCeilDiv(t *testing.T) {
 // CeilingMaxTime, so those timestamps are an error naming the limit, and
 // the largest accepted ones map without overflow.
 func TestRaisedLimitsKeepTimestampArithmeticSafe(t *testing.T) {
-	raised := Limits{MaxRecordBytes: math.MaxInt, MaxRows: math.MaxInt, MaxTime: math.MaxInt64,
-		MaxResource: math.MaxInt64, MaxSlots: math.MaxInt, MaxCells: 1 << 20}
+	// Every field at its ceiling (above it, Validate refuses: issue 22).
+	raised := Limits{MaxRecordBytes: CeilingMaxRecordBytes, MaxRows: CeilingMaxRows, MaxTime: CeilingMaxTime,
+		MaxResource: CeilingMaxResource, MaxSlots: CeilingMaxSlots, MaxCells: 1 << 20}
+	require.NoError(t, raised.Validate())
 	assert.Equal(t, int64(CeilingMaxTime), raised.withDefaults().MaxTime)
 	for _, m := range mappings {
 		for _, span := range [][2]int64{{0, math.MaxInt64}, {math.MaxInt64 - 10, math.MaxInt64}, {CeilingMaxTime + 1, CeilingMaxTime + 1}} {
@@ -255,7 +257,7 @@ func TestRaisedLimitsKeepTimestampArithmeticSafe(t *testing.T) {
 	}
 	// Raising MaxSlots alone does not let ESDP allocate one flag per slot
 	// of a huge T: the table is bounded by MaxCells as well.
-	_, err := ESDP(readFixture(t), ESDPOptions{T: 1 << 40, Limits: Limits{MaxSlots: math.MaxInt, MaxCells: 1 << 20}})
+	_, err := ESDP(readFixture(t), ESDPOptions{T: 1 << 30, Limits: Limits{MaxSlots: CeilingMaxSlots, MaxCells: 1 << 20}})
 	require.ErrorIs(t, err, ErrTooLarge)
 	assert.Contains(t, err.Error(), "MaxCells")
 }
@@ -281,4 +283,92 @@ func TestGPUSpecBounded(t *testing.T) {
 	for _, m := range mappings {
 		require.ErrorIs(t, m.run(tr, Limits{}), ErrTooLarge, m.name)
 	}
+}
+
+// TestLimitsCeilings is issue 22 class 5: a limit above its ceiling (here
+// MaxInt, which with T = 1e9 tried to allocate terabytes) is an error
+// from Validate naming the field, the value and the ceiling, returned by
+// every reader, Check method and mapping before anything is allocated.
+func TestLimitsCeilings(t *testing.T) {
+	tr := readFixture(t)
+	for _, tc := range []struct {
+		field string
+		lim   Limits
+	}{
+		{"MaxRecordBytes", Limits{MaxRecordBytes: math.MaxInt}},
+		{"MaxRows", Limits{MaxRows: CeilingMaxRows + 1}},
+		{"MaxTime", Limits{MaxTime: math.MaxInt64}},
+		{"MaxResource", Limits{MaxResource: math.MaxInt64}},
+		{"MaxSlots", Limits{MaxSlots: math.MaxInt}},
+		{"MaxCells", Limits{MaxCells: math.MaxInt}},
+	} {
+		err := tc.lim.Validate()
+		require.ErrorIs(t, err, ErrTooLarge, tc.field)
+		require.Contains(t, err.Error(), "Limits."+tc.field, tc.field)
+		require.Contains(t, err.Error(), "ceiling", tc.field)
+		for name, run := range map[string]func() error{
+			"OGASched": func() error { _, err := OGASched(tr, OGASchedOptions{T: 1e9, Limits: tc.lim}); return err },
+			"ESDP":     func() error { _, err := ESDP(tr, ESDPOptions{T: 1e9, Limits: tc.lim}); return err },
+			"OnSocMax": func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Limits: tc.lim}); return err },
+			"OCORP":    func() error { _, err := OCORP(tr, OCORPOptions{Limits: tc.lim}); return err },
+			"ReadPods": func() error { _, err := tc.lim.ReadPods(strings.NewReader("name\n"), "p.csv"); return err },
+			"CheckPod": func() error { return tc.lim.CheckPod(0, Pod{Name: "a"}) },
+		} {
+			err := run()
+			require.ErrorIs(t, err, ErrTooLarge, "%s %s", tc.field, name)
+			require.Contains(t, err.Error(), "Limits."+tc.field, "%s %s", tc.field, name)
+		}
+	}
+	// Several fields above their ceilings are all named.
+	err := Limits{MaxSlots: math.MaxInt, MaxCells: math.MaxInt}.Validate()
+	require.ErrorContains(t, err, "MaxSlots")
+	require.ErrorContains(t, err, "MaxCells")
+	require.NoError(t, DefaultLimits().Validate())
+}
+
+// TestMappingOptionsNegative is issue 22 class 6: a negative count or
+// length in a mapping's options is an error naming the option (it was
+// replaced by the default); 0 keeps the default, -1 means "all" where
+// documented.
+func TestMappingOptionsNegative(t *testing.T) {
+	tr := readFixture(t)
+	for name, run := range map[string]func() error{
+		"OGASchedOptions.Ports":       func() error { _, err := OGASched(tr, OGASchedOptions{Ports: -1}); return err },
+		"OGASchedOptions.Nodes":       func() error { _, err := OGASched(tr, OGASchedOptions{Nodes: -2}); return err },
+		"OGASchedOptions.T":           func() error { _, err := OGASched(tr, OGASchedOptions{T: -5}); return err },
+		"ESDPOptions.Ports":           func() error { _, err := ESDP(tr, ESDPOptions{Ports: -1}); return err },
+		"ESDPOptions.Servers":         func() error { _, err := ESDP(tr, ESDPOptions{Servers: -1}); return err },
+		"ESDPOptions.Degree":          func() error { _, err := ESDP(tr, ESDPOptions{Degree: -1}); return err },
+		"ESDPOptions.T":               func() error { _, err := ESDP(tr, ESDPOptions{T: math.MinInt}); return err },
+		"OnSocMaxOptions.Nodes":       func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Nodes: -1}); return err },
+		"OnSocMaxOptions.Slots":       func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Slots: -1}); return err },
+		"OnSocMaxOptions.SlotSeconds": func() error { _, err := OnSocMax(tr, OnSocMaxOptions{SlotSeconds: -3600}); return err },
+		"OnSocMaxOptions.Day":         func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Day: -1}); return err },
+		"OnSocMaxOptions.MaxJobs":     func() error { _, err := OnSocMax(tr, OnSocMaxOptions{MaxJobs: -1}); return err },
+		"OCORPOptions.SlotSeconds":    func() error { _, err := OCORP(tr, OCORPOptions{SlotSeconds: -600}); return err },
+		"OCORPOptions.Jobs":           func() error { _, err := OCORP(tr, OCORPOptions{Jobs: -1}); return err },
+		"OCORPOptions.Machines":       func() error { _, err := OCORP(tr, OCORPOptions{Machines: -2}); return err },
+		"OCORPOptions.MaxProcessing":  func() error { _, err := OCORP(tr, OCORPOptions{MaxProcessing: -1}); return err },
+	} {
+		err := run()
+		require.ErrorIs(t, err, ErrValue, name)
+		require.ErrorContains(t, err, name+" = ", name)
+	}
+	_, err := OGASched(tr, OGASchedOptions{Nodes: -1})
+	require.NoError(t, err)
+	_, err = OCORP(tr, OCORPOptions{Machines: -1})
+	require.NoError(t, err)
+}
+
+// TestNilReaders is issue 22 class 4: a nil io.Reader is an error wrapping
+// ErrEmpty, not a nil dereference.
+func TestNilReaders(t *testing.T) {
+	require.NotPanics(t, func() {
+		_, err := ReadPods(nil, "pods.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+		_, err = ReadNodes(nil, "nodes.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+		_, err = NewPodReader(nil, "pods.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+	})
 }

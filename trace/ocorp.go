@@ -46,6 +46,10 @@ func OCORP(tr *Trace, opt OCORPOptions) (*OCORPInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
 		return nil, err
 	}
+	if err := checkOptions(option{"OCORPOptions.SlotSeconds", opt.SlotSeconds, 0}, option{"OCORPOptions.Jobs", int64(opt.Jobs), 0},
+		option{"OCORPOptions.Machines", int64(opt.Machines), -1}, option{"OCORPOptions.MaxProcessing", int64(opt.MaxProcessing), 0}); err != nil {
+		return nil, err
+	}
 	lim := opt.Limits.withDefaults()
 	if opt.SlotSeconds <= 0 {
 		opt.SlotSeconds = 600

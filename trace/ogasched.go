@@ -65,6 +65,10 @@ func OGASched(tr *Trace, opt OGASchedOptions) (*OGASchedInstance, error) {
 	if err := checkScale("OGASchedOptions.Contention", opt.Contention); err != nil {
 		return nil, err
 	}
+	if err := checkOptions(option{"OGASchedOptions.Ports", int64(opt.Ports), 0}, option{"OGASchedOptions.Nodes", int64(opt.Nodes), -1},
+		option{"OGASchedOptions.T", int64(opt.T), 0}); err != nil {
+		return nil, err
+	}
 	opt = opt.withDefaults()
 	if err := opt.Limits.checkSlots("OGASchedOptions.T", int64(opt.T)); err != nil {
 		return nil, err

@@ -61,6 +61,11 @@ func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
 	if err := checkScale("OnSocMaxOptions.CapacityScale", opt.CapacityScale); err != nil {
 		return nil, err
 	}
+	if err := checkOptions(option{"OnSocMaxOptions.Nodes", int64(opt.Nodes), 0}, option{"OnSocMaxOptions.Slots", int64(opt.Slots), 0},
+		option{"OnSocMaxOptions.SlotSeconds", opt.SlotSeconds, 0}, option{"OnSocMaxOptions.Day", int64(opt.Day), 0},
+		option{"OnSocMaxOptions.MaxJobs", int64(opt.MaxJobs), 0}); err != nil {
+		return nil, err
+	}
 	lim := opt.Limits.withDefaults()
 	if opt.Nodes <= 0 {
 		opt.Nodes = 10

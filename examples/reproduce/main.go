@@ -135,7 +135,7 @@ func parseSeeds(s string) ([]uint64, error) {
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
-			continue
+			return nil, fmt.Errorf("-seeds %q: an item is empty", s)
 		}
 		lo, hi, isRange := strings.Cut(part, "-")
 		a, err := strconv.ParseUint(lo, 10, 64)

@@ -17,9 +17,9 @@ func TestParseSeeds(t *testing.T) {
 	s, err := parseSeeds("1-3,7")
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{1, 2, 3, 7}, s)
-	for _, bad := range []string{"", "x", "5-1", "1-100000", "-3", "1,1", "1-3,2", "18446744073709551616"} {
+	for _, bad := range []string{"", "x", "5-1", "1-100000", "-3", "1,1", "1-3,2", "18446744073709551616", "1,,2", "1,", ",1"} {
 		_, err := parseSeeds(bad)
-		assert.Error(t, err, bad)
+		assert.ErrorContains(t, err, "-seeds", bad)
 	}
 	// The largest seeds: a range ending at MaxUint64 used to wrap x++ to 0
 	// and loop forever (a hang, then out of memory).
