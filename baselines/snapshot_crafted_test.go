@@ -100,6 +100,10 @@ func TestCraftedSnapshotsRefusedAll(t *testing.T) {
 		"LCF":      {{"wait in a state without it", false, func(st map[string]any) { st["wait"] = []any{n(0), n(0)} }}},
 		"Tetris":   {{"last -2", true, func(st map[string]any) { st["last"] = n(-2) }}},
 		"SRPT":     {{"state {}", true, func(st map[string]any) { clear(st) }}},
+		"FirstFit": {{"last -2", true, func(st map[string]any) { st["last"] = n(-2) }}},
+		"HSWF-channel": {{"pending above the capacities", false, func(st map[string]any) {
+			st["pending"] = []any{n(0), n(1), n(2), n(3), n(4), n(5)}
+		}}},
 	}
 	seen := 0
 	for _, c := range allStateful() {
