@@ -60,6 +60,9 @@ func (b *esdpBase) decode(data []byte) (esdpState, []bool, error) {
 	if err != nil {
 		return st, nil, fmt.Errorf("baselines: %w", err)
 	}
+	if err := esdp.CheckPending(b.cl, x); err != nil {
+		return st, nil, fmt.Errorf("baselines: %w", err)
+	}
 	return st, x, nil
 }
 
@@ -180,9 +183,15 @@ func (w *LWTF) UnmarshalBinary(data []byte) error {
 	if len(st.Wait) != len(w.wait) || st.RNG != nil {
 		return fmt.Errorf("%w: baselines: LWTF: len(wait) = %d, want |L| = %d", esdp.ErrSnapshot, len(st.Wait), len(w.wait))
 	}
+	// A port's waiting time grows by at most one per Decide, and slots
+	// are 0..last_t: at most last_t+1, and 0 before the first Decide.
+	limit := 0
+	if st.Started {
+		limit = st.LastT + 1 // last_t < math.MaxInt (CheckState)
+	}
 	for l, v := range st.Wait {
-		if v < 0 {
-			return fmt.Errorf("%w: baselines: LWTF: wait[%d] = %d, want >= 0", esdp.ErrSnapshot, l, v)
+		if v < 0 || v > limit {
+			return fmt.Errorf("%w: %w: baselines: LWTF: wait[%d] = %d, want 0..%d (one per slot up to last_t = %d)", esdp.ErrSnapshot, snapshot.ErrCorrupt, l, v, limit, st.LastT)
 		}
 	}
 	w.install(st, x)

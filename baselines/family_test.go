@@ -16,18 +16,18 @@ import (
 	"github.com/msched/msched/onsocmax"
 )
 
-// stateful is what every stateful policy of msched offers, main policy or
+// familyPolicy is what every stateful policy of msched offers, main policy or
 // baseline: the OnlinePolicy contract and the snapshot pair. The helpers
 // below are instantiated with concrete types (*ogasched.Policy,
 // *baselines.DRF, ...): no type assertion anywhere.
-type stateful[O, D any] interface {
+type familyPolicy[O, D any] interface {
 	bipartite.OnlinePolicy[O, D]
 	MarshalBinary() ([]byte, error)
 	UnmarshalBinary([]byte) error
 }
 
 // familyRun drives policies of one family through the same code.
-type familyRun[O, D any, P stateful[O, D]] struct {
+type familyRun[O, D any, P familyPolicy[O, D]] struct {
 	mk       func() (P, error)     // a fresh policy on the model
 	obs      func(t int) O         // the observation of slot t
 	after    func(P, int, D) error // the feedback step after Decide (nil: none)
@@ -248,7 +248,7 @@ func TestFamilyShapeOCORP(t *testing.T) {
 // changer is a stateful policy with the cluster-change method of the
 // contract of package bipartite, on models M with mappings Map.
 type changer[O, D, M, Map any] interface {
-	stateful[O, D]
+	familyPolicy[O, D]
 	ChangeCluster(M, Map) error
 }
 

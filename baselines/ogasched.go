@@ -173,7 +173,8 @@ func ogaCheck(last int) string { return snapshot.NewHasher(ogaFormat + ".state")
 // nothing; their only state across slots is the slot of the latest
 // Decide, saved so that the slot order is still enforced after a restart:
 // {"format":"msched/baselines.OGASchedBaseline","version":1,"model":
-// FINGERPRINT,"state":{"last":t,"check":SUM}}, FINGERPRINT covering the
+// FINGERPRINT,"check":"sha256:…","state":{"last":t,"check":SUM}},
+// FINGERPRINT covering the
 // baseline's name and ogasched.Problem.Fingerprint.
 func (b *ogaBase) MarshalBinary() ([]byte, error) {
 	return snapshot.Encode(ogaFormat, ogaVersion, b.model, ogaState{Last: b.last, Check: ogaCheck(b.last)})

@@ -184,7 +184,11 @@
 //     of the last Decide and a decision awaiting its Observe. The model
 //     fingerprint covers the graph, K, demands, capacities, costs, m,
 //     Alpha, SolveThenZero, the oracle settings and the values of delta and
-//     g at a few slots (functions cannot be compared otherwise).
+//     g at a few slots (functions cannot be compared otherwise). A state
+//     with a recomputed check must still be reachable: 0 <= sum_e <= n_e,
+//     last_t in 0..math.MaxInt-1, a pending decision within the capacities
+//     (1); n_e is bounded by MaxCount = 2^53, where it saturates (Warm
+//     adds plays without a Decide, so the slots do not bound it).
 //   - A changing cluster: ChangeCluster maps the channels of the new
 //     cluster to the old ones by (port, server), through the Mapping, and
 //     carries n_e and the reward sums; new channels start unplayed (ESDP

@@ -48,7 +48,8 @@
 // and BinaryUnmarshaler, and json.Marshaler/Unmarshaler with the same
 // bytes: one JSON object in msched's snapshot envelope,
 //
-//	{"format":"msched/ocorp.Policy","version":1,"model":"<fingerprint>","state":{...}}
+//	{"format":"msched/ocorp.Policy","version":1,"model":"<fingerprint>",
+//	 "check":"sha256:<hex>","state":{...}}
 //
 // whose state holds the slot of the last Decide, the running terms of
 // Gamma (27) and lambda_j of every live job by ID; OCORP+ adds per job
@@ -60,6 +61,22 @@
 // model, a truncated or altered snapshot is an error wrapping ErrSnapshot
 // (and the cause from the envelope) that leaves the policy unchanged. A
 // restored policy continues bit for bit as if never interrupted.
+//
+// The check catches accidents; a state edited and re-checked must still
+// be one a run can reach, or the restore refuses it (ErrSnapshot and
+// snapshot's ErrCorrupt). With L the slot of the last Decide and maxP =
+// math.MaxInt the largest processing time: gmax <= L + 2 maxP; vol <=
+// (L+1) maxP times the most jobs a slice can hold; a live job
+// implies gmax >= 2 and vol >= the number of live jobs; Gamma equals
+// Settings.Gamma if set, else lies in [gmax, max(gmax, 4 vol)]; lambda_j
+// <= 2 (InitLambda + (L+1) mu(L) B) with B = 1/2 for the running Gamma and
+// maxP / (Gamma - ceil(Gamma) + 1) for a fixed one (for ExperimentStep,
+// increasing in t, and TheoryStep; another Step is not bounded); OCORP+'s
+// tau_j and nu_i <= 2 (2 alpha + c*), c* = 1 with Normalize, else the
+// larger of the lambda bound and (L+1)^k + maxP^(k-1) (the stationarity of
+// the QP with xbar <= 1, d_j >= 1); at most L+1 decisions; the rates of a
+// job in the previous decision sum to at most 1. Before the first Decide
+// the state is empty. The derivation is in snapshot.go (stateBounds).
 //
 // # A changing cluster
 //

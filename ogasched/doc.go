@@ -41,9 +41,9 @@
 // them onto a changed problem in place.
 //
 // A snapshot is {"format":"msched/ogasched.Policy","version":1,
-// "model":FINGERPRINT,"state":{"decided","observed","y","check"}}: y(t) and
-// the slot counters (the step schedules of this package depend on the slot
-// only); the fingerprint covers the problem (graph, K, demands,
+// "model":FINGERPRINT,"check":"sha256:…","state":{"decided","observed","y",
+// "check"}}: y(t) and the slot counters (the step schedules of this
+// package depend on the slot only); the fingerprint covers the problem (graph, K, demands,
 // capacities, utilities, beta), the step schedule and the projection, not
 // Workers or Logger. Restoring into another model, truncated or altered
 // bytes give an error wrapping ErrSnapshot. ChangeCluster keeps y on every edge

@@ -185,12 +185,14 @@
 // Snapshots. MarshalBinary (and MarshalJSON, same bytes) saves the window
 // position, the cluster's nodes and every reservation in the window, in
 // the envelope {"format":"msched/onsocmax.Policy","version":1,"model":…,
-// "state":…}, fingerprinted on the mesh and settings given to New.
+// "check":"sha256:…","state":…}, fingerprinted on the mesh and settings
+// given to New.
 // UnmarshalBinary into a policy built by New on the same model checks
 // every index, slot and value, recomputes the usage levels from the
 // reservations in their original order (bit for bit) and checks them
-// against the capacities; any mismatch is an error wrapping ErrSnapshot
-// and the internal/snapshot cause, with the policy unchanged.
+// against the capacities (0 < x <= MaxValue, one reservation per job and
+// unit, none before the first Decide); any mismatch is an error wrapping
+// ErrSnapshot and the internal/snapshot cause, with the policy unchanged.
 //
 // Diagnostics. Settings.Logger, when set, receives one Debug record per
 // Decide and one per job that got nothing; nil costs one comparison.

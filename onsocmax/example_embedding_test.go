@@ -80,7 +80,7 @@ func Example_embedding() {
 	// node 1 leaves: 6 reservations cancelled
 	// slot 2: job 20 Allocated 7.22
 	// slot 2: job 21 Allocated 4.42
-	// restarted from 782 bytes
+	// restarted from 864 bytes
 	// slot 3: job 30 Allocated 5.17
 	// slot 3: job 31 Allocated 3.36
 	// slot 4: job 40 Allocated 5.17
