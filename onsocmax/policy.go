@@ -20,10 +20,11 @@ import (
 // absolute slot s is mesh.Capacity[i*W + s%W]: the mesh is a periodic
 // template (a day of W hours repeats), so the slots that enter the window
 // as t advances get the capacity of the template's column s%W, with no
-// usage. Nodes join (AddNode, with their own template) and leave
-// (RemoveNode, which cancels and reports their reservations). A job names
-// its units as Node*W + slot%W (Units builds them); with slots below W,
-// that is the mesh index of an Instance.
+// usage. Nodes join and leave by ChangeCluster, under the cluster-change
+// contract of package bipartite (the edit functions AddNode and RemoveNode
+// build the changed mesh; Reservations lists what a leaving node
+// cancels). A job names its units as Node*W + slot%W (Units builds them);
+// with slots below W, that is the mesh index of an Instance.
 //
 // A Policy is not safe for concurrent use.
 type Policy struct {
@@ -34,8 +35,7 @@ type Policy struct {
 	minUnit  float64
 
 	nodes    int
-	alive    []bool
-	capacity []float64 // nodes*W template; zero for removed nodes
+	capacity []float64 // nodes*W template
 	usage    []float64 // nodes*W omega of the window's slots
 	ledger   [][]reservation
 	spare    [][]reservation
@@ -94,7 +94,6 @@ func New(mesh *bipartite.Mesh, settings Settings) (*Policy, error) {
 	p := &Policy{
 		w: mesh.Slots, settings: settings, pricing: pricing, minUnit: settings.MinUnit,
 		nodes:    mesh.Nodes,
-		alive:    make([]bool, mesh.Nodes),
 		capacity: slices.Clone(mesh.Capacity),
 		usage:    make([]float64, mesh.NumUnits()),
 		ledger:   make([][]reservation, mesh.Slots),
@@ -102,9 +101,6 @@ func New(mesh *bipartite.Mesh, settings Settings) (*Policy, error) {
 	}
 	if p.minUnit == 0 {
 		p.minUnit = DefaultMinUnit
-	}
-	for i := range p.alive {
-		p.alive[i] = true
 	}
 	p.alm.Settings = settings.ALM
 	p.model = fingerprint(mesh, settings)
