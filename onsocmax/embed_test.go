@@ -483,7 +483,13 @@ func TestSettingsValidate(t *testing.T) {
 	_, err = New(nil, Settings{Iota: 1, V: 2})
 	require.ErrorIs(t, err, ErrValue)
 	_, err = New(rollMesh(t, 1, 1, 1), Settings{})
-	require.ErrorIs(t, err, ErrSettings)
+	require.NoError(t, err, "the zero value is the paper's setup")
+	for _, s := range []Settings{{Iota: 1}, {V: 2}} {
+		err = s.Validate()
+		require.ErrorIs(t, err, ErrSettings, "%+v", s)
+		require.ErrorIs(t, err, ErrBounds)
+		assert.Contains(t, err.Error(), "set both")
+	}
 	require.NoError(t, Settings{Iota: 1, V: 1}.Validate())
 }
 

@@ -76,10 +76,10 @@ type usageEntry struct {
 var _ OnlinePolicy = (*Policy)(nil)
 
 // New returns OnSocMax on mesh with the Theorem 2 pricing of the bounds
-// settings.Iota and settings.V. It returns an error wrapping ErrSettings
-// or ErrBounds for invalid settings (Settings.Validate) and ErrValue,
-// ErrTooLarge or bipartite's sentinels for a nil or invalid mesh. The
-// mesh is copied.
+// settings.Iota and settings.V (both zero: the paper's, see Settings). It
+// returns an error wrapping ErrSettings or ErrBounds for invalid settings
+// (Settings.Validate) and ErrValue, ErrTooLarge or bipartite's sentinels
+// for a nil or invalid mesh. The mesh is copied.
 func New(mesh *bipartite.Mesh, settings Settings) (*Policy, error) {
 	if err := settings.Validate(); err != nil {
 		return nil, err
@@ -87,20 +87,25 @@ func New(mesh *bipartite.Mesh, settings Settings) (*Policy, error) {
 	if err := checkMesh(mesh); err != nil {
 		return nil, err
 	}
+	minUnit := settings.MinUnit
+	if minUnit == 0 {
+		minUnit = DefaultMinUnit
+	}
+	settings, err := settings.withDefaults(minUnit)
+	if err != nil {
+		return nil, err
+	}
 	pricing, err := NewPricing(settings.Iota, settings.V)
 	if err != nil {
 		return nil, err
 	}
 	p := &Policy{
-		w: mesh.Slots, settings: settings, pricing: pricing, minUnit: settings.MinUnit,
+		w: mesh.Slots, settings: settings, pricing: pricing, minUnit: minUnit,
 		nodes:    mesh.Nodes,
 		capacity: slices.Clone(mesh.Capacity),
 		usage:    make([]float64, mesh.NumUnits()),
 		ledger:   make([][]reservation, mesh.Slots),
 		spare:    make([][]reservation, mesh.Slots),
-	}
-	if p.minUnit == 0 {
-		p.minUnit = DefaultMinUnit
 	}
 	p.alm.Settings = settings.ALM
 	p.model = fingerprint(mesh, settings)
