@@ -188,3 +188,54 @@ func TestRestoreV010RemovedNode(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []Allocation{{Job: 2, Unit: 2, Node: 1, Slot: 4, X: 5}}, got)
 }
+
+// FuzzChangeCluster: any mesh and mapping given to ChangeCluster of a
+// policy holding reservations either fails with the policy bit for bit
+// unchanged, or succeeds with a feasible state whose snapshot restores
+// into New on that mesh; no input panics.
+func FuzzChangeCluster(f *testing.F) {
+	f.Add([]byte{4, 0, 2, 3, 255, 9, 9, 9, 9, 9})
+	f.Add([]byte{3, 0, 1, 2, 7, 7, 7, 7, 7, 1, 1})
+	f.Add([]byte{2, 3, 3, 0})
+	f.Add([]byte{1, 254})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) == 0 || len(data) > 512 {
+			return
+		}
+		p := loaded(t, Settings{Iota: 1, V: 3.3})
+		snap0, err := p.MarshalBinary()
+		require.NoError(t, err)
+		n := int(data[0] % 8) // 0 nodes: an invalid mesh
+		data = data[1:]
+		nodes := make([]int, n)
+		for i := range nodes {
+			nodes[i] = -1
+			if len(data) > 0 {
+				nodes[i] = int(int8(data[0]))%6 - 1 // -6 .. 4: some out of range
+				data = data[1:]
+			}
+		}
+		w := p.w
+		capacity := make([]float64, n*w)
+		for r := range capacity {
+			capacity[r] = 6 // above any usage of loaded: survivors keep theirs
+			if len(data) > 0 {
+				capacity[r] = float64(data[0]) / 16
+				data = data[1:]
+			}
+		}
+		mesh := &bipartite.Mesh{Nodes: n, Slots: w, Capacity: capacity}
+		if err := p.ChangeCluster(mesh, Mapping{Nodes: nodes}); err != nil {
+			snap, err := p.MarshalBinary()
+			require.NoError(t, err)
+			require.Equal(t, snap0, snap, "a failed change changed the policy")
+			return
+		}
+		p.mustBeFeasible()
+		snap, err := p.MarshalBinary()
+		require.NoError(t, err)
+		q, err := New(mesh, Settings{Iota: 1, V: 3.3})
+		require.NoError(t, err)
+		require.NoError(t, q.UnmarshalBinary(snap))
+	})
+}
