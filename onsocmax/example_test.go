@@ -111,3 +111,19 @@ func ExampleStatus_Err() {
 	// Success <nil>
 	// IterationLimit onsocmax: iteration limit reached: status IterationLimit
 }
+
+// ExampleConfig_MarginalBounds: the bounds of eq. (8) that every job of a
+// generator's configuration satisfies, from its documented ranges alone.
+// The zero Settings take those of the paper's three utilities.
+func ExampleConfig_MarginalBounds() {
+	c := onsocmax.DefaultConfig() // linear utilities only
+	iota, v, _ := c.MarginalBounds(0)
+	fmt.Printf("linear: iota %.4f, v %.4f\n", iota, v)
+	mesh, _ := bipartite.NewMesh(1, 1, []float64{20})
+	pol, _ := onsocmax.New(mesh, onsocmax.Settings{})
+	pr := pol.Pricing()
+	fmt.Printf("Settings{}: iota %.4f, v %.4f, alpha %.2f\n", pr.Iota, pr.V, pr.Alpha)
+	// Output:
+	// linear: iota 1.0031, v 3.0625
+	// Settings{}: iota 0.0746, v 15.0625, alpha 6.65
+}
