@@ -143,9 +143,9 @@ func (p *Policy) Window() (w, first int) { return p.w, p.now }
 // t must be >= 0 and greater than the t of the previous Decide (ErrSlot).
 // A gap (slots with no Decide) means no job arrived in those slots; the
 // reservations made in them stand and the window rolls past them. Every
-// job must arrive at t (ErrValue), name units of existing nodes whose
-// slots lie in [t, Deadline] (Units builds them; a unit of a removed node
-// has zero capacity) and have an ID unique in the batch (ErrDuplicate).
+// job must arrive at t (ErrValue), name units of nodes of the current
+// mesh whose slots lie in [t, Deadline] (Units builds them) and have an
+// ID unique in the batch (ErrDuplicate).
 // IDs are the caller's and opaque. An ID that still holds reservations
 // in the window [t, t+W) is refused (ErrDuplicate): a job arrives once,
 // and a second job under a live ID could take more than its rho. The

@@ -95,7 +95,8 @@ func (p *Policy) UnmarshalJSON(b []byte) error { return p.UnmarshalBinary(b) }
 // length, index, slot and value is checked and the usage levels are
 // recomputed from the reservations before anything is installed: the
 // window position 0 <= now <= math.MaxInt-2W (0 and no reservation before
-// the first Decide), capacities finite and >= 0 (0 on a removed node),
+// the first Decide), the nodes and capacities those of p's mesh (0 on a
+// node a v0.1.0 snapshot marks removed),
 // reservations in slot order within the window, 0 < x <= MaxValue, one
 // per job and unit, and each live unit's usage within its capacity. On
 // any error, which wraps ErrSnapshot and the internal/snapshot cause, p is
