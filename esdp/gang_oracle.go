@@ -169,6 +169,7 @@ type GangOracle struct {
 	seq, remIncl                 []int     // search order of components
 	suf0, sufM                   []float64 // search bounds per position
 	tmp0, tmpM                   []float64 // per-job scratch of residBound
+	cap0, capM                   []float64 // per job: exact job optimum at full capacities (mu = 0, bestMu)
 	opt, chosen                  []int     // search state per position
 	placed                       []int     // per job
 }
@@ -250,6 +251,7 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	o.seq, o.remIncl, o.opt, o.chosen = growI(o.seq, C), growI(o.remIncl, C), growI(o.opt, C), growI(o.chosen, C)
 	o.suf0, o.sufM = growF(o.suf0, C+1), growF(o.sufM, C+1)
 	o.tmp0, o.tmpM = growF(o.tmp0, C), growF(o.tmpM, C)
+	o.cap0, o.capM = growF(o.cap0, J), growF(o.capM, J)
 	o.idx = growI(o.idx, max(C, J))
 	o.jobs, o.phi, o.placed = growI(o.jobs, J), growF(o.phi, J), growI(o.placed, J)
 }
@@ -433,6 +435,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 			o.mu[i] = max(0, o.mu[i]-step*(capv[i]-u))
 		}
 	}
+	best = min(best, s.tighten(capv))
 	res.Bound = math.Max(best, s.incVal)
 	if s.o.Settings.Method != GangScalable && res.Bound-s.incVal > s.tol {
 		var done bool
@@ -539,16 +542,45 @@ func fitsResid(resid, a []float64, r, K int) bool {
 	return true
 }
 
+// tighten evaluates the relaxation at the best multipliers (bw, bwM, phi,
+// and the reduced values w of the active jobs' channels), computes every
+// active job's exact optimum on its own at the full capacities (cap0 at
+// the values, capM at the reduced values) and returns the tightened
+// Lagrangian bound
+//
+//	min(Σ_l cap0_l, mu·c + Σ_l min(phi_l, capM_l)),
+//
+// valid because every feasible placement places each job within the
+// capacities on its own.
+func (s *gangSolve) tighten(capv []float64) float64 {
+	o, m := s.o, s.ch.model
+	s.relax(o.bestMu, s.active, nil)
+	copy(o.bwM, o.bw)
+	for _, l := range s.active {
+		lo, hi := m.Components(l)
+		for c := lo; c < hi; c++ {
+			clo, chi := s.ch.Range(c)
+			for i := clo; i < chi; i++ {
+				o.w[i] = s.reduced(o.bestMu, i, c)
+			}
+		}
+	}
+	copy(o.resid, capv)
+	b0, bm := 0.0, dot(o.bestMu, capv)
+	for _, l := range s.active {
+		o.cap0[l], o.capM[l] = s.jobExact(l, false), s.jobExact(l, true)
+		b0 += o.cap0[l]
+		bm += min(o.phi[l], o.capM[l])
+	}
+	return min(b0, bm)
+}
+
 // search runs depth-first branch and bound from the incumbent, within the
 // node budget. It returns the nodes visited and whether the search
 // completed (the incumbent is then optimal).
 func (s *gangSolve) search(capv []float64) (int64, bool) {
 	o, m := s.o, s.ch.model
 	K := s.K
-	// Reduced values at the best multipliers.
-	clear(o.use)
-	s.relax(o.bestMu, s.active, nil)
-	copy(o.bwM, o.bw)
 	muC := dot(o.bestMu, capv)
 	// Order: jobs by relaxed value at bestMu, components by value at mu=0.
 	jobs := o.idx[:0]
@@ -568,7 +600,6 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 			perm := o.perm[clo:chi]
 			for i := range perm {
 				perm[i] = clo + i
-				o.w[clo+i] = s.reduced(o.bestMu, clo+i, c)
 			}
 			sortIdxDesc(perm, s.p.Value)
 		}
@@ -723,12 +754,104 @@ func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 				return math.Inf(-1), math.Inf(-1)
 			}
 		} else {
-			b0 += jobPart(v0, need, canZero)
-			bm += jobPart(vm, need, canZero)
+			p0, pm := jobPart(v0, need, canZero), jobPart(vm, need, canZero)
+			if pl == 0 {
+				p0, pm = min(p0, o.cap0[l]), min(pm, o.capM[l])
+			}
+			b0 += p0
+			bm += pm
 		}
 		d = end
 	}
 	return b0, bm
+}
+
+// jobExactComps and jobExactNodes bound the exhaustive search of
+// jobExact: jobs with more components, or searches with more nodes, get
+// no job bound (+Inf).
+const (
+	jobExactComps = 16
+	jobExactNodes = 1 << 12
+)
+
+// jobExact returns the best value of job l on its own at the full
+// capacities (o.resid must hold them; it is restored): at least m_l
+// components placed, each on one fitting channel, with the servers'
+// capacities shared by the job's components, or nothing (0). Values are
+// reduced at bestMu if reduced, else the channel values. It returns +Inf
+// when the job is too large or the search exceeds its budget (no bound).
+func (s *gangSolve) jobExact(l int, reduced bool) float64 {
+	o, m := s.o, s.ch.model
+	lo, hi := m.Components(l)
+	if hi-lo > jobExactComps {
+		return math.Inf(1)
+	}
+	val := s.p.Value
+	if reduced {
+		val = o.w
+	}
+	// suffix bound: Σ max(0, best channel) of components c.. of the job
+	var suf [jobExactComps + 1]float64
+	for c := hi - 1; c >= lo; c-- {
+		b := 0.0
+		clo, chi := s.ch.Range(c)
+		for i := clo; i < chi; i++ {
+			if s.ch.fits[i] {
+				b = max(b, val[i])
+			}
+		}
+		suf[c-lo] = suf[c-lo+1] + b
+	}
+	js := jobSearch{s: s, val: val, suf: suf[:], lo: lo, hi: hi, need: m.Min(l)}
+	if !js.rec(lo, 0, 0) {
+		return math.Inf(1)
+	}
+	return js.best
+}
+
+// jobSearch is the state of jobExact's depth-first search.
+type jobSearch struct {
+	s            *gangSolve
+	val, suf     []float64
+	lo, hi, need int
+	nodes        int
+	best         float64
+}
+
+func (js *jobSearch) rec(c, n int, v float64) bool {
+	if js.nodes++; js.nodes > jobExactNodes {
+		return false
+	}
+	if c == js.hi {
+		if n >= js.need && v > js.best {
+			js.best = v
+		}
+		return true
+	}
+	if v+js.suf[c-js.lo] <= js.best || n+js.hi-c < js.need {
+		return true
+	}
+	s := js.s
+	o, K := s.o, s.K
+	a := s.ch.model.Demand(c)
+	clo, chi := s.ch.Range(c)
+	for i := clo; i < chi; i++ {
+		r := s.ch.Server(i)
+		if !s.ch.fits[i] || !fitsResid(o.resid, a, r, K) {
+			continue
+		}
+		for k, x := range a {
+			o.resid[r*K+k] -= x
+		}
+		ok := js.rec(c+1, n+1, v+js.val[i])
+		for k, x := range a {
+			o.resid[r*K+k] += x
+		}
+		if !ok {
+			return false
+		}
+	}
+	return js.rec(c+1, n, v)
 }
 
 // jobPart returns the best sum of at least need of the values v (all of

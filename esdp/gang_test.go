@@ -12,9 +12,10 @@ func TestGangRunDefault(t *testing.T) {
 	require.NoError(t, err)
 	p, err := NewGang(in.Model, GangSettings{})
 	require.NoError(t, err)
-	res, err := RunGang(in, []GangOnlinePolicy{p}, RunSettings{T: 20, Seed: 1})
+	res, err := RunGang(in, []GangOnlinePolicy{p}, RunSettings{T: 300, Seed: 1})
 	require.NoError(t, err)
 	require.Zero(t, res.Violations[0])
+	require.Zero(t, res.OracleGap)
 	s := res.Series[0]
 	t.Logf("opt %.1f  esdp-gang %.1f  regret %.1f  wall %v", res.TotalOptimal, s.TotalExpected, s.TotalRegret, s.Wall)
 	for tt, r := range s.Regret {
