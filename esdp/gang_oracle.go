@@ -12,7 +12,7 @@ type GangMethod int
 const (
 	// GangAuto, the zero value, computes the Lagrangian bound and its
 	// rounding; when their gap is not closed it runs branch and bound from
-	// that incumbent within GangOracleSettings.MaxNodes (default 2^14) and
+	// that incumbent within GangOracleSettings.MaxNodes (default 2^12) and
 	// returns the best placement found with a certified bound (Status
 	// Optimal when the search completed or the gap closed, NodeLimit
 	// otherwise). It always returns a feasible placement.
@@ -41,7 +41,7 @@ const (
 	// GangOracleSettings.MaxNodes is 0.
 	DefaultGangNodes int64 = 1 << 20
 	// DefaultGangAutoNodes is GangAuto's budget when MaxNodes is 0.
-	DefaultGangAutoNodes int64 = 1 << 14
+	DefaultGangAutoNodes int64 = 1 << 12
 	// MaxGangNodes bounds GangOracleSettings.MaxNodes.
 	MaxGangNodes int64 = 1 << 40
 	// DefaultGangIterations is the number of subgradient iterations of the
@@ -525,11 +525,58 @@ func (s *gangSolve) round() {
 				cur[c] = -1
 			}
 		}
+		if n < m.Min(l) { // the greedy order failed: search the job alone
+			val += s.placeJobExact(l, cur)
+		}
 	}
 	if val > s.incVal || math.IsInf(s.incVal, -1) {
 		s.incVal = val
 		copy(o.inc, cur)
 	}
+}
+
+// placeJobExact places job l on the residual capacities by exhaustive
+// search (reduced values at o.mu; small jobs only, within a budget) if
+// that gives at least m_l components with a positive value, and returns
+// the value placed (0 if none).
+func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
+	o, m := s.o, s.ch.model
+	K := s.K
+	lo, hi := m.Components(l)
+	for c := lo; c < hi; c++ {
+		clo, chi := s.ch.Range(c)
+		for i := clo; i < chi; i++ {
+			o.w[i] = s.reduced(o.mu, i, c)
+		}
+	}
+	js := jobSearch{s: s, val: o.w}
+	if !js.solve(l, math.Inf(-1)) && !js.found {
+		return 0
+	}
+	if !js.found {
+		return 0
+	}
+	v := 0.0
+	for c := lo; c < hi; c++ {
+		if i := js.best_[c-lo]; i >= 0 {
+			v += s.p.Value[i]
+		}
+	}
+	if v <= 0 {
+		return 0
+	}
+	for c := lo; c < hi; c++ {
+		i := js.best_[c-lo]
+		if i < 0 {
+			continue
+		}
+		r := s.ch.Server(i)
+		for k, x := range m.Demand(c) {
+			o.resid[r*K+k] -= x
+		}
+		cur[c] = r
+	}
+	return v
 }
 
 func fitsResid(resid, a []float64, r, K int) bool {
@@ -737,11 +784,11 @@ func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 			best0, bestM := math.Inf(-1), math.Inf(-1)
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
-				if !s.ch.fits[i] || !fitsResid(o.resid, a, s.ch.Server(i), K) {
+				v, w := s.p.Value[i], o.w[i]
+				if !s.ch.fits[i] || (v <= best0 && w <= bestM) || !fitsResid(o.resid, a, s.ch.Server(i), K) {
 					continue
 				}
-				best0 = max(best0, s.p.Value[i])
-				bestM = max(bestM, o.w[i])
+				best0, bestM = max(best0, v), max(bestM, w)
 			}
 			if bestM > math.Inf(-1) {
 				v0, vm = append(v0, best0), append(vm, bestM)
@@ -781,41 +828,55 @@ const (
 // reduced at bestMu if reduced, else the channel values. It returns +Inf
 // when the job is too large or the search exceeds its budget (no bound).
 func (s *gangSolve) jobExact(l int, reduced bool) float64 {
-	o, m := s.o, s.ch.model
-	lo, hi := m.Components(l)
-	if hi-lo > jobExactComps {
-		return math.Inf(1)
-	}
 	val := s.p.Value
 	if reduced {
-		val = o.w
+		val = s.o.w
 	}
-	// suffix bound: Σ max(0, best channel) of components c.. of the job
-	var suf [jobExactComps + 1]float64
-	for c := hi - 1; c >= lo; c-- {
-		b := 0.0
-		clo, chi := s.ch.Range(c)
-		for i := clo; i < chi; i++ {
-			if s.ch.fits[i] {
-				b = max(b, val[i])
-			}
-		}
-		suf[c-lo] = suf[c-lo+1] + b
-	}
-	js := jobSearch{s: s, val: val, suf: suf[:], lo: lo, hi: hi, need: m.Min(l)}
-	if !js.rec(lo, 0, 0) {
+	js := jobSearch{s: s, val: val}
+	if !js.solve(l, 0) {
 		return math.Inf(1)
 	}
 	return js.best
 }
 
-// jobSearch is the state of jobExact's depth-first search.
+// jobSearch is the state of the exhaustive search of one job on the
+// residual capacities o.resid (restored after the search): the best value
+// of at least m_l components, each on a fitting channel, or floor.
 type jobSearch struct {
 	s            *gangSolve
-	val, suf     []float64
+	val          []float64
+	suf          [jobExactComps + 1]float64
+	pick, best_  [jobExactComps]int // current and best channel per component (-1)
 	lo, hi, need int
 	nodes        int
 	best         float64
+	found        bool
+}
+
+// solve searches job l from the value floor (0: the job may stay
+// unserved; -Inf: find the best placement whatever its value). It returns
+// false if the job is too large or the search exceeds its budget.
+func (js *jobSearch) solve(l int, floor float64) bool {
+	s := js.s
+	m := s.ch.model
+	js.lo, js.hi = m.Components(l)
+	js.need, js.best, js.found = m.Min(l), floor, false
+	if js.hi-js.lo > jobExactComps {
+		return false
+	}
+	// suffix bound: Σ max(0, best channel) of components c.. of the job
+	js.suf[js.hi-js.lo] = 0
+	for c := js.hi - 1; c >= js.lo; c-- {
+		b := 0.0
+		clo, chi := s.ch.Range(c)
+		for i := clo; i < chi; i++ {
+			if s.ch.fits[i] {
+				b = max(b, js.val[i])
+			}
+		}
+		js.suf[c-js.lo] = js.suf[c-js.lo+1] + b
+	}
+	return js.rec(js.lo, 0, 0)
 }
 
 func (js *jobSearch) rec(c, n int, v float64) bool {
@@ -824,7 +885,8 @@ func (js *jobSearch) rec(c, n int, v float64) bool {
 	}
 	if c == js.hi {
 		if n >= js.need && v > js.best {
-			js.best = v
+			js.best, js.found = v, true
+			js.best_ = js.pick
 		}
 		return true
 	}
@@ -843,6 +905,7 @@ func (js *jobSearch) rec(c, n int, v float64) bool {
 		for k, x := range a {
 			o.resid[r*K+k] -= x
 		}
+		js.pick[c-js.lo] = i
 		ok := js.rec(c+1, n+1, v+js.val[i])
 		for k, x := range a {
 			o.resid[r*K+k] += x
@@ -851,6 +914,7 @@ func (js *jobSearch) rec(c, n int, v float64) bool {
 			return false
 		}
 	}
+	js.pick[c-js.lo] = -1
 	return js.rec(c+1, n, v)
 }
 
