@@ -11,7 +11,8 @@ type GangMethod int
 
 const (
 	// GangAuto, the zero value, computes the Lagrangian bound and its
-	// rounding; when their gap is not closed it runs branch and bound from
+	// rounding; when their gap is not closed and the arrived jobs have at
+	// most AutoSearchComponents components it runs branch and bound from
 	// that incumbent within GangOracleSettings.MaxNodes (default 2^12) and
 	// returns the best placement found with a certified bound (Status
 	// Optimal when the search completed or the gap closed, NodeLimit
@@ -256,6 +257,26 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	o.jobs, o.phi, o.placed = growI(o.jobs, J), growF(o.phi, J), growI(o.placed, J)
 }
 
+// roundEvery is the period, in subgradient iterations, of the rounding
+// (also run after the last iteration) on problems with more than
+// AutoSearchComponents components; smaller ones round every iteration.
+const roundEvery = 4
+
+// AutoSearchComponents bounds the components of the arrived jobs for
+// which GangAuto runs its branch and bound: beyond it a node costs
+// O(their channels) and a budgeted search rarely improves on the rounding,
+// so GangAuto returns the rounding and its certified gap.
+const AutoSearchComponents = 128
+
+func (s *gangSolve) activeComponents() int {
+	n := 0
+	for _, l := range s.active {
+		lo, hi := s.ch.model.Components(l)
+		n += hi - lo
+	}
+	return n
+}
+
 // gangSolve is one Solve's working state.
 type gangSolve struct {
 	o      *GangOracle
@@ -403,11 +424,17 @@ func (s *gangSolve) run() GangKnapsackResult {
 	best := math.Inf(1)
 	theta, stall := 2.0, 0
 	iters := o.Settings.iterations()
+	every := 1 // small problems: a rounding per iteration seeds the search
+	if s.activeComponents() > AutoSearchComponents {
+		every = roundEvery
+	}
 	for it := 0; it < iters; it++ {
 		res.Iterations++
 		clear(o.use)
 		L := dot(o.mu, capv) + s.relax(o.mu, s.active, o.use)
-		s.round()
+		if it%every == 0 || it == iters-1 {
+			s.round()
+		}
 		if L < best {
 			best = L
 			copy(o.bestMu, o.mu)
@@ -437,7 +464,9 @@ func (s *gangSolve) run() GangKnapsackResult {
 	}
 	best = min(best, s.tighten(capv))
 	res.Bound = math.Max(best, s.incVal)
-	if s.o.Settings.Method != GangScalable && res.Bound-s.incVal > s.tol {
+	search := s.o.Settings.Method == GangExact ||
+		s.o.Settings.Method == GangAuto && s.activeComponents() <= AutoSearchComponents
+	if search && res.Bound-s.incVal > s.tol {
 		var done bool
 		res.Nodes, done = s.search(capv)
 		if done {
@@ -549,11 +578,8 @@ func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
 			o.w[i] = s.reduced(o.mu, i, c)
 		}
 	}
-	js := jobSearch{s: s, val: o.w}
-	if !js.solve(l, math.Inf(-1)) && !js.found {
-		return 0
-	}
-	if !js.found {
+	js := jobSearch{s: s, val: o.w, limit: placeJobNodes}
+	if js.solve(l, math.Inf(-1)); !js.found {
 		return 0
 	}
 	v := 0.0
@@ -819,6 +845,7 @@ func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 const (
 	jobExactComps = 16
 	jobExactNodes = 1 << 12
+	placeJobNodes = 1 << 8 // the rounding's fallback search of one job
 )
 
 // jobExact returns the best value of job l on its own at the full
@@ -832,7 +859,7 @@ func (s *gangSolve) jobExact(l int, reduced bool) float64 {
 	if reduced {
 		val = s.o.w
 	}
-	js := jobSearch{s: s, val: val}
+	js := jobSearch{s: s, val: val, limit: jobExactNodes}
 	if !js.solve(l, 0) {
 		return math.Inf(1)
 	}
@@ -848,7 +875,7 @@ type jobSearch struct {
 	suf          [jobExactComps + 1]float64
 	pick, best_  [jobExactComps]int // current and best channel per component (-1)
 	lo, hi, need int
-	nodes        int
+	nodes, limit int
 	best         float64
 	found        bool
 }
@@ -880,7 +907,7 @@ func (js *jobSearch) solve(l int, floor float64) bool {
 }
 
 func (js *jobSearch) rec(c, n int, v float64) bool {
-	if js.nodes++; js.nodes > jobExactNodes {
+	if js.nodes++; js.nodes > js.limit {
 		return false
 	}
 	if c == js.hi {
