@@ -118,7 +118,6 @@ type GangPolicy struct {
 	mean   []float64 // v^ per channel
 	sig    []float64 // sigma^2 per channel (0 unplayed)
 	x      []int     // the decision: server per component
-	xch    []int     // its channel per component (-1)
 	sol    []int     // scratch solution
 	last   GangSlotInfo
 
@@ -161,10 +160,10 @@ func NewGang(model *bipartite.GangModel, s GangSettings) (*GangPolicy, error) {
 	p := &GangPolicy{model: model, ch: ch, set: opt, m: m, stats: NewStats(N),
 		oracle: GangOracle{Settings: opt.Oracle},
 		val:    make([]float64, N), mean: make([]float64, N), sig: make([]float64, N),
-		x: make([]int, C), xch: make([]int, C), sol: make([]int, C)}
+		x: make([]int, C), sol: make([]int, C)}
 	p.kp = GangKnapsack{Channels: ch, Value: p.val}
 	for c := range p.x {
-		p.x[c], p.xch[c] = -1, -1
+		p.x[c] = -1
 	}
 	p.fp = p.fingerprint()
 	return p, nil
@@ -339,12 +338,6 @@ func (p *GangPolicy) solve(info *GangSlotInfo) (GangKnapsackResult, error) {
 // finish installs the decision x of slot t.
 func (p *GangPolicy) finish(t int, x []int, info GangSlotInfo) []int {
 	copy(p.x, x)
-	for c, s := range p.x {
-		p.xch[c] = -1
-		if s >= 0 {
-			p.xch[c], _ = p.ch.Channel(c, s)
-		}
-	}
 	p.last = info
 	p.decided, p.started, p.lastT = true, true, t
 	if p.set.Logger != nil {

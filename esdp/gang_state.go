@@ -98,10 +98,9 @@ func (p *GangPolicy) UnmarshalBinary(data []byte) error {
 		pend = p.sol[:0]
 	}
 	for c := range p.x {
-		p.x[c], p.xch[c] = -1, -1
-		if c < len(pend) && pend[c] >= 0 {
+		p.x[c] = -1
+		if c < len(pend) {
 			p.x[c] = pend[c]
-			p.xch[c], _ = p.ch.Channel(c, pend[c])
 		}
 	}
 	return nil
