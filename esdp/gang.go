@@ -119,6 +119,7 @@ type GangPolicy struct {
 	sig    []float64 // sigma^2 per channel (0 unplayed)
 	x      []int     // the decision: server per component
 	sol    []int     // scratch solution
+	best   []int     // the best placement of the tangent rounds
 	last   GangSlotInfo
 
 	decided, started bool
@@ -160,7 +161,7 @@ func NewGang(model *bipartite.GangModel, s GangSettings) (*GangPolicy, error) {
 	p := &GangPolicy{model: model, ch: ch, set: opt, m: m, stats: NewStats(N),
 		oracle: GangOracle{Settings: opt.Oracle},
 		val:    make([]float64, N), mean: make([]float64, N), sig: make([]float64, N),
-		x: make([]int, C), sol: make([]int, C)}
+		x: make([]int, C), sol: make([]int, C), best: make([]int, C)}
 	p.kp = GangKnapsack{Channels: ch, Value: p.val}
 	for c := range p.x {
 		p.x[c] = -1
@@ -306,7 +307,7 @@ func (p *GangPolicy) Decide(t int, arrived []bool) ([]int, error) {
 		}
 		if fx := v + math.Sqrt(s2); fx > f {
 			f = fx
-			copy(p.x, p.sol) // p.x is rewritten by finish
+			copy(p.best, p.sol)
 		}
 		next := math.Sqrt(s2)
 		if !(next > 0) || math.Abs(next-lam) <= 1e-12*lam {
@@ -315,7 +316,7 @@ func (p *GangPolicy) Decide(t int, arrived []bool) ([]int, error) {
 		lam = next
 	}
 	info.Index, info.Gap = delta+f, math.Max(0, ub-f)
-	return p.finish(t, p.x, info), nil
+	return p.finish(t, p.best, info), nil
 }
 
 // solve runs the gang oracle into p.sol and accounts for it in info.
