@@ -281,14 +281,26 @@
 // mode on those 200: certified gap 3.9 % of the value on average (max
 // 23 %), true gap to the proven optimum 2.4 % (max 16 %). At the DLRM
 // trace's size (BenchmarkGangOracle, see below) the certified gap is
-// 22-27 %: the Lagrangian bound is that of the LP, weak on bin-packing-
-// like capacities, so most of this gap is likely the bound's.
+// 22-27 %. The Lagrangian bound is that of the LP relaxation, weak on
+// such bin-packing-like capacities; on 16-service, 20-server instances of
+// the same shape, 4M nodes of GangExact improve the rounding by 0-3.6 %
+// and leave a certified gap of 13-24 %, so most of the gap is likely the
+// bound's, not the placement's.
 //
 // Regret is measured against the omniscient gang oracle, the same
 // knapsack with the true means (RunGang, GangExact; GangRunResult.
 // OracleGap reports any slot it did not prove). No theorem is claimed:
 // Theorem 2 assumes the exact P4 oracle, and ESDP-gang's per-slot problem
-// is solved up to the certified gap.
+// is solved up to the certified gap. Measured on DefaultGangConfig
+// (seeds 1-5, T = 2000, MSCHED_GANG_REGRET=2000 go test -run
+// TestGangRegret): the oracle proved every slot (OracleGap 0), no decision
+// broke a constraint, regret 688-923 (3.1-4.6 % of the oracle's
+// welfare), and the exponent of cumulative regret fitted on t = 250,
+// 500, 1000, 2000 is 0.44 on average (0.375-0.547): sublinear at this
+// horizon, faster than ln T. Expected welfare, mean of the 5 seeds: oracle
+// 21 830, ESDP-gang 21 053, HSWF-gang 17 942, LWTF-gang 17 155, LCF-gang
+// 13 948 (ESDP-gang ahead of every baseline on every seed, by 12-27 %
+// over the best one).
 //
 // Generator. GenerateGang draws instances from DefaultGangConfig: Table
 // 2/3 (8 job types, 40 servers, K = 3, arrival probability 0.9, demands
