@@ -327,6 +327,10 @@
 // for branch and bound; budgets below 2^31 - 1. Gangs: MaxGangChannels
 // (2^22) component channels per model (checked before allocating),
 // GangOracleSettings.MaxNodes <= 2^40, Iterations <= 2^16, channel values
-// |v| <= MaxGangValue (2^40); the per-job exact searches have fixed
-// budgets (jobs of more than 16 components get no per-job bound).
+// |v| <= MaxGangValue (2^40); a branch and bound also stops after
+// MaxGangSearchWork (2^34) channel scans (its node budget is cut to fit);
+// the per-job exact searches have fixed budgets (jobs of more than 16
+// components get no per-job bound). RunGang's omniscient oracle is
+// GangExact up to AutoSearchComponents components and GangAuto beyond,
+// with its certified gap in GangRunResult.OracleGap.
 package esdp
