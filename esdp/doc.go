@@ -328,7 +328,7 @@
 // (2^22) component channels per model (checked before allocating),
 // GangOracleSettings.MaxNodes <= 2^40, Iterations <= 2^16, channel values
 // |v| <= MaxGangValue (2^40); a branch and bound also stops after
-// MaxGangSearchWork (2^34) channel scans (its node budget is cut to fit);
+// MaxGangSearchWork (2^32) channel scans (its node budget is cut to fit);
 // the per-job exact searches have fixed budgets (jobs of more than 16
 // components get no per-job bound). RunGang's omniscient oracle is
 // GangExact up to AutoSearchComponents components and GangAuto beyond,

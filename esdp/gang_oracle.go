@@ -270,9 +270,9 @@ const roundEvery = 4
 const AutoSearchComponents = 128
 
 // MaxGangSearchWork bounds the channel scans of one branch and bound
-// (nodes × the arrived jobs' channels, 2^34): the node budget is cut to
+// (nodes × the arrived jobs' channels, 2^32): the node budget is cut to
 // fit it.
-const MaxGangSearchWork = 1 << 34
+const MaxGangSearchWork = 1 << 32
 
 func (s *gangSolve) activeChannels() int {
 	n := 0

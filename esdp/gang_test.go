@@ -335,3 +335,33 @@ func TestGangAllocs(t *testing.T) {
 		require.Zero(t, allocs, "%v", meth)
 	}
 }
+
+// TestGangExactBounded: GangExact on a problem far too large to prove
+// (the DLRM trace's shape) stops at its work budget with a feasible
+// placement, Status NodeLimit and a certified gap, instead of running for
+// hours.
+func TestGangExactBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of search")
+	}
+	m := dlrmGangModel(t, 1, 1)
+	ch, err := NewGangChannels(m)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(1, 1))
+	p := &GangKnapsack{Channels: ch, Value: make([]float64, ch.Len()), Arrived: make([]bool, m.NumJobs())}
+	for i := range p.Value {
+		p.Value[i] = rng.Float64()
+	}
+	for l := range p.Arrived {
+		p.Arrived[l] = true
+	}
+	o := GangOracle{Settings: GangOracleSettings{Method: GangExact, MaxNodes: 1 << 14}}
+	x := make([]int, m.NumComponents())
+	r, err := o.Solve(x, p)
+	require.NoError(t, err)
+	require.Equal(t, NodeLimit, r.Status)
+	require.ErrorIs(t, r.Status.Err(), ErrNodeLimit)
+	require.Greater(t, r.Gap, 0.0)
+	require.InDelta(t, gangValue(t, p, x), r.Value, 1e-9)
+	require.LessOrEqual(t, r.Nodes, int64(1<<14))
+}
