@@ -316,6 +316,11 @@
 // whose nodes the trace does not list: 192 servers (96 CPU nodes, 96 GPU
 // nodes of 8 GPUs), a pool of 64 eligible servers per service, 20 k
 // channels; and 10× (1 560 services, 1 920 servers, 200 k channels).
+// On the shared 2-core test machine (go test -bench BenchmarkGang
+// -benchtime 3x -count 3, load ~14), 0 allocs/op throughout: a slot
+// (Decide + Observe, 4-5 knapsacks) takes 38-44 ms at the trace's size
+// and 0.41-0.63 s at 10×; one knapsack 11-38 ms and 0.15-0.19 s; one
+// knapsack of the default synthetic size 56-95 µs, exact.
 //
 // # Limits
 //
