@@ -1,9 +1,11 @@
 package baselines
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/esdp"
@@ -95,24 +97,18 @@ func (b *gangBase) rank(arrived []bool, asc bool) {
 }
 
 // sortByKey sorts idx by key[idx] descending (ascending if asc), ties by
-// index, without allocating (insertion sort: the slices are per slot and
-// short, at most the job types or one job's components).
+// index, in O(n log n) without allocating.
 func sortByKey(idx []int, key []float64, asc bool) {
-	before := func(a, c int) bool {
-		ka, kc := key[a], key[c]
+	slices.SortFunc(idx, func(a, c int) int {
+		v := cmp.Compare(key[c], key[a])
 		if asc {
-			ka, kc = -ka, -kc
+			v = -v
 		}
-		if ka != kc {
-			return ka > kc
+		if v != 0 {
+			return v
 		}
-		return a < c
-	}
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && before(idx[j], idx[j-1]); j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
+		return cmp.Compare(a, c)
+	})
 }
 
 // placeJob places job l whole or not at all: its components in decreasing
@@ -335,16 +331,15 @@ func (c *GangLCF) Decide(t int, arrived []bool) ([]int, error) {
 		}
 	}
 	cost, key := c.cost, c.key
-	for i := 1; i < len(c.order); i++ {
-		for j := i; j > 0; j-- {
-			a, b := c.order[j], c.order[j-1]
-			before := cost[a] < cost[b] || cost[a] == cost[b] && (key[a] > key[b] || key[a] == key[b] && a < b)
-			if !before {
-				break
-			}
-			c.order[j], c.order[j-1] = b, a
+	slices.SortFunc(c.order, func(a, b int) int {
+		if v := cmp.Compare(cost[a], cost[b]); v != 0 {
+			return v
 		}
-	}
+		if v := cmp.Compare(key[b], key[a]); v != 0 {
+			return v
+		}
+		return cmp.Compare(a, b)
+	})
 	for _, l := range c.order {
 		c.placeJob(l)
 	}
