@@ -9,7 +9,12 @@
 //   - onsocmax*.go: MAX-FIRST, EQUAL-SHARE (paper 001);
 //   - esdp*.go: HSWF, LCF, LWTF (papers 002/003), HSWF-channel (HSWF's
 //     per-channel reading), and CUCB and Thompson sampling with the exact
-//     knapsack oracle;
+//     knapsack oracle; esdp_gang*.go: their gang versions GangHSWF,
+//     GangLCF, GangLWTF on a bipartite.GangModel (esdp.GangOnlinePolicy),
+//     each placing a job whole or not at all: the job's components in
+//     decreasing best v^, each on its fitting channel of highest v^, and
+//     the job kept only with at least m_l components (otherwise undone,
+//     holding no capacity);
 //   - ocorp*.go: SRPT, SRVF, SVF, SRF (paper 004) and Tetris; SRPT, ...
 //     pooled (NewSRPT, ...: Lemma 1's rate step on the pooled cluster,
 //     then the paper's packing, as OCORP) and server-aware (FirstFit:
