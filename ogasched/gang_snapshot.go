@@ -146,4 +146,3 @@ func (o *GangPolicy) Rebuild(model *bipartite.GangModel, s GangSettings, mp Gang
 	s.Init = nil
 	return newGang(model, s, relax, inner), nil
 }
-
