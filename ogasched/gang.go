@@ -195,6 +195,7 @@ type GangPolicy struct {
 	server []int     // the placement returned
 	resid  []float64 // residual capacities, r*K+k
 	keys   []gangKey // arrived jobs in rounding order
+	value  []float64 // v(c, r) per relaxation edge (c, r): the component's reward there
 	model  string
 }
 
@@ -246,6 +247,11 @@ func newGang(model *bipartite.GangModel, s GangSettings, relax *Problem, inner *
 		server: make([]int, model.NumComponents()),
 		resid:  make([]float64, model.NumServers()*model.K()),
 		keys:   make([]gangKey, 0, model.NumJobs()),
+		value:  make([]float64, relax.Graph.NumEdges()),
+	}
+	for e := range o.value {
+		ed := relax.Graph.Edge(e)
+		o.value[e] = componentValue(relax, model.Demand(ed.Left), ed.Right)
 	}
 	for i := range o.server {
 		o.server[i] = -1
@@ -380,9 +386,11 @@ func (o *GangPolicy) round(t int, x, y []float64) {
 }
 
 // placeJob places the components of job l whole, each on the server of
-// R_l with the largest phi_{c,r} among those its demand fits (ties: the
-// lower server index), and keeps them only when at least m_l are placed
-// (under GangLiteralPositive, any number).
+// R_l with the largest score phi_{c,r} max(v(c, r), 0) among those its
+// demand fits (ties: the larger phi, then the lower server index; v(c, r)
+// is the component's reward on r),
+// and keeps them only when at least m_l are placed (under
+// GangLiteralPositive, any number).
 func (o *GangPolicy) placeJob(l int, y []float64) {
 	m, rg := o.m, o.relax.Graph
 	K := m.K()
@@ -390,15 +398,16 @@ func (o *GangPolicy) placeJob(l int, y []float64) {
 	placed := 0
 	for c := lo; c < hi; c++ {
 		a := m.Demand(c)
-		bestR, bestF := -1, -1.0
+		bestR, bestS, bestF := -1, -1.0, -1.0
 		es, rs := rg.LeftEdges(c), rg.LeftNeighbors(c)
 		for i, e := range es {
 			r := rs[i]
 			if !fitsResid(a, o.resid[r*K:(r+1)*K], m.Capacity(r)) {
 				continue
 			}
-			if f := fraction(a, y[e*K:(e+1)*K]); f > bestF {
-				bestR, bestF = r, f
+			f := fraction(a, y[e*K:(e+1)*K])
+			if s := f * max(o.value[e], 0); s > bestS || (s == bestS && f > bestF) {
+				bestR, bestS, bestF = r, s, f
 			}
 		}
 		if bestR < 0 {

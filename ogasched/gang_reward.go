@@ -122,3 +122,58 @@ func GangBestFixed(p *Problem, m *bipartite.GangModel, arrivals [][]float64, bs 
 	X := GangArrivals(make([]float64, m.NumComponents()), m, XJ)
 	return bestFixed(p, X, bs)
 }
+
+// GangJobBound returns an upper bound on the total gang reward of every
+// policy, adaptive or not, on the job arrivals arrivals[t][l]:
+//
+//	sum_t sum_l x_l(t) V_l,  V_l = sum_{c of l} max(0, max_{r in R_l, a_c fits c_r} v(c, r))
+//
+// with v(c, r) = sum_k f_r^k(a_c^k) - max_k beta_k a_c^k the value of
+// component c on r, and V_l = 0 when fewer than m_l components fit any
+// server alone. A job's reward in any slot is at most V_l (its components'
+// best servers, capacity shared with nobody), so the bound holds for every
+// placement of every slot. p is GangRelaxation(m, s). Errors wrap
+// ErrDimension or ErrValue.
+func GangJobBound(p *Problem, m *bipartite.GangModel, arrivals [][]float64) (float64, error) {
+	if p == nil || m == nil {
+		return 0, fmt.Errorf("%w: GangJobBound: nil problem or model", ErrDimension)
+	}
+	if p.NumPorts() != m.NumComponents() || p.NumNodes() != m.NumServers() || p.K != m.K() {
+		return 0, fmt.Errorf("%w: GangJobBound: problem is not the model's relaxation", ErrDimension)
+	}
+	J := m.NumJobs()
+	V := make([]float64, J)
+	for l := range V {
+		lo, hi := m.Components(l)
+		fit := 0
+		for c := lo; c < hi; c++ {
+			best, ok := 0.0, false
+			for _, r := range m.Graph().LeftNeighbors(l) {
+				if m.Fits(c, r) {
+					ok = true
+					best = max(best, componentValue(p, m.Demand(c), r))
+				}
+			}
+			if ok {
+				fit++
+				V[l] += best
+			}
+		}
+		if fit < m.Min(l) {
+			V[l] = 0
+		}
+	}
+	total := 0.0
+	for t, x := range arrivals {
+		if len(x) != J {
+			return 0, fmt.Errorf("%w: len(arrivals[%d]) = %d, want %d jobs", ErrDimension, t, len(x), J)
+		}
+		for l, v := range x {
+			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > MaxValue {
+				return 0, fmt.Errorf("%w: arrivals[%d][%d] = %v, want finite in [0, %g]", ErrValue, t, l, v, MaxValue)
+			}
+			total += v * V[l]
+		}
+	}
+	return total, nil
+}

@@ -465,3 +465,63 @@ func TestGangZeroAllocsPerSlot(t *testing.T) {
 func encodeGangState(o *GangPolicy, st policyState) ([]byte, error) {
 	return snapshot.Encode(gangFormat, gangVersion, o.model, st)
 }
+
+// TestGangJobBoundAboveEveryPolicy: the per-job bound is above the total of
+// OGASched-gang and of random feasible placements chosen after seeing x(t),
+// and equals the brute-force best single-job placement when one job type
+// arrives alone on an uncontended cluster.
+func TestGangJobBoundAboveEveryPolicy(t *testing.T) {
+	for seed := uint64(1); seed <= 10; seed++ {
+		in := smallGang(t, seed, 4, 5)
+		m := in.Model
+		pol, err := NewGang(m, in.Settings())
+		require.NoError(t, err)
+		rng := rand.New(rand.NewPCG(seed, 13))
+		var xs [][]float64
+		for range 30 {
+			xs = append(xs, arrivals(rng, m.NumJobs(), 0.7))
+		}
+		res, err := RunGang(pol.Relaxation(), m, xs, []GangOnlinePolicy{pol})
+		require.NoError(t, err)
+		ub, err := GangJobBound(pol.Relaxation(), m, xs)
+		require.NoError(t, err)
+		require.LessOrEqual(t, res.Series[0].Total, ub*(1+1e-12))
+		require.Zero(t, res.Series[0].Violations)
+		pol.Close()
+		// Brute force for each job alone: every assignment of its
+		// components to servers (or none), feasible for its own load.
+		for l := 0; l < m.NumJobs(); l++ {
+			x := make([]float64, m.NumJobs())
+			x[l] = 1
+			ub, err := GangJobBound(pol.Relaxation(), m, [][]float64{x})
+			require.NoError(t, err)
+			lo, hi := m.Components(l)
+			if hi-lo > 4 {
+				continue
+			}
+			rs := m.Graph().LeftNeighbors(l)
+			server := slices.Repeat([]int{-1}, m.NumComponents())
+			best := 0.0
+			var rec func(c int)
+			rec = func(c int) {
+				if c == hi {
+					chk, _ := m.Check(arrived(x), server)
+					if chk.Violations == 0 {
+						v, _, _ := GangReward(pol.Relaxation(), m, GangMinComponents, x, server)
+						best = max(best, v)
+					}
+					return
+				}
+				server[c] = -1
+				rec(c + 1)
+				for _, r := range rs {
+					server[c] = r
+					rec(c + 1)
+				}
+				server[c] = -1
+			}
+			rec(lo)
+			require.GreaterOrEqual(t, ub*(1+1e-12)+1e-12, best, "seed %d job %d", seed, l)
+		}
+	}
+}
