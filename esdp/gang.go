@@ -361,36 +361,8 @@ func (p *GangPolicy) finish(t int, x []int, info GangSlotInfo) []int {
 // decision's is an error wrapping ErrValue, as is a reward outside [0,1];
 // on any error the policy is unchanged.
 func (p *GangPolicy) Observe(t int, fb GangFeedback) error {
-	if !p.decided {
-		return fmt.Errorf("%w: feedback for slot %d without a pending decision (Observe follows each Decide once)", ErrSlot, t)
-	}
-	if t != p.lastT {
-		return fmt.Errorf("%w: feedback for slot %d, last decision at slot %d", ErrSlot, t, p.lastT)
-	}
-	C := len(p.x)
-	if len(fb.Server) != C || len(fb.Reward) != C {
-		return fmt.Errorf("%w: len(Server) = %d, len(Reward) = %d, want %d components", ErrDimension, len(fb.Server), len(fb.Reward), C)
-	}
-	for c, s := range fb.Server {
-		if s == -1 {
-			continue
-		}
-		if s != p.x[c] || s < 0 {
-			return fmt.Errorf("%w: feedback for component %d on server %d, slot %d's decision placed it on %d", ErrValue, c, s, t, p.x[c])
-		}
-		if z := fb.Reward[c]; !(z >= 0 && z <= 1) {
-			return fmt.Errorf("%w: reward of component %d = %v, want [0,1]", ErrValue, c, z)
-		}
-		if p.stats.count[p.xch[c]] == math.MaxInt {
-			return fmt.Errorf("%w: count of channel %d = math.MaxInt", ErrValue, p.xch[c])
-		}
-	}
-	for c, s := range fb.Server {
-		if s >= 0 {
-			i := p.xch[c]
-			p.stats.count[i]++
-			p.stats.sum[i] += fb.Reward[c]
-		}
+	if err := ObserveGang(&p.stats, p.ch, p.x, p.decided, p.lastT, t, fb); err != nil {
+		return err
 	}
 	p.decided = false
 	return nil

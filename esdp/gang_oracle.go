@@ -11,8 +11,9 @@ type GangMethod int
 
 const (
 	// GangAuto, the zero value, computes the Lagrangian bound and its
-	// rounding; when their gap is not closed it runs branch and bound from
-	// that incumbent within GangOracleSettings.MaxNodes (default 2^14) and
+	// rounding; when their gap is not closed and the arrived jobs have at
+	// most AutoSearchComponents components it runs branch and bound from
+	// that incumbent within GangOracleSettings.MaxNodes (default 2^12) and
 	// returns the best placement found with a certified bound (Status
 	// Optimal when the search completed or the gap closed, NodeLimit
 	// otherwise). It always returns a feasible placement.
@@ -41,7 +42,7 @@ const (
 	// GangOracleSettings.MaxNodes is 0.
 	DefaultGangNodes int64 = 1 << 20
 	// DefaultGangAutoNodes is GangAuto's budget when MaxNodes is 0.
-	DefaultGangAutoNodes int64 = 1 << 14
+	DefaultGangAutoNodes int64 = 1 << 12
 	// MaxGangNodes bounds GangOracleSettings.MaxNodes.
 	MaxGangNodes int64 = 1 << 40
 	// DefaultGangIterations is the number of subgradient iterations of the
@@ -169,6 +170,7 @@ type GangOracle struct {
 	seq, remIncl                 []int     // search order of components
 	suf0, sufM                   []float64 // search bounds per position
 	tmp0, tmpM                   []float64 // per-job scratch of residBound
+	cap0, capM                   []float64 // per job: exact job optimum at full capacities (mu = 0, bestMu)
 	opt, chosen                  []int     // search state per position
 	placed                       []int     // per job
 }
@@ -250,8 +252,29 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	o.seq, o.remIncl, o.opt, o.chosen = growI(o.seq, C), growI(o.remIncl, C), growI(o.opt, C), growI(o.chosen, C)
 	o.suf0, o.sufM = growF(o.suf0, C+1), growF(o.sufM, C+1)
 	o.tmp0, o.tmpM = growF(o.tmp0, C), growF(o.tmpM, C)
+	o.cap0, o.capM = growF(o.cap0, J), growF(o.capM, J)
 	o.idx = growI(o.idx, max(C, J))
 	o.jobs, o.phi, o.placed = growI(o.jobs, J), growF(o.phi, J), growI(o.placed, J)
+}
+
+// roundEvery is the period, in subgradient iterations, of the rounding
+// (also run after the last iteration) on problems with more than
+// AutoSearchComponents components; smaller ones round every iteration.
+const roundEvery = 4
+
+// AutoSearchComponents bounds the components of the arrived jobs for
+// which GangAuto runs its branch and bound: beyond it a node costs
+// O(their channels) and a budgeted search rarely improves on the rounding,
+// so GangAuto returns the rounding and its certified gap.
+const AutoSearchComponents = 128
+
+func (s *gangSolve) activeComponents() int {
+	n := 0
+	for _, l := range s.active {
+		lo, hi := s.ch.model.Components(l)
+		n += hi - lo
+	}
+	return n
 }
 
 // gangSolve is one Solve's working state.
@@ -401,11 +424,17 @@ func (s *gangSolve) run() GangKnapsackResult {
 	best := math.Inf(1)
 	theta, stall := 2.0, 0
 	iters := o.Settings.iterations()
+	every := 1 // small problems: a rounding per iteration seeds the search
+	if s.activeComponents() > AutoSearchComponents {
+		every = roundEvery
+	}
 	for it := 0; it < iters; it++ {
 		res.Iterations++
 		clear(o.use)
 		L := dot(o.mu, capv) + s.relax(o.mu, s.active, o.use)
-		s.round()
+		if it%every == 0 || it == iters-1 {
+			s.round()
+		}
 		if L < best {
 			best = L
 			copy(o.bestMu, o.mu)
@@ -433,8 +462,11 @@ func (s *gangSolve) run() GangKnapsackResult {
 			o.mu[i] = max(0, o.mu[i]-step*(capv[i]-u))
 		}
 	}
+	best = min(best, s.tighten(capv))
 	res.Bound = math.Max(best, s.incVal)
-	if s.o.Settings.Method != GangScalable && res.Bound-s.incVal > s.tol {
+	search := s.o.Settings.Method == GangExact ||
+		s.o.Settings.Method == GangAuto && s.activeComponents() <= AutoSearchComponents
+	if search && res.Bound-s.incVal > s.tol {
 		var done bool
 		res.Nodes, done = s.search(capv)
 		if done {
@@ -522,11 +554,55 @@ func (s *gangSolve) round() {
 				cur[c] = -1
 			}
 		}
+		if n < m.Min(l) { // the greedy order failed: search the job alone
+			val += s.placeJobExact(l, cur)
+		}
 	}
 	if val > s.incVal || math.IsInf(s.incVal, -1) {
 		s.incVal = val
 		copy(o.inc, cur)
 	}
+}
+
+// placeJobExact places job l on the residual capacities by exhaustive
+// search (reduced values at o.mu; small jobs only, within a budget) if
+// that gives at least m_l components with a positive value, and returns
+// the value placed (0 if none).
+func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
+	o, m := s.o, s.ch.model
+	K := s.K
+	lo, hi := m.Components(l)
+	for c := lo; c < hi; c++ {
+		clo, chi := s.ch.Range(c)
+		for i := clo; i < chi; i++ {
+			o.w[i] = s.reduced(o.mu, i, c)
+		}
+	}
+	js := jobSearch{s: s, val: o.w, limit: placeJobNodes}
+	if js.solve(l, math.Inf(-1)); !js.found {
+		return 0
+	}
+	v := 0.0
+	for c := lo; c < hi; c++ {
+		if i := js.best_[c-lo]; i >= 0 {
+			v += s.p.Value[i]
+		}
+	}
+	if v <= 0 {
+		return 0
+	}
+	for c := lo; c < hi; c++ {
+		i := js.best_[c-lo]
+		if i < 0 {
+			continue
+		}
+		r := s.ch.Server(i)
+		for k, x := range m.Demand(c) {
+			o.resid[r*K+k] -= x
+		}
+		cur[c] = r
+	}
+	return v
 }
 
 func fitsResid(resid, a []float64, r, K int) bool {
@@ -539,16 +615,45 @@ func fitsResid(resid, a []float64, r, K int) bool {
 	return true
 }
 
+// tighten evaluates the relaxation at the best multipliers (bw, bwM, phi,
+// and the reduced values w of the active jobs' channels), computes every
+// active job's exact optimum on its own at the full capacities (cap0 at
+// the values, capM at the reduced values) and returns the tightened
+// Lagrangian bound
+//
+//	min(Σ_l cap0_l, mu·c + Σ_l min(phi_l, capM_l)),
+//
+// valid because every feasible placement places each job within the
+// capacities on its own.
+func (s *gangSolve) tighten(capv []float64) float64 {
+	o, m := s.o, s.ch.model
+	s.relax(o.bestMu, s.active, nil)
+	copy(o.bwM, o.bw)
+	for _, l := range s.active {
+		lo, hi := m.Components(l)
+		for c := lo; c < hi; c++ {
+			clo, chi := s.ch.Range(c)
+			for i := clo; i < chi; i++ {
+				o.w[i] = s.reduced(o.bestMu, i, c)
+			}
+		}
+	}
+	copy(o.resid, capv)
+	b0, bm := 0.0, dot(o.bestMu, capv)
+	for _, l := range s.active {
+		o.cap0[l], o.capM[l] = s.jobExact(l, false), s.jobExact(l, true)
+		b0 += o.cap0[l]
+		bm += min(o.phi[l], o.capM[l])
+	}
+	return min(b0, bm)
+}
+
 // search runs depth-first branch and bound from the incumbent, within the
 // node budget. It returns the nodes visited and whether the search
 // completed (the incumbent is then optimal).
 func (s *gangSolve) search(capv []float64) (int64, bool) {
 	o, m := s.o, s.ch.model
 	K := s.K
-	// Reduced values at the best multipliers.
-	clear(o.use)
-	s.relax(o.bestMu, s.active, nil)
-	copy(o.bwM, o.bw)
 	muC := dot(o.bestMu, capv)
 	// Order: jobs by relaxed value at bestMu, components by value at mu=0.
 	jobs := o.idx[:0]
@@ -568,7 +673,6 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 			perm := o.perm[clo:chi]
 			for i := range perm {
 				perm[i] = clo + i
-				o.w[clo+i] = s.reduced(o.bestMu, clo+i, c)
 			}
 			sortIdxDesc(perm, s.p.Value)
 		}
@@ -706,11 +810,11 @@ func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 			best0, bestM := math.Inf(-1), math.Inf(-1)
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
-				if !s.ch.fits[i] || !fitsResid(o.resid, a, s.ch.Server(i), K) {
+				v, w := s.p.Value[i], o.w[i]
+				if !s.ch.fits[i] || (v <= best0 && w <= bestM) || !fitsResid(o.resid, a, s.ch.Server(i), K) {
 					continue
 				}
-				best0 = max(best0, s.p.Value[i])
-				bestM = max(bestM, o.w[i])
+				best0, bestM = max(best0, v), max(bestM, w)
 			}
 			if bestM > math.Inf(-1) {
 				v0, vm = append(v0, best0), append(vm, bestM)
@@ -723,12 +827,122 @@ func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 				return math.Inf(-1), math.Inf(-1)
 			}
 		} else {
-			b0 += jobPart(v0, need, canZero)
-			bm += jobPart(vm, need, canZero)
+			p0, pm := jobPart(v0, need, canZero), jobPart(vm, need, canZero)
+			if pl == 0 {
+				p0, pm = min(p0, o.cap0[l]), min(pm, o.capM[l])
+			}
+			b0 += p0
+			bm += pm
 		}
 		d = end
 	}
 	return b0, bm
+}
+
+// jobExactComps and jobExactNodes bound the exhaustive search of
+// jobExact: jobs with more components, or searches with more nodes, get
+// no job bound (+Inf).
+const (
+	jobExactComps = 16
+	jobExactNodes = 1 << 12
+	placeJobNodes = 1 << 8 // the rounding's fallback search of one job
+)
+
+// jobExact returns the best value of job l on its own at the full
+// capacities (o.resid must hold them; it is restored): at least m_l
+// components placed, each on one fitting channel, with the servers'
+// capacities shared by the job's components, or nothing (0). Values are
+// reduced at bestMu if reduced, else the channel values. It returns +Inf
+// when the job is too large or the search exceeds its budget (no bound).
+func (s *gangSolve) jobExact(l int, reduced bool) float64 {
+	val := s.p.Value
+	if reduced {
+		val = s.o.w
+	}
+	js := jobSearch{s: s, val: val, limit: jobExactNodes}
+	if !js.solve(l, 0) {
+		return math.Inf(1)
+	}
+	return js.best
+}
+
+// jobSearch is the state of the exhaustive search of one job on the
+// residual capacities o.resid (restored after the search): the best value
+// of at least m_l components, each on a fitting channel, or floor.
+type jobSearch struct {
+	s            *gangSolve
+	val          []float64
+	suf          [jobExactComps + 1]float64
+	pick, best_  [jobExactComps]int // current and best channel per component (-1)
+	lo, hi, need int
+	nodes, limit int
+	best         float64
+	found        bool
+}
+
+// solve searches job l from the value floor (0: the job may stay
+// unserved; -Inf: find the best placement whatever its value). It returns
+// false if the job is too large or the search exceeds its budget.
+func (js *jobSearch) solve(l int, floor float64) bool {
+	s := js.s
+	m := s.ch.model
+	js.lo, js.hi = m.Components(l)
+	js.need, js.best, js.found = m.Min(l), floor, false
+	if js.hi-js.lo > jobExactComps {
+		return false
+	}
+	// suffix bound: Σ max(0, best channel) of components c.. of the job
+	js.suf[js.hi-js.lo] = 0
+	for c := js.hi - 1; c >= js.lo; c-- {
+		b := 0.0
+		clo, chi := s.ch.Range(c)
+		for i := clo; i < chi; i++ {
+			if s.ch.fits[i] {
+				b = max(b, js.val[i])
+			}
+		}
+		js.suf[c-js.lo] = js.suf[c-js.lo+1] + b
+	}
+	return js.rec(js.lo, 0, 0)
+}
+
+func (js *jobSearch) rec(c, n int, v float64) bool {
+	if js.nodes++; js.nodes > js.limit {
+		return false
+	}
+	if c == js.hi {
+		if n >= js.need && v > js.best {
+			js.best, js.found = v, true
+			js.best_ = js.pick
+		}
+		return true
+	}
+	if v+js.suf[c-js.lo] <= js.best || n+js.hi-c < js.need {
+		return true
+	}
+	s := js.s
+	o, K := s.o, s.K
+	a := s.ch.model.Demand(c)
+	clo, chi := s.ch.Range(c)
+	for i := clo; i < chi; i++ {
+		r := s.ch.Server(i)
+		if !s.ch.fits[i] || !fitsResid(o.resid, a, r, K) {
+			continue
+		}
+		for k, x := range a {
+			o.resid[r*K+k] -= x
+		}
+		js.pick[c-js.lo] = i
+		ok := js.rec(c+1, n+1, v+js.val[i])
+		for k, x := range a {
+			o.resid[r*K+k] += x
+		}
+		if !ok {
+			return false
+		}
+	}
+	js.pick[c-js.lo] = -1
+	return js.rec(c+1, n, v)
 }
 
 // jobPart returns the best sum of at least need of the values v (all of

@@ -164,3 +164,55 @@ func TestGangOracleBruteForce(t *testing.T) {
 	}
 	t.Logf("%d instances; the scalable mode closed its gap on %d", n, closed)
 }
+
+// TestGangScalableGap measures the scalable mode on instances of the
+// default synthetic size (8 job types, 40 servers, 2-4 components): its
+// certified bound is never below the exact optimum (GangExact, when it
+// proves optimality), its value never above; it logs the certified and
+// the true relative gaps.
+func TestGangScalableGap(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 20
+	}
+	exact := GangOracle{Settings: GangOracleSettings{Method: GangExact, MaxNodes: 1 << 22}}
+	scal := GangOracle{Settings: GangOracleSettings{Method: GangScalable}}
+	var certSum, certMax, trueSum, trueMax float64
+	proved := 0
+	for it := 0; it < n; it++ {
+		rng := rand.New(rand.NewPCG(uint64(it), 77))
+		in, err := GenerateGang(DefaultGangConfig(), rng)
+		require.NoError(t, err)
+		ch, err := in.Channels()
+		require.NoError(t, err)
+		p := &GangKnapsack{Channels: ch, Value: make([]float64, ch.Len()), Arrived: make([]bool, in.Model.NumJobs())}
+		for i := range p.Value {
+			p.Value[i] = rng.Float64()
+		}
+		for l := range p.Arrived {
+			p.Arrived[l] = rng.Float64() < 0.9
+		}
+		x := make([]int, in.Model.NumComponents())
+		rs, err := scal.Solve(x, p)
+		require.NoError(t, err)
+		require.InDelta(t, gangValue(t, p, x), rs.Value, 1e-9)
+		re, err := exact.Solve(x, p)
+		require.NoError(t, err)
+		require.InDelta(t, gangValue(t, p, x), re.Value, 1e-9)
+		require.GreaterOrEqual(t, re.Value, rs.Value-1e-9)
+		require.GreaterOrEqual(t, rs.Bound, re.Value-1e-9)
+		require.GreaterOrEqual(t, re.Bound, re.Value-1e-9)
+		cert := rs.Gap / math.Max(rs.Value, 1e-12)
+		certSum += cert
+		certMax = math.Max(certMax, cert)
+		if re.Status == Optimal {
+			proved++
+			g := (re.Value - rs.Value) / math.Max(re.Value, 1e-12)
+			trueSum += g
+			trueMax = math.Max(trueMax, g)
+		}
+	}
+	t.Logf("%d instances: scalable certified gap mean %.2f%% max %.2f%%; exact proved %d, true gap of the scalable mode mean %.2f%% max %.2f%%",
+		n, 100*certSum/float64(n), 100*certMax, proved, 100*trueSum/float64(max(proved, 1)), 100*trueMax)
+	require.Equal(t, n, proved, "GangExact should prove every default-size instance")
+}
