@@ -67,44 +67,44 @@ type GangSpreadingSettings struct{}
 // GangFirstFitSettings configures GangFirstFit; the zero value is the only setup.
 type GangFirstFitSettings struct{}
 
-type gangOrder int
+type ogaGangOrder int
 
 const (
-	orderIndex gangOrder = iota
+	orderIndex ogaGangOrder = iota
 	orderDRF
 	orderFair
 )
 
-type gangPick int
+type ogaGangPick int
 
 const (
-	pickFirst gangPick = iota
+	pickFirst ogaGangPick = iota
 	pickMost
 	pickLeast
 )
 
-// gangBase is the shared machinery of the gang baselines.
-type gangBase struct {
+// ogaGangBase is the shared machinery of the gang baselines.
+type ogaGangBase struct {
 	m       *bipartite.GangModel
 	name    string
-	order   gangOrder
-	pick    gangPick
+	order   ogaGangOrder
+	pick    ogaGangPick
 	server  []int
 	resid   []float64
 	share   []float64 // DRF: dominant share per job
 	served  []int64   // FAIRNESS: slots served per job
 	arrived []int64   // FAIRNESS: slots arrived per job
-	keys    []gangJobKey
+	keys    []ogaGangJobKey
 	last    int
 	model   string
 }
 
-type gangJobKey struct {
+type ogaGangJobKey struct {
 	key float64
 	l   int
 }
 
-func cmpGangJobKey(a, b gangJobKey) int {
+func cmpOgaGangJobKey(a, b ogaGangJobKey) int {
 	if c := cmp.Compare(a.key, b.key); c != 0 {
 		return c
 	}
@@ -112,22 +112,22 @@ func cmpGangJobKey(a, b gangJobKey) int {
 }
 
 const (
-	gangFormat  = "msched/baselines.GangBaseline"
-	gangVersion = 1
+	ogaGangFormat  = "msched/baselines.GangBaseline"
+	ogaGangVersion = 1
 )
 
-func newGangBase(name string, m *bipartite.GangModel, order gangOrder, pick gangPick) (*gangBase, error) {
+func newOgaGangBase(name string, m *bipartite.GangModel, order ogaGangOrder, pick ogaGangPick) (*ogaGangBase, error) {
 	if m == nil {
 		return nil, fmt.Errorf("%w: baselines: %s: nil gang model", ogasched.ErrDimension, name)
 	}
 	J, K := m.NumJobs(), m.K()
-	b := &gangBase{m: m, name: name, order: order, pick: pick,
+	b := &ogaGangBase{m: m, name: name, order: order, pick: pick,
 		server: make([]int, m.NumComponents()), resid: make([]float64, m.NumServers()*K),
-		keys: make([]gangJobKey, 0, J), last: -1}
+		keys: make([]ogaGangJobKey, 0, J), last: -1}
 	for i := range b.server {
 		b.server[i] = -1
 	}
-	h := snapshot.NewHasher(gangFormat).String(name)
+	h := snapshot.NewHasher(ogaGangFormat).String(name)
 	g := m.Graph()
 	h.Int(J).Int(m.NumServers()).Int(K).Int(g.NumEdges())
 	for e := 0; e < g.NumEdges(); e++ {
@@ -180,13 +180,13 @@ func newGangBase(name string, m *bipartite.GangModel, order gangOrder, pick gang
 }
 
 // Name implements bipartite.OnlinePolicy.
-func (b *gangBase) Name() string { return b.name }
+func (b *ogaGangBase) Name() string { return b.name }
 
 // Model returns the gang model the baseline was built on.
-func (b *gangBase) Model() *bipartite.GangModel { return b.m }
+func (b *ogaGangBase) Model() *bipartite.GangModel { return b.m }
 
 // Decide places the arrived jobs of slot t (x_l > 0) all or nothing.
-func (b *gangBase) Decide(t int, x []float64) (ogasched.GangDecision, error) {
+func (b *ogaGangBase) Decide(t int, x []float64) (ogasched.GangDecision, error) {
 	if t < 0 || t <= b.last {
 		return ogasched.GangDecision{}, fmt.Errorf("%w: baselines: %s: slot t = %d, want >= 0 and > %d (the previous Decide)", ogasched.ErrSlot, b.name, t, b.last)
 	}
@@ -219,9 +219,9 @@ func (b *gangBase) Decide(t int, x []float64) (ogasched.GangDecision, error) {
 		case orderFair:
 			key = float64(b.served[l]) / float64(b.arrived[l]+1)
 		}
-		b.keys = append(b.keys, gangJobKey{key, l})
+		b.keys = append(b.keys, ogaGangJobKey{key, l})
 	}
-	slices.SortFunc(b.keys, cmpGangJobKey)
+	slices.SortFunc(b.keys, cmpOgaGangJobKey)
 	for _, jk := range b.keys {
 		ok := b.placeJob(jk.l)
 		if b.order == orderFair {
@@ -235,7 +235,7 @@ func (b *gangBase) Decide(t int, x []float64) (ogasched.GangDecision, error) {
 }
 
 // used returns the mean over k with c_r^k > 0 of (c - resid)/c.
-func (b *gangBase) used(r int) float64 {
+func (b *ogaGangBase) used(r int) float64 {
 	K := b.m.K()
 	capa, res := b.m.Capacity(r), b.resid[r*K:(r+1)*K]
 	s, n := 0.0, 0
@@ -251,7 +251,7 @@ func (b *gangBase) used(r int) float64 {
 	return s / float64(n)
 }
 
-func gangFits(a, res, capa []float64) bool {
+func ogaGangFits(a, res, capa []float64) bool {
 	for k, ak := range a {
 		if ak > res[k]+1e-12*(1+capa[k]) {
 			return false
@@ -262,7 +262,7 @@ func gangFits(a, res, capa []float64) bool {
 
 // placeJob places l's components whole and keeps them when at least m_l
 // fit; it reports whether the job was placed.
-func (b *gangBase) placeJob(l int) bool {
+func (b *ogaGangBase) placeJob(l int) bool {
 	m := b.m
 	K := m.K()
 	lo, hi := m.Components(l)
@@ -272,7 +272,7 @@ func (b *gangBase) placeJob(l int) bool {
 		a := m.Demand(c)
 		best, bestU := -1, 0.0
 		for _, r := range rs {
-			if !gangFits(a, b.resid[r*K:(r+1)*K], m.Capacity(r)) {
+			if !ogaGangFits(a, b.resid[r*K:(r+1)*K], m.Capacity(r)) {
 				continue
 			}
 			if b.pick == pickFirst {
@@ -309,15 +309,15 @@ func (b *gangBase) placeJob(l int) bool {
 	return false
 }
 
-type gangState struct {
+type ogaGangState struct {
 	Last    int     `json:"last"`
 	Served  []int64 `json:"served,omitempty"`
 	Arrived []int64 `json:"arrived,omitempty"`
 	Check   string  `json:"check"`
 }
 
-func (s *gangState) sum() string {
-	h := snapshot.NewHasher(gangFormat + ".state").Int(s.Last).Int(len(s.Served))
+func (s *ogaGangState) sum() string {
+	h := snapshot.NewHasher(ogaGangFormat + ".state").Int(s.Last).Int(len(s.Served))
 	for i := range s.Served {
 		h.Int(int(s.Served[i])).Int(int(s.Arrived[i]))
 	}
@@ -325,10 +325,10 @@ func (s *gangState) sum() string {
 }
 
 // MarshalBinary implements encoding.BinaryMarshaler (see GangBaselineNames).
-func (b *gangBase) MarshalBinary() ([]byte, error) {
-	st := gangState{Last: b.last, Served: b.served, Arrived: b.arrived}
+func (b *ogaGangBase) MarshalBinary() ([]byte, error) {
+	st := ogaGangState{Last: b.last, Served: b.served, Arrived: b.arrived}
 	st.Check = st.sum()
-	return snapshot.Encode(gangFormat, gangVersion, b.model, st)
+	return snapshot.Encode(ogaGangFormat, ogaGangVersion, b.model, st)
 }
 
 // UnmarshalBinary implements encoding.BinaryUnmarshaler: restore into a
@@ -336,9 +336,9 @@ func (b *gangBase) MarshalBinary() ([]byte, error) {
 // altered bytes, or counts that are negative, of the wrong length or with
 // served > arrived give an error wrapping ogasched.ErrSnapshot; the policy
 // is then unchanged.
-func (b *gangBase) UnmarshalBinary(data []byte) error {
-	var st gangState
-	if err := snapshot.Decode(data, gangFormat, gangVersion, b.model, &st); err != nil {
+func (b *ogaGangBase) UnmarshalBinary(data []byte) error {
+	var st ogaGangState
+	if err := snapshot.Decode(data, ogaGangFormat, ogaGangVersion, b.model, &st); err != nil {
 		return fmt.Errorf("%w: baselines: %s: %w", ogasched.ErrSnapshot, b.name, err)
 	}
 	bad := func(format string, args ...any) error {
@@ -365,17 +365,17 @@ func (b *gangBase) UnmarshalBinary(data []byte) error {
 }
 
 // MarshalJSON returns the bytes of MarshalBinary.
-func (b *gangBase) MarshalJSON() ([]byte, error) { return b.MarshalBinary() }
+func (b *ogaGangBase) MarshalJSON() ([]byte, error) { return b.MarshalBinary() }
 
 // UnmarshalJSON is UnmarshalBinary.
-func (b *gangBase) UnmarshalJSON(data []byte) error { return b.UnmarshalBinary(data) }
+func (b *ogaGangBase) UnmarshalJSON(data []byte) error { return b.UnmarshalBinary(data) }
 
 // GangDRF is DRF-gang (see GangBaselineNames).
-type GangDRF struct{ *gangBase }
+type GangDRF struct{ *ogaGangBase }
 
 // NewGangDRF returns DRF-gang on m; a nil model wraps ogasched.ErrDimension.
 func NewGangDRF(m *bipartite.GangModel, _ GangDRFSettings) (*GangDRF, error) {
-	b, err := newGangBase("DRF-gang", m, orderDRF, pickFirst)
+	b, err := newOgaGangBase("DRF-gang", m, orderDRF, pickFirst)
 	if err != nil {
 		return nil, err
 	}
@@ -383,11 +383,11 @@ func NewGangDRF(m *bipartite.GangModel, _ GangDRFSettings) (*GangDRF, error) {
 }
 
 // GangFairness is FAIRNESS-gang (see GangBaselineNames).
-type GangFairness struct{ *gangBase }
+type GangFairness struct{ *ogaGangBase }
 
 // NewGangFairness returns FAIRNESS-gang on m; a nil model wraps ogasched.ErrDimension.
 func NewGangFairness(m *bipartite.GangModel, _ GangFairnessSettings) (*GangFairness, error) {
-	b, err := newGangBase("FAIRNESS-gang", m, orderFair, pickFirst)
+	b, err := newOgaGangBase("FAIRNESS-gang", m, orderFair, pickFirst)
 	if err != nil {
 		return nil, err
 	}
@@ -395,11 +395,11 @@ func NewGangFairness(m *bipartite.GangModel, _ GangFairnessSettings) (*GangFairn
 }
 
 // GangBinPacking is BINPACKING-gang (see GangBaselineNames).
-type GangBinPacking struct{ *gangBase }
+type GangBinPacking struct{ *ogaGangBase }
 
 // NewGangBinPacking returns BINPACKING-gang on m; a nil model wraps ogasched.ErrDimension.
 func NewGangBinPacking(m *bipartite.GangModel, _ GangBinPackingSettings) (*GangBinPacking, error) {
-	b, err := newGangBase("BINPACKING-gang", m, orderIndex, pickMost)
+	b, err := newOgaGangBase("BINPACKING-gang", m, orderIndex, pickMost)
 	if err != nil {
 		return nil, err
 	}
@@ -407,11 +407,11 @@ func NewGangBinPacking(m *bipartite.GangModel, _ GangBinPackingSettings) (*GangB
 }
 
 // GangSpreading is SPREADING-gang (see GangBaselineNames).
-type GangSpreading struct{ *gangBase }
+type GangSpreading struct{ *ogaGangBase }
 
 // NewGangSpreading returns SPREADING-gang on m; a nil model wraps ogasched.ErrDimension.
 func NewGangSpreading(m *bipartite.GangModel, _ GangSpreadingSettings) (*GangSpreading, error) {
-	b, err := newGangBase("SPREADING-gang", m, orderIndex, pickLeast)
+	b, err := newOgaGangBase("SPREADING-gang", m, orderIndex, pickLeast)
 	if err != nil {
 		return nil, err
 	}
@@ -420,11 +420,11 @@ func NewGangSpreading(m *bipartite.GangModel, _ GangSpreadingSettings) (*GangSpr
 
 // GangFirstFit is FIRSTFIT-gang, the coscheduling plugin's behaviour (see
 // GangBaselineNames).
-type GangFirstFit struct{ *gangBase }
+type GangFirstFit struct{ *ogaGangBase }
 
 // NewGangFirstFit returns FIRSTFIT-gang on m; a nil model wraps ogasched.ErrDimension.
 func NewGangFirstFit(m *bipartite.GangModel, _ GangFirstFitSettings) (*GangFirstFit, error) {
-	b, err := newGangBase("FIRSTFIT-gang", m, orderIndex, pickFirst)
+	b, err := newOgaGangBase("FIRSTFIT-gang", m, orderIndex, pickFirst)
 	if err != nil {
 		return nil, err
 	}
@@ -436,20 +436,20 @@ func NewGangFirstFit(m *bipartite.GangModel, _ GangFirstFitSettings) (*GangFirst
 func NewGangBaseline(name string, m *bipartite.GangModel) (ogasched.GangOnlinePolicy, error) {
 	switch name {
 	case "DRF-gang":
-		return gangPolicy(NewGangDRF(m, GangDRFSettings{}))
+		return ogaGangPolicy(NewGangDRF(m, GangDRFSettings{}))
 	case "FAIRNESS-gang":
-		return gangPolicy(NewGangFairness(m, GangFairnessSettings{}))
+		return ogaGangPolicy(NewGangFairness(m, GangFairnessSettings{}))
 	case "BINPACKING-gang":
-		return gangPolicy(NewGangBinPacking(m, GangBinPackingSettings{}))
+		return ogaGangPolicy(NewGangBinPacking(m, GangBinPackingSettings{}))
 	case "SPREADING-gang":
-		return gangPolicy(NewGangSpreading(m, GangSpreadingSettings{}))
+		return ogaGangPolicy(NewGangSpreading(m, GangSpreadingSettings{}))
 	case "FIRSTFIT-gang":
-		return gangPolicy(NewGangFirstFit(m, GangFirstFitSettings{}))
+		return ogaGangPolicy(NewGangFirstFit(m, GangFirstFitSettings{}))
 	}
 	return nil, fmt.Errorf("%w: baselines: unknown gang baseline %q (want one of %v)", ogasched.ErrSettings, name, GangBaselineNames)
 }
 
-func gangPolicy[T ogasched.GangOnlinePolicy](pol T, err error) (ogasched.GangOnlinePolicy, error) {
+func ogaGangPolicy[T ogasched.GangOnlinePolicy](pol T, err error) (ogasched.GangOnlinePolicy, error) {
 	if err != nil {
 		return nil, err
 	}

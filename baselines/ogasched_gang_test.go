@@ -13,7 +13,7 @@ import (
 	"github.com/msched/msched/ogasched"
 )
 
-func gangInstance(t testing.TB, seed uint64, jobs, servers int) *ogasched.GangInstance {
+func ogaGangInstance(t testing.TB, seed uint64, jobs, servers int) *ogasched.GangInstance {
 	t.Helper()
 	cfg := ogasched.DefaultGangConfig()
 	cfg.Config.Ports, cfg.Config.Nodes, cfg.Config.EdgeProb, cfg.Config.Contention = jobs, servers, 0.6, 20
@@ -22,7 +22,7 @@ func gangInstance(t testing.TB, seed uint64, jobs, servers int) *ogasched.GangIn
 	return in
 }
 
-func gangX(rng *rand.Rand, n int, rho float64) ([]float64, []bool) {
+func ogaGangX(rng *rand.Rand, n int, rho float64) ([]float64, []bool) {
 	x, a := make([]float64, n), make([]bool, n)
 	for l := range x {
 		if rng.Float64() < rho {
@@ -34,13 +34,13 @@ func gangX(rng *rand.Rand, n int, rho float64) ([]float64, []bool) {
 
 func TestGangBaselinesFeasible(t *testing.T) {
 	for seed := uint64(1); seed <= 25; seed++ {
-		in := gangInstance(t, seed, 2+int(seed%8), 2+int(seed%9))
+		in := ogaGangInstance(t, seed, 2+int(seed%8), 2+int(seed%9))
 		for _, name := range GangBaselineNames {
 			pol, err := NewGangBaseline(name, in.Model)
 			require.NoError(t, err)
 			rng := rand.New(rand.NewPCG(seed, 2))
 			for slot := range 30 {
-				x, a := gangX(rng, in.Model.NumJobs(), 0.8)
+				x, a := ogaGangX(rng, in.Model.NumJobs(), 0.8)
 				d, err := pol.Decide(slot, x)
 				require.NoError(t, err)
 				require.Nil(t, d.Y)
@@ -97,12 +97,12 @@ func refFirstFit(m *bipartite.GangModel, x []float64) []int {
 
 func TestGangFirstFitMatchesReference(t *testing.T) {
 	for seed := uint64(1); seed <= 60; seed++ {
-		in := gangInstance(t, seed, 3+int(seed%6), 2+int(seed%5))
+		in := ogaGangInstance(t, seed, 3+int(seed%6), 2+int(seed%5))
 		pol, err := NewGangFirstFit(in.Model, GangFirstFitSettings{})
 		require.NoError(t, err)
 		rng := rand.New(rand.NewPCG(seed, 3))
 		for slot := range 5 {
-			x, _ := gangX(rng, in.Model.NumJobs(), 0.8)
+			x, _ := ogaGangX(rng, in.Model.NumJobs(), 0.8)
 			d, err := pol.Decide(slot, x)
 			require.NoError(t, err)
 			require.Equal(t, refFirstFit(in.Model, x), d.Server, "seed %d slot %d", seed, slot)
@@ -153,7 +153,7 @@ func TestGangBaselinesHostileAndSnapshot(t *testing.T) {
 	require.ErrorIs(t, err, ogasched.ErrDimension)
 	_, err = NewGangBaseline("nope", nil)
 	require.ErrorIs(t, err, ogasched.ErrSettings)
-	in := gangInstance(t, 1, 4, 5)
+	in := ogaGangInstance(t, 1, 4, 5)
 	J := in.Model.NumJobs()
 	pol, err := NewGangFairness(in.Model, GangFairnessSettings{})
 	require.NoError(t, err)
@@ -167,7 +167,7 @@ func TestGangBaselinesHostileAndSnapshot(t *testing.T) {
 	require.ErrorIs(t, err, ogasched.ErrSlot)
 	rng := rand.New(rand.NewPCG(1, 1))
 	for slot := range 10 {
-		x, _ := gangX(rng, J, 0.9)
+		x, _ := ogaGangX(rng, J, 0.9)
 		_, err := pol.Decide(slot, x)
 		require.NoError(t, err)
 	}
@@ -179,7 +179,7 @@ func TestGangBaselinesHostileAndSnapshot(t *testing.T) {
 	_, err = other.Decide(9, make([]float64, J))
 	require.ErrorIs(t, err, ogasched.ErrSlot)
 	for slot := 10; slot < 15; slot++ {
-		x, _ := gangX(rng, J, 0.9)
+		x, _ := ogaGangX(rng, J, 0.9)
 		a, _ := pol.Decide(slot, x)
 		as := slices.Clone(a.Server)
 		b, _ := other.Decide(slot, x)
@@ -191,9 +191,9 @@ func TestGangBaselinesHostileAndSnapshot(t *testing.T) {
 }
 
 func TestGangBaselinesZeroAllocs(t *testing.T) {
-	in := gangInstance(t, 2, 10, 20)
+	in := ogaGangInstance(t, 2, 10, 20)
 	rng := rand.New(rand.NewPCG(2, 2))
-	x, _ := gangX(rng, in.Model.NumJobs(), 0.7)
+	x, _ := ogaGangX(rng, in.Model.NumJobs(), 0.7)
 	for _, name := range GangBaselineNames {
 		pol, err := NewGangBaseline(name, in.Model)
 		require.NoError(t, err)

@@ -18,8 +18,8 @@
 // hindsight (ogasched.GangBestFixed), whose certified bound caps every
 // fixed placement; "gap" is 1 - total/bound (negative: above the bound,
 // possible for a policy that adapts to x(t), see ogasched's "# Gangs").
-// ESDP family: ESDP-gang against FIRSTFIT-gang and the ESDP gang baselines
-// that package baselines provides, with the exact regret against the
+// ESDP family: ESDP-gang against HSWF-, LCF- and LWTF-gang and
+// FIRSTFIT-gang, with the exact regret against the
 // omniscient gang oracle and its fitted growth exponent b (RE(T) ~ T^b).
 // On the trace, OGASched-gang replays the trace's own arrivals; ESDP's
 // simulator draws Bernoulli arrivals with the per-app frequencies measured
@@ -342,7 +342,11 @@ func runESDP(pr params, m *bipartite.GangModel, freq []float64, seed uint64, sr 
 		return err
 	}
 	pols := []esdp.GangOnlinePolicy{pol}
-	pols = append(pols, esdpBaselines(inst.Model)...)
+	bs, err := esdpBaselines(inst.Model)
+	if err != nil {
+		return err
+	}
+	pols = append(pols, bs...)
 	ff, err := baselines.NewGangFirstFit(inst.Model, baselines.GangFirstFitSettings{})
 	if err != nil {
 		return err
@@ -546,6 +550,20 @@ func writeESDP(dir string, seed uint64, res *esdp.GangRunResult) error {
 	return pl.Save(filepath.Join(dir, fmt.Sprintf("esdp_gang_regret_seed%d.svg", seed)))
 }
 
-// esdpBaselines returns the ESDP-family gang baselines package baselines
-// provides (HSWF-, LCF-, LWTF-gang), when present.
-func esdpBaselines(m *bipartite.GangModel) []esdp.GangOnlinePolicy { return nil }
+// esdpBaselines returns the ESDP-family gang baselines of package
+// baselines: HSWF-, LCF- and LWTF-gang.
+func esdpBaselines(m *bipartite.GangModel) ([]esdp.GangOnlinePolicy, error) {
+	h, err := baselines.NewGangHSWF(m)
+	if err != nil {
+		return nil, err
+	}
+	c, err := baselines.NewGangLCF(m, baselines.GangLCFSettings{})
+	if err != nil {
+		return nil, err
+	}
+	w, err := baselines.NewGangLWTF(m)
+	if err != nil {
+		return nil, err
+	}
+	return []esdp.GangOnlinePolicy{h, c, w}, nil
+}

@@ -149,12 +149,28 @@ func gangESDPRun(seed uint64, T int) (*gangESDP, error) {
 	if err != nil {
 		return nil, err
 	}
-	pols := []esdp.GangOnlinePolicy{pol, &gangFF{pol: ff, x: make([]float64, inst.Model.NumJobs())}}
+	h, err := baselines.NewGangHSWF(inst.Model)
+	if err != nil {
+		return nil, err
+	}
+	c, err := baselines.NewGangLCF(inst.Model, baselines.GangLCFSettings{})
+	if err != nil {
+		return nil, err
+	}
+	w, err := baselines.NewGangLWTF(inst.Model)
+	if err != nil {
+		return nil, err
+	}
+	pols := []esdp.GangOnlinePolicy{pol, h, c, w, &gangFF{pol: ff, x: make([]float64, inst.Model.NumJobs())}}
 	res, err := esdp.RunGang(inst, pols, esdp.RunSettings{T: T, Seed: seed, Workers: 1})
 	if err != nil {
 		return nil, err
 	}
-	out := &gangESDP{lead: res.Series[0].Total / res.Series[1].Total}
+	best := math.Inf(-1)
+	for _, s := range res.Series[1:] {
+		best = max(best, s.Total)
+	}
+	out := &gangESDP{lead: res.Series[0].Total / best}
 	for _, v := range res.Violations {
 		out.violation += v
 	}
@@ -257,7 +273,7 @@ func rungang(cfg Config) (Outcome, error) {
 	}, {
 		Family:   "Gang (beyond the papers)",
 		Claim:    "003 §3.4: ESDP extends to multi-component jobs (\"a similar approach after several transformations\"), keeping its O(sqrt(T) log T)-type regret",
-		Faithful: fmt.Sprintf("ESDP-gang regret RE(T) ~ T^b, b = %s (T = %d); welfare vs FIRSTFIT-gang %s; violations (Check) %d", Summarize(eexpo).Format("%.2f"), ET, Pct(elead), eviol),
+		Faithful: fmt.Sprintf("ESDP-gang regret RE(T) ~ T^b, b = %s (T = %d); welfare vs the best of HSWF-, LCF-, LWTF-, FIRSTFIT-gang %s; violations (Check) %d", Summarize(eexpo).Format("%.2f"), ET, Pct(elead), eviol),
 		Literal:  "the paper gives no design",
 		Verdict:  gangVerdict(eexpo, eviol),
 	}}
