@@ -143,7 +143,7 @@ func run(args []string, stdout io.Writer) error {
 	fs.BoolVar(&pr.ESDP, "esdp", true, "also run the ESDP family")
 	fs.Float64Var(&pr.YStarTol, "ystar-tol", 1e-4, "relative duality gap of the relaxation's best fixed allocation")
 	asJSON := fs.Bool("json", false, "print a JSON summary instead of the table")
-	out := fs.String("out", "", "directory for CSV series and SVG/PNG figures")
+	out := fs.String("out", "", "directory for CSV series, SVG/PNG figures, table.txt and summary.json")
 	fs.SetOutput(stdout)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -187,6 +187,20 @@ func run(args []string, stdout io.Writer) error {
 	sum.Results = meanResults(sum.PerSeed)
 	for _, r := range sum.Results {
 		sum.Violations[r.Policy] = r.Violations
+	}
+	if *out != "" {
+		var tb strings.Builder
+		printTable(&tb, &sum)
+		if err := os.WriteFile(filepath.Join(*out, "table.txt"), []byte(tb.String()), 0o644); err != nil {
+			return err
+		}
+		js, err := json.MarshalIndent(sum, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(*out, "summary.json"), append(js, '\n'), 0o644); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
