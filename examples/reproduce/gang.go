@@ -288,8 +288,10 @@ func gangVerdict(expo []float64, viol int) string {
 		return fmt.Sprintf("does not hold: %d all-or-nothing or capacity violations", viol)
 	case s.N == 0:
 		return "not measured (regret not positive)"
-	case s.Max < 0.9:
+	case s.Max <= 0.75:
 		return fmt.Sprintf("holds as measured: sublinear regret growth (b <= %.2f), no violations", s.Max)
+	case s.Max < 0.95:
+		return fmt.Sprintf("not clearly sublinear at this horizon (b up to %.2f); no violations", s.Max)
 	default:
 		return fmt.Sprintf("not shown: regret growth exponent up to %.2f", s.Max)
 	}
