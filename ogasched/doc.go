@@ -270,7 +270,12 @@
 // rule. Capacity never binds on that instance (every policy serves every
 // arrived job), so the lead comes from choosing servers by their reward;
 // the learned phi matters where capacity binds, as on the DLRM trace
-// (package trace, "# DLRM gangs"; numbers in the report of issue 23).
+// (package trace, "# DLRM gangs": 4 % of the arrived jobs cannot be
+// placed). There (go run ./examples/gang -trace DIR -seeds 1-5, T = 744
+// hourly slots) OGASched-gang earns 385,044 on average against
+// 276,760-282,905, leading the best baseline of each seed by +30.7 % to
+// +37.3 %; its gap to the job bound is 49.5 % (which ignores contention
+// between jobs), to the relaxation bound 74.3 %; no violations.
 //
 // Performance: one slot (Decide + Observe) allocates nothing; it costs the
 // OGASched slot on the relaxation (dimension sum_c |R_l(c)| K) plus
