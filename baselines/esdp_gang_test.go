@@ -3,6 +3,8 @@ package baselines
 import (
 	"math"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -179,9 +181,9 @@ func TestGangBaselinesAllocs(t *testing.T) {
 	}
 }
 
-// TestGangRebuildBaselines drops the last server: statistics follow their
+// TestGangChangeClusterBaselines drops the last server: statistics follow their
 // channels and LWTF's waiting times their job types.
-func TestGangRebuildBaselines(t *testing.T) {
+func TestGangChangeClusterBaselines(t *testing.T) {
 	in := gangInstance(t, 7)
 	m := in.Model
 	w, err := NewGangLWTF(m)
@@ -234,7 +236,7 @@ func TestGangRebuildBaselines(t *testing.T) {
 	for i := 0; i < oldCh.Len(); i++ {
 		counts[[2]int{oldCh.Component(i), oldCh.Server(i)}] = w.Count(i)
 	}
-	require.NoError(t, w.Rebuild(nm, nil, nil))
+	require.NoError(t, w.ChangeCluster(nm, esdp.Mapping{}))
 	for l := range waits {
 		require.Equal(t, waits[l], w.Wait(l))
 	}
@@ -254,4 +256,27 @@ func dedup(edges []bipartite.Edge) []bipartite.Edge {
 		}
 	}
 	return out
+}
+
+// TestGangBaselinesCompare logs the gang baselines' expected welfare on
+// the default synthetic instance (seeds 1-5, the instances and arrivals of
+// esdp's TestGangRegret). An experiment: run with MSCHED_GANG_COMPARE=T.
+func TestGangBaselinesCompare(t *testing.T) {
+	T, _ := strconv.Atoi(os.Getenv("MSCHED_GANG_COMPARE"))
+	if T < 1 {
+		t.Skip("set MSCHED_GANG_COMPARE=T to run the comparison")
+	}
+	for seed := uint64(1); seed <= 5; seed++ {
+		in := gangInstance(t, seed)
+		var pols []esdp.GangOnlinePolicy
+		for _, p := range gangPolicies(t, in.Model) {
+			pols = append(pols, p)
+		}
+		res, err := esdp.RunGang(in, pols, esdp.RunSettings{T: T, Seed: seed})
+		require.NoError(t, err)
+		for i, s := range res.Series {
+			require.Zero(t, res.Violations[i])
+			t.Logf("seed %d T %d %-10s expected %.1f realised %.1f (oracle %.1f, %.1f%%)", seed, T, s.Name, s.TotalExpected, s.Total, res.TotalOptimal, 100*s.TotalExpected/res.TotalOptimal)
+		}
+	}
 }

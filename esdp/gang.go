@@ -100,10 +100,12 @@ type GangSlotInfo struct {
 // whose per-slot oracle is the gang knapsack (GangOracle). It implements
 // GangOnlinePolicy and GangLearner.
 //
-// Decide returns a slice owned by the policy, valid until the next call of
-// any of its methods. After every playable channel has been played,
-// Decide and Observe allocate nothing. A GangPolicy is not safe for
-// concurrent use.
+// Decision lifetime: a decision returned by Decide, and every slice in it,
+// is owned by the policy and valid until the next call of any method of
+// that policy; copy what you keep. The policy never reads a returned
+// decision back, so a caller that modifies it changes nothing the policy
+// does later. After every playable channel has been played, Decide and
+// Observe allocate nothing. A GangPolicy is not safe for concurrent use.
 type GangPolicy struct {
 	model *bipartite.GangModel
 	ch    *GangChannels
@@ -117,9 +119,10 @@ type GangPolicy struct {
 	val    []float64 // knapsack values per channel
 	mean   []float64 // v^ per channel
 	sig    []float64 // sigma^2 per channel (0 unplayed)
-	x      []int     // the decision: server per component
-	xch    []int     // its channel per component (-1)
+	x      []int     // the decision: server per component (private)
+	out    []int     // the returned copy of x, never read back
 	sol    []int     // scratch solution
+	best   []int     // the best placement of the tangent rounds
 	last   GangSlotInfo
 
 	decided, started bool
@@ -134,7 +137,7 @@ var (
 // NewGang returns ESDP-gang for the gang model with settings s. It calls
 // s.Validate first; a nil model, or one with more than MaxGangChannels
 // channels, is an error. The model is immutable, so the policy keeps it;
-// to schedule on a changed cluster call Rebuild.
+// to schedule on a changed cluster call ChangeCluster.
 func NewGang(model *bipartite.GangModel, s GangSettings) (*GangPolicy, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -161,10 +164,10 @@ func NewGang(model *bipartite.GangModel, s GangSettings) (*GangPolicy, error) {
 	p := &GangPolicy{model: model, ch: ch, set: opt, m: m, stats: NewStats(N),
 		oracle: GangOracle{Settings: opt.Oracle},
 		val:    make([]float64, N), mean: make([]float64, N), sig: make([]float64, N),
-		x: make([]int, C), xch: make([]int, C), sol: make([]int, C)}
+		x: make([]int, C), out: make([]int, C), sol: make([]int, C), best: make([]int, C)}
 	p.kp = GangKnapsack{Channels: ch, Value: p.val}
 	for c := range p.x {
-		p.x[c], p.xch[c] = -1, -1
+		p.x[c] = -1
 	}
 	p.fp = p.fingerprint()
 	return p, nil
@@ -307,7 +310,7 @@ func (p *GangPolicy) Decide(t int, arrived []bool) ([]int, error) {
 		}
 		if fx := v + math.Sqrt(s2); fx > f {
 			f = fx
-			copy(p.x, p.sol) // p.x is rewritten by finish
+			copy(p.best, p.sol)
 		}
 		next := math.Sqrt(s2)
 		if !(next > 0) || math.Abs(next-lam) <= 1e-12*lam {
@@ -316,7 +319,7 @@ func (p *GangPolicy) Decide(t int, arrived []bool) ([]int, error) {
 		lam = next
 	}
 	info.Index, info.Gap = delta+f, math.Max(0, ub-f)
-	return p.finish(t, p.x, info), nil
+	return p.finish(t, p.best, info), nil
 }
 
 // solve runs the gang oracle into p.sol and accounts for it in info.
@@ -339,12 +342,7 @@ func (p *GangPolicy) solve(info *GangSlotInfo) (GangKnapsackResult, error) {
 // finish installs the decision x of slot t.
 func (p *GangPolicy) finish(t int, x []int, info GangSlotInfo) []int {
 	copy(p.x, x)
-	for c, s := range p.x {
-		p.xch[c] = -1
-		if s >= 0 {
-			p.xch[c], _ = p.ch.Channel(c, s)
-		}
-	}
+	copy(p.out, p.x)
 	p.last = info
 	p.decided, p.started, p.lastT = true, true, t
 	if p.set.Logger != nil {
@@ -352,7 +350,7 @@ func (p *GangPolicy) finish(t int, x []int, info GangSlotInfo) []int {
 			slog.Int("slot", t), slog.Bool("explore", info.Explore), slog.Float64("index", info.Index),
 			slog.Float64("gap", info.Gap), slog.Int("rounds", info.Rounds), slog.Int64("nodes", info.Nodes))
 	}
-	return p.x
+	return p.out
 }
 
 // Observe adds the rewards of the reported components to their channels'

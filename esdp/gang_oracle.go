@@ -161,7 +161,8 @@ type GangOracle struct {
 	w                            []float64 // reduced value per channel (bestMu)
 	perm                         []int     // channel order of the search
 	bw0, bwM                     []float64 // best value per component at mu = 0, bestMu
-	bch                          []int     // argmax channel per component (current mu)
+	bch, bch0                    []int     // argmax channel per component (current mu, mu = 0)
+	phi0                         []float64 // per job at mu = 0
 	bw                           []float64 // best reduced value per component (current mu)
 	inc                          []int     // incumbent server per component
 	jobs                         []int     // active jobs
@@ -248,13 +249,13 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	C, J, N := m.NumComponents(), m.NumJobs(), ch.Len()
 	o.mu, o.bestMu, o.use, o.resid, o.capv = growF(o.mu, RK), growF(o.bestMu, RK), growF(o.use, RK), growF(o.resid, RK), growF(o.capv, RK)
 	o.w, o.perm = growF(o.w, N), growI(o.perm, N)
-	o.bw0, o.bwM, o.bw, o.bch, o.inc = growF(o.bw0, C), growF(o.bwM, C), growF(o.bw, C), growI(o.bch, C), growI(o.inc, C)
+	o.bw0, o.bwM, o.bw, o.bch, o.bch0, o.inc = growF(o.bw0, C), growF(o.bwM, C), growF(o.bw, C), growI(o.bch, C), growI(o.bch0, C), growI(o.inc, C)
 	o.seq, o.remIncl, o.opt, o.chosen = growI(o.seq, C), growI(o.remIncl, C), growI(o.opt, C), growI(o.chosen, C)
 	o.suf0, o.sufM = growF(o.suf0, C+1), growF(o.sufM, C+1)
 	o.tmp0, o.tmpM = growF(o.tmp0, C), growF(o.tmpM, C)
 	o.cap0, o.capM = growF(o.cap0, J), growF(o.capM, J)
 	o.idx = growI(o.idx, max(C, J))
-	o.jobs, o.phi, o.placed = growI(o.jobs, J), growF(o.phi, J), growI(o.placed, J)
+	o.jobs, o.phi, o.phi0, o.placed = growI(o.jobs, J), growF(o.phi, J), growF(o.phi0, J), growI(o.placed, J)
 }
 
 // roundEvery is the period, in subgradient iterations, of the rounding
@@ -267,6 +268,22 @@ const roundEvery = 4
 // O(their channels) and a budgeted search rarely improves on the rounding,
 // so GangAuto returns the rounding and its certified gap.
 const AutoSearchComponents = 128
+
+// MaxGangSearchWork bounds the channel scans of one branch and bound
+// (nodes × the arrived jobs' channels, 2^32): the node budget is cut to
+// fit it.
+const MaxGangSearchWork = 1 << 32
+
+func (s *gangSolve) activeChannels() int {
+	n := 0
+	for _, l := range s.active {
+		lo, hi := s.ch.model.Components(l)
+		a, _ := s.ch.Range(lo)
+		_, b := s.ch.Range(hi - 1)
+		n += b - a
+	}
+	return n
+}
 
 func (s *gangSolve) activeComponents() int {
 	n := 0
@@ -414,6 +431,10 @@ func (s *gangSolve) run() GangKnapsackResult {
 		}
 	}
 	copy(o.bw0, o.bw)
+	copy(o.bch0, o.bch)
+	for _, l := range s.active {
+		o.phi0[l] = o.phi[l]
+	}
 	res := GangKnapsackResult{}
 	if len(s.active) == 0 {
 		res.Status = Optimal
@@ -641,11 +662,53 @@ func (s *gangSolve) tighten(capv []float64) float64 {
 	copy(o.resid, capv)
 	b0, bm := 0.0, dot(o.bestMu, capv)
 	for _, l := range s.active {
-		o.cap0[l], o.capM[l] = s.jobExact(l, false), s.jobExact(l, true)
+		// A job whose components' best channels fit the capacities
+		// together reaches its relaxed value on its own: no search.
+		if s.bestFit(l, o.bch0) {
+			o.cap0[l] = o.phi0[l]
+		} else {
+			o.cap0[l] = s.jobExact(l, false)
+		}
+		if s.bestFit(l, o.bch) {
+			o.capM[l] = o.phi[l]
+		} else {
+			o.capM[l] = s.jobExact(l, true)
+		}
 		b0 += o.cap0[l]
 		bm += min(o.phi[l], o.capM[l])
 	}
 	return min(b0, bm)
+}
+
+// bestFit reports whether every component of job l with a channel in bch
+// fits, together, on those channels' servers at the capacities in o.resid
+// (restored before returning).
+func (s *gangSolve) bestFit(l int, bch []int) bool {
+	o, m := s.o, s.ch.model
+	K := s.K
+	lo, hi := m.Components(l)
+	ok := true
+	c := lo
+	for ; c < hi && ok; c++ {
+		if bch[c] < 0 {
+			continue
+		}
+		r := s.ch.Server(bch[c])
+		for k, x := range m.Demand(c) {
+			o.resid[r*K+k] -= x
+			ok = ok && o.resid[r*K+k] >= 0
+		}
+	}
+	for c--; c >= lo; c-- {
+		if bch[c] < 0 {
+			continue
+		}
+		r := s.ch.Server(bch[c])
+		for k, x := range m.Demand(c) {
+			o.resid[r*K+k] += x
+		}
+	}
+	return ok
 }
 
 // search runs depth-first branch and bound from the incumbent, within the
@@ -703,6 +766,11 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		cur[c] = -1
 	}
 	budget := o.Settings.nodes()
+	// Each node's bound scans the remaining channels: cap the total work
+	// too, so that a large problem cannot turn the node budget into hours.
+	if nch := int64(s.activeChannels()); nch > 0 {
+		budget = min(budget, max(1, MaxGangSearchWork/nch))
+	}
 	var nodes int64
 	val, red := 0.0, 0.0
 	d, enter := 0, true

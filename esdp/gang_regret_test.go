@@ -59,3 +59,31 @@ func TestGangRegret(t *testing.T) {
 			seed, T, res.TotalOptimal, res.OracleGap, s.TotalExpected, s.TotalRegret, 100*s.TotalRegret/res.TotalOptimal, regretExponent(s.Regret), s.Wall)
 	}
 }
+
+// TestGangRunOracleMemo checks RunGang's memoised omniscient oracle
+// against a fresh exact solve of every slot's arrivals.
+func TestGangRunOracleMemo(t *testing.T) {
+	in, err := GenerateGang(DefaultGangConfig(), rand.New(rand.NewPCG(3, 1)))
+	require.NoError(t, err)
+	res, err := RunGang(in, nil, RunSettings{T: 24, Seed: 3})
+	require.NoError(t, err)
+	ch, err := in.Channels()
+	require.NoError(t, err)
+	vbar := make([]float64, ch.Len())
+	for i := range vbar {
+		vbar[i] = in.Expected(i)
+	}
+	kp := &GangKnapsack{Channels: ch, Value: vbar, Arrived: make([]bool, in.Model.NumJobs())}
+	x := make([]int, in.Model.NumComponents())
+	o := GangOracle{Settings: GangOracleSettings{Method: GangExact}}
+	src := rand.NewPCG(3, 0)
+	rng := rand.New(src)
+	for tt := 0; tt < 24; tt++ {
+		src.Seed(3, uint64(tt)+1)
+		in.sampleArrivals(kp.Arrived, rng)
+		r, err := o.Solve(x, kp)
+		require.NoError(t, err)
+		require.Equal(t, Optimal, r.Status)
+		require.InDelta(t, r.Value, res.Optimal[tt], 1e-12, "slot %d", tt)
+	}
+}
