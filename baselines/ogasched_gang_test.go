@@ -52,9 +52,9 @@ func TestGangBaselinesFeasible(t *testing.T) {
 	}
 }
 
-// refFirstFit is an independent first-fit gang placer: it recomputes each
+// refGangFirstFit is an independent first-fit gang placer: it recomputes each
 // server's load from the placement so far instead of keeping residuals.
-func refFirstFit(m *bipartite.GangModel, x []float64) []int {
+func refGangFirstFit(m *bipartite.GangModel, x []float64) []int {
 	server := slices.Repeat([]int{-1}, m.NumComponents())
 	K := m.K()
 	fits := func(c, r int) bool {
@@ -105,7 +105,7 @@ func TestGangFirstFitMatchesReference(t *testing.T) {
 			x, _ := ogaGangX(rng, in.Model.NumJobs(), 0.8)
 			d, err := pol.Decide(slot, x)
 			require.NoError(t, err)
-			require.Equal(t, refFirstFit(in.Model, x), d.Server, "seed %d slot %d", seed, slot)
+			require.Equal(t, refGangFirstFit(in.Model, x), d.Server, "seed %d slot %d", seed, slot)
 		}
 	}
 }

@@ -146,3 +146,19 @@ func (o *GangPolicy) Rebuild(model *bipartite.GangModel, s GangSettings, mp Gang
 	s.Init = nil
 	return newGang(model, s, relax, inner), nil
 }
+
+// ChangeCluster moves o, in place, onto model, a changed cluster, under
+// the cluster-change contract of package bipartite, with the settings s
+// (Utility per new server) and the mapping mp: it is Rebuild whose result
+// replaces o. A snapshot taken afterwards restores into NewGang(model, s).
+// On error o is unchanged; on success o's old projection workers are
+// released.
+func (o *GangPolicy) ChangeCluster(model *bipartite.GangModel, s GangSettings, mp GangMapping) error {
+	n, err := o.Rebuild(model, s, mp)
+	if err != nil {
+		return err
+	}
+	o.inner.Close()
+	*o = *n
+	return nil
+}

@@ -435,6 +435,21 @@ func TestGangRebuildRemoveServer(t *testing.T) {
 	_, err = pol.Rebuild(m2, s2, GangMapping{Jobs: jm, Servers: servers[:1]})
 	require.Error(t, err)
 	require.True(t, errors.Is(err, ErrDimension) || errors.Is(err, ErrValue))
+	// ChangeCluster: in place, unchanged on error, and a snapshot taken
+	// afterwards restores into NewGang on the new model.
+	require.Error(t, pol.ChangeCluster(m2, s2, GangMapping{Jobs: jm, Servers: servers[:1]}))
+	require.Equal(t, m, pol.Model())
+	require.NoError(t, pol.ChangeCluster(m2, s2, GangMapping{Jobs: jm, Servers: servers}))
+	require.Equal(t, m2, pol.Model())
+	require.NoError(t, pol.Relaxation().Feasible(pol.Y(), 1e-9))
+	_, err = pol.Decide(9, make([]float64, m2.NumJobs()))
+	require.ErrorIs(t, err, ErrSlot)
+	snap, err := pol.MarshalBinary()
+	require.NoError(t, err)
+	fresh, err := NewGang(m2, s2)
+	require.NoError(t, err)
+	defer fresh.Close()
+	require.NoError(t, fresh.UnmarshalBinary(snap))
 }
 
 func TestGangZeroAllocsPerSlot(t *testing.T) {
