@@ -234,7 +234,7 @@ func gangExponent(per []float64) float64 {
 // with their guarantees; msched built the extensions (beyond the papers)
 // and measures the regret growth and the gap to the relaxation bound.
 func rungang(cfg Config) (Outcome, error) {
-	T, ET := 2000, 1000
+	T, ET := 2000, 2000
 	if cfg.Quick {
 		T, ET = 200, 150
 	}
