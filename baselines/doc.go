@@ -5,7 +5,9 @@
 //
 // Files are grouped by family:
 //
-//   - ogasched*.go: DRF, FAIRNESS, BINPACKING, SPREADING (paper 000);
+//   - ogasched*.go: DRF, FAIRNESS, BINPACKING, SPREADING (paper 000), and
+//     their gang readings with FIRSTFIT-gang, the coscheduling plugin's
+//     first-fit gang placer (ogasched_gang.go, GangBaselineNames);
 //   - onsocmax*.go: MAX-FIRST, EQUAL-SHARE (paper 001);
 //   - esdp*.go: HSWF, LCF, LWTF (papers 002/003), HSWF-channel (HSWF's
 //     per-channel reading), and CUCB and Thompson sampling with the exact

@@ -64,6 +64,50 @@
 //
 // Every mapping is deterministic given its options and seed.
 //
+// # DLRM gangs
+//
+// The DLRM trace (Alibaba cluster-trace-gpu-v2025, disaggregated_DLRM_trace.csv:
+// 156 services, 23,871 instances, 16,485 CN and 7,386 HN) is read by
+// [DLRMReader] ([ReadDLRM], [LoadDLRM], [DefaultDLRMDir]; $MSCHED_DLRM_TRACE
+// or ../shared/traces/alibaba-dlrm-2025) with the same table reader,
+// Limits and *ParseError as the OpenB files. Every row is checked (unique
+// instance_sn, role CN or HN, integer cpu/gpu/rdma requests with rdma in
+// [0, 100], finite non-negative memory and disk, limits not below
+// requests, max_instance_per_node -1 or in [1, MaxDLRMPerNode], times
+// finite in [0, MaxTime], creation <= scheduled <= deletion); empty or NaN
+// times are absent (the README: before the start or after the end), and
+// times are fractional seconds (475.00000000000006 occurs). The file is
+// not sorted by time and no order is required.
+//
+// [DLRMGangInstance] maps it to a bipartite.GangModel usable by both
+// families. Assumptions, since the trace lists no nodes and the README
+// only cites the NSDI'25 Prism paper for the setting (GPU-disaggregated
+// serving: CPU nodes run the CN part of a service, GPU nodes its HN part,
+// joined by RDMA):
+//
+//   - job type l = one app; a gang job is a serving unit of both roles in
+//     the app's CN:HN proportion, at most MaxComponents (8) components, at
+//     least one of each role the app has, m_l = all of them (a
+//     disaggregated service is useless without either part);
+//   - each component demands its role's most frequent request in the app,
+//     in DLRMUnits (8 vCPU, 1 GPU, 64 GiB, 25 % RNIC, 256 GiB disk), over
+//     K = 6 types CPU, GPU, MEM, RDMA, DISK and CN-SLOT (one per CN
+//     component: CN components then run only on CN servers, HN ones only
+//     where there are GPUs);
+//   - servers: 32 CN nodes (256 vCPU, 2 TiB, 2 RNICs, 4 TiB disk, 110 CN
+//     slots, the kubelet's pod limit) and 16 HN nodes (8 GPUs, 128 vCPU,
+//     1 TiB, 4 RNICs, 8 TiB disk); every app may use every server. These
+//     are parameters (DLRMGangOptions.CN, HN, CNNodes, HNNodes); the
+//     counts are chosen so that about 4 % of the arrived jobs cannot be
+//     placed in their slot, i.e. capacity binds;
+//   - x_l(t) = 1 when an instance of app l was created in slot t of
+//     SlotSeconds (3600: T = 744 slots); instances without a creation time
+//     existed before the trace and are not arrivals;
+//   - max_instance_per_node (a per-app density limit) is read but not
+//     modelled: a GangModel has per-server capacities only;
+//   - for OGASched, utilities and beta as in Table II, seeded (the trace
+//     has no rewards); ESDP draws its channel rewards from its generator.
+//
 // # Limits
 //
 // No file, [Trace] or option may abort or hang the process that loads it.
