@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
 	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 )
@@ -56,7 +57,7 @@ func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, err
 
 // NewWithPlacer returns a factory whose plugin chooses nodes with placer.
 func NewWithPlacer(placer GangPlacer) func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
-	return func(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 		a, err := decodeArgs(obj)
 		if err != nil {
 			return nil, err
@@ -67,13 +68,50 @@ func NewWithPlacer(placer GangPlacer) func(context.Context, runtime.Object, fwk.
 		if placer == nil {
 			placer = FirstFit{}
 		}
-		return &Plugin{
+		p := &Plugin{
 			args:    a,
 			h:       h,
 			pods:    h.SharedInformerFactory().Core().V1().Pods().Lister(),
 			placer:  placer,
 			allowed: map[string]sets.Set[types.UID]{},
-		}, nil
+		}
+		profile := h.ProfileName()
+		// kube-scheduler emits no event for an unscheduled pod being added
+		// (unless the GenericWorkload gate is on), so a new member
+		// activates its pending siblings itself, as coscheduling does.
+		_, err = h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc: func(o any) {
+				if pod, ok := o.(*v1.Pod); ok && pod.Spec.NodeName == "" && pod.Spec.SchedulerName == profile {
+					p.activateSiblings(ctx, pod)
+				}
+			},
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: pod informer: %w", Name, err)
+		}
+		return p, nil
+	}
+}
+
+// activateSiblings moves the pending members of pod's group (other than
+// pod) to the active queue: the group may be complete now.
+func (p *Plugin) activateSiblings(ctx context.Context, pod *v1.Pod) {
+	g, ok, err := p.groupOf(pod)
+	if !ok || err != nil {
+		return
+	}
+	members, err := p.members(g)
+	if err != nil {
+		return
+	}
+	act := map[string]*v1.Pod{}
+	for _, m := range members {
+		if m.UID != pod.UID && m.Spec.NodeName == "" && p.h.GetWaitingPod(m.UID) == nil {
+			act[m.Namespace+"/"+m.Name] = m
+		}
+	}
+	if len(act) > 0 {
+		p.h.Activate(klog.FromContext(ctx), act)
 	}
 }
 
@@ -210,6 +248,7 @@ func (p *Plugin) Permit(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ st
 	held := p.placedAndWaiting(g, members)
 	held.Insert(pod.UID)
 	if held.Len() < g.min {
+		p.activateSiblings(ctx, pod) // members in backoff: try them now
 		return fwk.NewStatus(fwk.Wait, fmt.Sprintf("gang %s: %d of min-member %d permitted", g.key, held.Len(), g.min)),
 			time.Duration(p.args.PermitWaitingTimeSeconds) * time.Second
 	}

@@ -2,7 +2,9 @@ package gang
 
 import (
 	"context"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/client-go/informers"
 	clientsetfake "k8s.io/client-go/kubernetes/fake"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder"
@@ -45,7 +48,26 @@ func node(name string, cpu int64) *v1.Node {
 
 // setup builds a framework with Gang at PreFilter, Reserve, Permit and
 // PostBind, over a fake clientset holding pods.
+type recorder struct {
+	mu        sync.Mutex
+	activated []string
+}
+
+func (r *recorder) Activate(_ klog.Logger, pods map[string]*v1.Pod) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range pods {
+		r.activated = append(r.activated, k)
+	}
+	slices.Sort(r.activated)
+}
+
 func setup(t *testing.T, args *Args, pods ...*v1.Pod) (framework.Framework, *Plugin) {
+	fw, pl, _ := setupRec(t, args, pods...)
+	return fw, pl
+}
+
+func setupRec(t *testing.T, args *Args, pods ...*v1.Pod) (framework.Framework, *Plugin, *recorder) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -55,6 +77,7 @@ func setup(t *testing.T, args *Args, pods ...*v1.Pod) (framework.Framework, *Plu
 		require.NoError(t, inf.Core().V1().Pods().Informer().GetStore().Add(p))
 	}
 	var pl *Plugin
+	rec := &recorder{}
 	factory := func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 		p, err := New(ctx, args, h)
 		if err == nil {
@@ -67,19 +90,24 @@ func setup(t *testing.T, args *Args, pods ...*v1.Pod) (framework.Framework, *Plu
 		tf.RegisterBindPlugin(defaultbinder.Name, defaultbinder.New),
 		tf.RegisterPluginAsExtensions(Name, factory, "PreFilter", "Reserve", "Permit", "PostBind"),
 	}, "gang", frameworkruntime.WithClientSet(cs), frameworkruntime.WithInformerFactory(inf),
-		frameworkruntime.WithWaitingPods(frameworkruntime.NewWaitingPodsMap()))
+		frameworkruntime.WithWaitingPods(frameworkruntime.NewWaitingPodsMap()), frameworkruntime.WithPodActivator(rec))
 	require.NoError(t, err)
-	return fw, pl
+	return fw, pl, rec
 }
 
 func TestPermitAllowsTheGroupTogether(t *testing.T) {
 	ctx := context.Background()
 	p1, p2, p3 := pod("a", "g", "3", 1), pod("b", "g", "3", 1), pod("c", "g", "3", 1)
-	fw, _ := setup(t, &Args{}, p1, p2, p3)
-	for _, p := range []*v1.Pod{p1, p2} {
+	fw, _, rec := setupRec(t, &Args{}, p1, p2, p3)
+	for i, p := range []*v1.Pod{p1, p2} {
 		wt, st := fw.RunPermitPlugins(ctx, framework.NewCycleState(), p, "n1")
 		require.Truef(t, st.IsWait(), "%s: permit %v, want Wait (group not complete)", p.Name, st)
 		fw.AddWaitingPod(p, wt)
+		// A waiting member activates its pending siblings (not the waiting ones).
+		want := [][]string{{"ns/b", "ns/c"}, {"ns/b", "ns/c", "ns/c"}}[i]
+		rec.mu.Lock()
+		require.Equal(t, want, rec.activated)
+		rec.mu.Unlock()
 	}
 	require.NotNil(t, fw.GetWaitingPod(p1.UID), "a must be waiting")
 	_, st := fw.RunPermitPlugins(ctx, framework.NewCycleState(), p3, "n1")
