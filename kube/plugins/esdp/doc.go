@@ -24,8 +24,11 @@
 //   - Slot: Args.SlotSeconds. 1_l(t) = a pod of shape l of this profile
 //     was created unscheduled during the slot (pod informer).
 //   - Reward Z~_e: the outcome of a pod of shape l that ran on node r and
-//     finished (pod informer; the scheduler's informer drops terminated
-//     pods, so the outcome arrives with the pod's last state).
+//     finished. The scheduler's pod informer excludes terminated pods (a
+//     pod leaving it arrives in its previous state), so the plugin keeps
+//     its own informer on the profile's finished pods (field selector
+//     spec.schedulerName, status.phase Succeeded or Failed); each pod counts
+//     once (the last 65 536 finished pods are remembered against relists).
 //
 // # Extension points, and why
 //
@@ -47,11 +50,12 @@
 // pod at a time on one node. The plugin maps x(t) to a preference: the
 // score of node r for a pod of shape l is
 //
-//	50 [x_(l,r)(t) = 1] + 50 min(1, v^_e + sqrt(sigma^2_e(t)))
+//	50 [x_(l,r)(t) = 1] + 50 for an unplayed channel (infinite index)
+//	                    + 49 i/(1+i) for a played one, i = v^_e + sqrt(sigma^2_e(t))
 //
 // (half for being in the slot's decision, half for the channel's own
-// upper-confidence index; an unplayed channel has an infinite index and
-// scores the full 50, so ESDP explores it). The decision is made from the
+// upper-confidence index, increasing in it and below the unplayed score:
+// unplayed channels come first, as in ESDP's own exploration). The decision is made from the
 // previous slot's arrivals and is used for the pods of the next slot; with
 // loose capacities x(t) holds every channel that fits and only the index
 // part separates nodes. Rewards come from pods placed in earlier slots,

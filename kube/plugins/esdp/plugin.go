@@ -13,8 +13,11 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/informers"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
 	resourcehelper "k8s.io/component-helpers/resource"
@@ -29,6 +32,9 @@ import (
 const Name = "ESDP"
 
 const stateKey fwk.StateKey = "msched.io/esdp"
+
+// maxFinished bounds the finished pods remembered against double counting.
+const maxFinished = 1 << 16
 
 // snapshot is what one slot publishes: the score of every (port, node).
 type snapshot struct {
@@ -61,6 +67,8 @@ type Plugin struct {
 	mu       sync.Mutex // arrivals and outcomes
 	arrivals map[string][]int
 	outcomes []outcome
+	finished map[types.UID]struct{} // outcomes taken (a relist re-delivers them)
+	finOrder []types.UID
 
 	stepMu   sync.Mutex // the policy and its model
 	pol      *core.Policy
@@ -86,6 +94,9 @@ func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, err
 	if err != nil {
 		return nil, err
 	}
+	if err := p.watchOutcomes(ctx); err != nil {
+		return nil, err
+	}
 	go p.loop(ctx)
 	return p, nil
 }
@@ -98,7 +109,7 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 	if h == nil || h.SharedInformerFactory() == nil {
 		return nil, fmt.Errorf("%s: needs the framework handle's informer factory", Name)
 	}
-	p := &Plugin{args: a, h: h, epoch: epoch, arrivals: map[string][]int{}, lastSlot: -1,
+	p := &Plugin{args: a, h: h, epoch: epoch, arrivals: map[string][]int{}, lastSlot: -1, finished: map[types.UID]struct{}{},
 		nodes: h.SharedInformerFactory().Core().V1().Nodes().Lister(),
 		pods:  h.SharedInformerFactory().Core().V1().Pods().Lister()}
 	for _, r := range a.Resources {
@@ -112,26 +123,39 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 				p.Arrive(pod)
 			}
 		},
-		UpdateFunc: func(_, n any) {
-			if pod, ok := n.(*v1.Pod); ok && pod.Spec.SchedulerName == profile {
-				p.Finish(pod)
-			}
-		},
-		DeleteFunc: func(o any) {
-			if d, ok := o.(cache.DeletedFinalStateUnknown); ok {
-				o = d.Obj
-			}
-			// The scheduler's pod informer drops terminated pods: the
-			// delete carries the pod in its final phase.
-			if pod, ok := o.(*v1.Pod); ok && pod.Spec.SchedulerName == profile {
-				p.Finish(pod)
-			}
-		},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: pod informer: %w", Name, err)
 	}
 	return p, nil
+}
+
+// watchOutcomes starts an informer on the profile's finished pods. The
+// scheduler's own pod informer excludes terminated pods (a pod leaving it
+// is delivered in its previous, running state), so outcomes need their
+// own watch: a pod entering this selector arrives in its final state.
+func (p *Plugin) watchOutcomes(ctx context.Context) error {
+	cs := p.h.ClientSet()
+	if cs == nil {
+		return fmt.Errorf("%s: needs the framework handle's clientset", Name)
+	}
+	sel := "spec.schedulerName=" + p.h.ProfileName() + ",status.phase!=Pending,status.phase!=Running,status.phase!=Unknown"
+	f := informers.NewSharedInformerFactoryWithOptions(cs, 0, informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.FieldSelector = sel }))
+	_, err := f.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(o any) { p.finishObj(o) },
+		UpdateFunc: func(_, n any) { p.finishObj(n) },
+	})
+	if err != nil {
+		return fmt.Errorf("%s: outcome informer: %w", Name, err)
+	}
+	f.Start(ctx.Done())
+	return nil
+}
+
+func (p *Plugin) finishObj(o any) {
+	if pod, ok := o.(*v1.Pod); ok {
+		p.Finish(pod)
+	}
 }
 
 // Name implements fwk.Plugin.
@@ -181,6 +205,16 @@ func (p *Plugin) Finish(pod *v1.Pod) {
 	}
 	_, key := p.shape(pod)
 	p.mu.Lock()
+	if _, dup := p.finished[pod.UID]; dup {
+		p.mu.Unlock()
+		return
+	}
+	p.finished[pod.UID] = struct{}{}
+	p.finOrder = append(p.finOrder, pod.UID)
+	if len(p.finOrder) > maxFinished { // forget the oldest, never double count a recent one
+		delete(p.finished, p.finOrder[0])
+		p.finOrder = p.finOrder[1:]
+	}
 	if len(p.outcomes) < 1<<16 { // bounded between slots
 		p.outcomes = append(p.outcomes, outcome{shape: key, node: pod.Spec.NodeName, reward: r})
 	}
@@ -261,15 +295,18 @@ func (p *Plugin) Step(ctx context.Context, now time.Time) error {
 	return nil
 }
 
-// score maps a channel to [0, 100]: half for being in this slot's decision
-// x(t), half for its index v^_e + sqrt(sigma^2_e) (capped at 1; an
-// unplayed channel has an infinite index: explore).
+// score maps a channel to [0, 100]: 50 for being in this slot's decision
+// x(t), plus 50 for an unplayed channel (its index is infinite: explore)
+// or 49 i/(1+i) for a played one with index i = v^_e + sqrt(sigma^2_e),
+// increasing in i and below the unplayed score.
 func score(chosen bool, mean, variance float64) int64 {
-	idx := mean + math.Sqrt(variance)
-	if !(idx <= 1) { // also +Inf and NaN
-		idx = 1
+	var s int64
+	switch idx := mean + math.Sqrt(variance); {
+	case math.IsInf(idx, 1):
+		s = 50
+	case idx > 0:
+		s = int64(math.Round(49 * idx / (1 + idx)))
 	}
-	s := int64(math.Round(50 * max(0, idx)))
 	if chosen {
 		s += 50
 	}

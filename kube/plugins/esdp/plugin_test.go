@@ -3,6 +3,7 @@ package esdp
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -123,9 +124,10 @@ func TestESDPLearnsTheBetterNode(t *testing.T) {
 	require.InDelta(t, 0.9, pl.pol.Mean(e1), 1e-12)
 	require.InDelta(t, 0.1, pl.pol.Mean(e2), 1e-12)
 	s = scores(t, pl, pod)
-	require.Equal(t, int64(100), s["n1"], "n1 is ESDP's decision and its index is at least 1: %v", s)
-	require.Less(t, s["n2"], int64(50), "n2 is not, and its index is below 1: %v", s)
-	require.Equal(t, score(false, pl.pol.Mean(e2), pl.pol.Variance(30, e2)), s["n2"])
+	require.Equal(t, score(true, pl.pol.Mean(e1), pl.pol.Variance(30, e1)), s["n1"], "n1 is ESDP's decision: %v", s)
+	require.Equal(t, score(false, pl.pol.Mean(e2), pl.pol.Variance(30, e2)), s["n2"], "n2 is not: %v", s)
+	require.Greater(t, s["n1"], int64(50))
+	require.Less(t, s["n2"], int64(50))
 }
 
 func TestOutcomes(t *testing.T) {
@@ -134,6 +136,7 @@ func TestOutcomes(t *testing.T) {
 	pl.Arrive(mkPod("p", 2))
 	require.NoError(t, pl.Step(ctx, at(0)))
 	pl.Finish(finished("ann", 2, "n1", v1.PodSucceeded, "0.25"))
+	pl.Finish(finished("ann", 2, "n1", v1.PodSucceeded, "0.25")) // re-delivered: counted once
 	pl.Finish(finished("fail", 2, "n2", v1.PodFailed, ""))
 	pl.Finish(finished("running", 2, "n2", v1.PodRunning, ""))  // deleted while running: no outcome
 	pl.Finish(finished("bad", 2, "n1", v1.PodSucceeded, "7"))   // invalid reward: phase decides (1)
@@ -155,6 +158,48 @@ func TestOutcomes(t *testing.T) {
 	c, _ := pl.SignPod(ctx, mkPod("z", 3))
 	require.Equal(t, a, b)
 	require.NotEqual(t, a, c)
+}
+
+// TestOutcomeInformer: New watches the profile's finished pods through the
+// API (the scheduler's informer never shows them finished).
+func TestOutcomeInformer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	cs := clientsetfake.NewClientset()
+	inf := informers.NewSharedInformerFactory(cs, 0)
+	var pl *Plugin
+	_, err := tf.NewFramework(ctx, []tf.RegisterPluginFunc{
+		tf.RegisterQueueSortPlugin(queuesort.Name, queuesort.New),
+		tf.RegisterBindPlugin(defaultbinder.Name, defaultbinder.New),
+		tf.RegisterScorePlugin(Name, func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			p, err := New(ctx, obj, h)
+			if err == nil {
+				pl = p.(*Plugin)
+			}
+			return p, err
+		}, 1),
+	}, "msched-esdp", frameworkruntime.WithClientSet(cs), frameworkruntime.WithInformerFactory(inf))
+	require.NoError(t, err)
+	_, err = cs.CoreV1().Pods("ns").Create(ctx, finished("done", 1, "n1", v1.PodSucceeded, "0.7"), metav1.CreateOptions{})
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		pl.mu.Lock()
+		defer pl.mu.Unlock()
+		return len(pl.outcomes) == 1 && pl.outcomes[0] == outcome{shape: "1,0,0", node: "n1", reward: 0.7}
+	}, 5*time.Second, 10*time.Millisecond)
+}
+
+func TestScore(t *testing.T) {
+	require.Equal(t, int64(100), score(true, 0, math.Inf(1)), "unplayed and chosen")
+	require.Equal(t, int64(50), score(false, 0, math.Inf(1)), "unplayed: above every played channel")
+	require.Equal(t, int64(0), score(false, 0, 0))
+	prev := int64(-1)
+	for _, i := range []float64{0.1, 0.5, 1, 2, 10, 1e9} {
+		s := score(false, i, 0)
+		require.GreaterOrEqual(t, s, prev, "monotone in the index")
+		require.Less(t, s, int64(50))
+		prev = s
+	}
 }
 
 func TestRebuildKeepsLearning(t *testing.T) {
