@@ -40,8 +40,9 @@
 //     use) until one of EventsToRegister's events (a pod deleted or
 //     scaled down, a node added or grown) re-runs PreEnqueue. Verdicts:
 //     Admitted; PriceAboveValue (not yet admitted: re-priced when capacity
-//     frees, until the deadline); Refused (final: missing or invalid
-//     annotation, deadline passed, larger than the cluster). Each verdict
+//     frees or nodes join, until the deadline; also a job larger than the
+//     cluster's current capacity); Refused (final: missing or invalid
+//     annotation, deadline passed). Each verdict
 //     change is written, off the scheduling path (a bounded queue and one
 //     goroutine), as the pod condition msched.io/Admitted (True/False with
 //     the reason and a message giving value and cost) and an Event.

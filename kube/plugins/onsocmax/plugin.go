@@ -248,9 +248,10 @@ func (p *Plugin) price1(pod *v1.Pod) Verdict {
 			continue
 		}
 		if d[k] > c[k] {
-			v := refuse("it asks %g units of %s, more than the cluster's %g", d[k], p.args.Resources[k].Name, c[k])
-			v.Value = value
-			return v
+			// Not final: nodes may join (or the node informer is still
+			// syncing); re-priced on a node event.
+			return Verdict{Reason: ReasonPending, Value: value, Cost: math.Inf(1), Message: fmt.Sprintf(
+				"OnSocMax holds the job: it asks %g units of %s, more than the cluster's %g; waiting for nodes", d[k], p.args.Resources[k].Name, c[k])}
 		}
 		cost += p.price.Cost(u[k]/c[k], d[k]/c[k], 1)
 	}

@@ -130,15 +130,18 @@ func TestRefusals(t *testing.T) {
 		{job("nanv", 1, "NaN", ""), `msched.io/value = "NaN"`},
 		{job("badd", 1, "5", "tomorrow"), `msched.io/deadline = "tomorrow": must be an RFC 3339 time`},
 		{job("late", 1, "5", t0.Add(-time.Second).Format(time.RFC3339)), "deadline 2025-12-31T23:59:59Z passed"},
-		{job("huge", 11, "5", ""), "more than the cluster's 10"},
 	} {
 		v := pl.Decide(c.pod)
 		require.Equal(t, ReasonRefused, v.Reason, c.pod.Name)
 		require.Contains(t, v.Message, c.want, c.pod.Name)
 	}
 	require.Equal(t, []float64{0}, pl.Committed(), "refused jobs commit nothing")
+	// Larger than the cluster: held, not refused (nodes may join).
+	v := pl.Decide(job("huge", 11, "5", ""))
+	require.Equal(t, ReasonPending, v.Reason)
+	require.Contains(t, v.Message, "more than the cluster's 10; waiting for nodes")
 	// A future deadline does not refuse.
-	v := pl.Decide(job("ok", 1, "5", t0.Add(time.Hour).Format(time.RFC3339)))
+	v = pl.Decide(job("ok", 1, "5", t0.Add(time.Hour).Format(time.RFC3339)))
 	require.Equal(t, ReasonAdmitted, v.Reason)
 }
 
