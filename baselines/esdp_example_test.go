@@ -72,3 +72,50 @@ func ExampleNewThompson() {
 	fmt.Println(picks) // (1,1) nearly always, (0,1) more often than (0,0)
 	// Output: [44 159 197]
 }
+
+func ExampleNewGangHSWF() {
+	// Two job types on two servers of 2 GPUs each (K = 1): job type 0 has
+	// three 1-GPU workers, all needed; job type 1 two 1-GPU replicas, one
+	// needed. Servers: 2 + 2 GPUs, so both cannot be served whole.
+	g, _ := bipartite.NewGraph(2, 2, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 0, Right: 1}, {Left: 1, Right: 0}, {Left: 1, Right: 1}})
+	m, _ := bipartite.NewGangModel(g, 1, []float64{2, 2}, []bipartite.GangJob{
+		{Demand: []float64{1, 1, 1}},
+		{Demand: []float64{1, 1}, Min: 1},
+	})
+	h, _ := baselines.NewGangHSWF(m)
+	// Job type 0 goes first (ties by index): its three workers take three
+	// GPUs; job type 1 gets one replica on the last GPU, which is enough.
+	x, _ := h.Decide(0, []bool{true, true})
+	fmt.Println(x)
+	// Output: [0 0 1 1 -1]
+}
+
+func ExampleNewGangLCF() {
+	// Job type 0 needs 2 GPUs per worker, job type 1 one: LCF serves the
+	// cheaper job type 1 first (unit cost 0.5 per GPU by default).
+	g, _ := bipartite.NewGraph(2, 1, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 1, Right: 0}})
+	m, _ := bipartite.NewGangModel(g, 1, []float64{2}, []bipartite.GangJob{
+		{Demand: []float64{2}},
+		{Demand: []float64{1}},
+	})
+	c, _ := baselines.NewGangLCF(m, baselines.GangLCFSettings{})
+	x, _ := c.Decide(0, []bool{true, true})
+	fmt.Println(x, c.Cost(0), c.Cost(1))
+	// Output: [-1 0] 1 0.5
+}
+
+func ExampleNewGangLWTF() {
+	// One server with one GPU, two job types of one 1-GPU component: LWTF
+	// alternates, serving the job type that has waited longer.
+	g, _ := bipartite.NewGraph(2, 1, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 1, Right: 0}})
+	m, _ := bipartite.NewGangModel(g, 1, []float64{1}, []bipartite.GangJob{{Demand: []float64{1}}, {Demand: []float64{1}}})
+	w, _ := baselines.NewGangLWTF(m)
+	for t := 0; t < 3; t++ {
+		x, _ := w.Decide(t, []bool{true, true})
+		fmt.Println(x)
+	}
+	// Output:
+	// [0 -1]
+	// [-1 0]
+	// [0 -1]
+}

@@ -27,6 +27,26 @@
 // itself is usable; msched includes it (closed interval) and clips it to the
 // horizon T-1.
 //
+// # Gangs
+//
+// A GangModel is the model of the gang extensions of papers 000 (§III-E) and
+// 003 (§3.4), shared by both families and their baselines. Gang job type l
+// has components Q_l, component q demanding a_l^{q,k} of resource k, and a
+// minimum m_l <= |Q_l| (Kubernetes' min-available; GangJob.Min = 0 means
+// all). Servers r have per-server capacities c_{(k,r)}; the graph's edge
+// (l, r) makes r eligible for l's components. The reading msched uses
+// (both papers omit the design): a component is scheduled only when it gets
+// its whole demand on one server, and a job counts in a slot only when at
+// least m_l of its components are scheduled; otherwise none of it is placed
+// and no capacity is held for it. That is, with x_{l,q,r} in {0,1},
+//
+//	Σ_r x_{l,q,r} <= 1                      each component on one server at most
+//	Σ_{q,r} x_{l,q,r} ∈ {0} ∪ [m_l, |Q_l|]  all-or-nothing (arrived jobs only)
+//	Σ_{l,q} a_l^{q,k} x_{l,q,r} <= c_{(k,r)}  per-server capacities
+//
+// GangModel.Check verifies a placement against exactly these constraints,
+// independently of any policy's code, and counts what it breaks.
+//
 // # Policies
 //
 // OnlinePolicy[Obs, Dec] is one small generic interface in the spirit of the
@@ -118,4 +138,8 @@
 // own tables from a graph or mesh call [Limits.CheckGraph] or
 // [Limits.CheckMesh] first. The edge list of a decoded graph is bounded by
 // the length of the input. RightRegular works in O(|L| + d·|R|).
+//
+// Limits.MaxComponents bounds Σ_l |Q_l| of a GangModel (DefaultMaxComponents);
+// a value above CeilingMaxComponents is an error, and K is at most
+// MaxGangResources.
 package bipartite

@@ -39,6 +39,9 @@ type Limits struct {
 	MaxEdges    int // |E| of a graph [DefaultMaxEdges]
 	MaxPairs    int // |L| × |R| for Complete and Bernoulli [DefaultMaxPairs]
 	MaxUnits    int // Nodes × Slots of a mesh [DefaultMaxUnits]
+	// MaxComponents bounds Σ_l |Q_l| of a GangModel [DefaultMaxComponents];
+	// above CeilingMaxComponents it is an error.
+	MaxComponents int
 }
 
 // DefaultLimits returns the default limits with every field set.
@@ -56,6 +59,9 @@ func (lim Limits) withDefaults() Limits {
 	}
 	if lim.MaxUnits <= 0 {
 		lim.MaxUnits = DefaultMaxUnits
+	}
+	if lim.MaxComponents <= 0 {
+		lim.MaxComponents = DefaultMaxComponents
 	}
 	return lim
 }

@@ -77,7 +77,7 @@ func TestHostileSizesAreRejected(t *testing.T) {
 // Raising a limit lets a larger instance through; lowering one rejects a
 // small one. Limits{} is the default policy.
 func TestLimitsAreOverridable(t *testing.T) {
-	assert.Equal(t, Limits{DefaultMaxVertices, DefaultMaxEdges, DefaultMaxPairs, DefaultMaxUnits}, DefaultLimits())
+	assert.Equal(t, Limits{MaxVertices: DefaultMaxVertices, MaxEdges: DefaultMaxEdges, MaxPairs: DefaultMaxPairs, MaxUnits: DefaultMaxUnits, MaxComponents: DefaultMaxComponents}, DefaultLimits())
 	small := Limits{MaxVertices: 4, MaxEdges: 5, MaxPairs: 6, MaxUnits: 7}
 	_, err := small.NewGraph(5, 1, nil)
 	require.ErrorIs(t, err, ErrTooLarge)

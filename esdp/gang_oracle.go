@@ -1,0 +1,1101 @@
+package esdp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// GangMethod selects how a GangOracle solves the gang knapsack.
+type GangMethod int
+
+const (
+	// GangAuto, the zero value, computes the Lagrangian bound and its
+	// rounding; when their gap is not closed and the arrived jobs have at
+	// most AutoSearchComponents components it runs branch and bound from
+	// that incumbent within GangOracleSettings.MaxNodes (default 2^12) and
+	// returns the best placement found with a certified bound (Status
+	// Optimal when the search completed or the gap closed, NodeLimit
+	// otherwise). It always returns a feasible placement.
+	GangAuto GangMethod = iota
+	// GangExact is the same search with a larger default budget (2^20
+	// nodes): exact unless the result's Status is NodeLimit.
+	GangExact
+	// GangScalable computes only the Lagrangian bound and its rounding:
+	// O(Iterations · channels · K) work, a feasible placement and its
+	// certified gap, never a search.
+	GangScalable
+)
+
+var gangMethodNames = [...]string{GangAuto: "auto", GangExact: "exact", GangScalable: "scalable"}
+
+func (m GangMethod) String() string {
+	if m >= 0 && int(m) < len(gangMethodNames) {
+		return gangMethodNames[m]
+	}
+	return fmt.Sprintf("GangMethod(%d)", int(m))
+}
+
+// Gang oracle defaults and limits.
+const (
+	// DefaultGangNodes is GangExact's branch-and-bound budget when
+	// GangOracleSettings.MaxNodes is 0.
+	DefaultGangNodes int64 = 1 << 20
+	// DefaultGangAutoNodes is GangAuto's budget when MaxNodes is 0.
+	DefaultGangAutoNodes int64 = 1 << 12
+	// MaxGangNodes bounds GangOracleSettings.MaxNodes.
+	MaxGangNodes int64 = 1 << 40
+	// DefaultGangIterations is the number of subgradient iterations of the
+	// Lagrangian bound when GangOracleSettings.Iterations is 0.
+	DefaultGangIterations = 48
+	// MaxGangIterations bounds GangOracleSettings.Iterations.
+	MaxGangIterations = 1 << 16
+	// MaxGangValue bounds |Value| of a channel of a GangKnapsack, so that
+	// every sum over MaxGangChannels channels stays finite and exact to
+	// about 2^-2 of a unit at worst.
+	MaxGangValue = 1 << 40
+)
+
+// GangOracleSettings configures a GangOracle. The zero value is ready:
+// GangAuto with DefaultGangAutoNodes nodes and DefaultGangIterations
+// subgradient iterations.
+type GangOracleSettings struct {
+	// Method selects the algorithm; the zero value is GangAuto.
+	Method GangMethod
+	// MaxNodes bounds the branch-and-bound nodes of one Solve, 0..2^40;
+	// 0 means DefaultGangNodes for GangExact and DefaultGangAutoNodes for
+	// GangAuto. Each node costs O(K + the component's channels).
+	MaxNodes int64
+	// Iterations bounds the subgradient iterations of the Lagrangian
+	// bound, 0..MaxGangIterations; 0 means DefaultGangIterations. Each
+	// costs O(channels · K + servers · K).
+	Iterations int
+}
+
+// Validate returns every problem of s, joined, each wrapping ErrSettings.
+func (s GangOracleSettings) Validate() error {
+	var errs []error
+	if s.Method < GangAuto || s.Method > GangScalable {
+		errs = append(errs, fmt.Errorf("%w: GangOracleSettings.Method = %d, want GangAuto, GangExact or GangScalable", ErrSettings, int(s.Method)))
+	}
+	if s.MaxNodes < 0 || s.MaxNodes > MaxGangNodes {
+		errs = append(errs, fmt.Errorf("%w: GangOracleSettings.MaxNodes = %d, want 0..%d", ErrSettings, s.MaxNodes, MaxGangNodes))
+	}
+	if s.Iterations < 0 || s.Iterations > MaxGangIterations {
+		errs = append(errs, fmt.Errorf("%w: GangOracleSettings.Iterations = %d, want 0..%d", ErrSettings, s.Iterations, MaxGangIterations))
+	}
+	return errors.Join(errs...)
+}
+
+func (s GangOracleSettings) nodes() int64 {
+	switch {
+	case s.MaxNodes > 0:
+		return s.MaxNodes
+	case s.Method == GangExact:
+		return DefaultGangNodes
+	}
+	return DefaultGangAutoNodes
+}
+
+func (s GangOracleSettings) iterations() int {
+	if s.Iterations > 0 {
+		return s.Iterations
+	}
+	return DefaultGangIterations
+}
+
+// GangKnapsack is the gang knapsack of one slot (the oracle of ESDP-gang
+// and of the omniscient gang oracle): with x_{c,r} in {0,1} over the
+// channels of the arrived jobs,
+//
+//	max  Σ_{c,r} Value_{c,r} x_{c,r}
+//	s.t. Σ_r x_{c,r} <= 1                        each component on one server at most
+//	     Σ_{c in Q_l, r} x_{c,r} ∈ {0} ∪ [m_l, |Q_l|]  each arrived job unserved or served
+//	     Σ_{c,r} a_c^k x_{c,r} <= c_{(k,r)}        per-server capacities
+//
+// and x = 0 on the channels of jobs that did not arrive. Channels whose
+// component does not fit the server alone (GangChannels.Fits) are never
+// used.
+type GangKnapsack struct {
+	// Channels numbers the channels of the model; required.
+	Channels *GangChannels
+	// Arrived[l] says whether job type l has a job in the slot; nil means
+	// every job type.
+	Arrived []bool
+	// Value holds the value of every channel (len Channels.Len()), finite
+	// and at most MaxGangValue in absolute value.
+	Value []float64
+}
+
+// GangKnapsackResult is the outcome of GangOracle.Solve.
+type GangKnapsackResult struct {
+	// Status is Optimal when Value is proven optimal (up to a relative
+	// 1e-12), NodeLimit when the search stopped at its budget (the
+	// placement is feasible and Bound certified), NotTerminated for the
+	// zero value. GangScalable reports Optimal only when its gap closed.
+	Status Status
+	// Value is the objective of the returned placement.
+	Value float64
+	// Bound is a certified upper bound of the optimum: the smallest
+	// Lagrangian bound found, or Value when Status is Optimal.
+	Bound float64
+	// Gap is Bound - Value >= 0.
+	Gap float64
+	// Served counts the arrived jobs served, Placed their placed
+	// components.
+	Served, Placed int
+	// Nodes counts branch-and-bound nodes, Iterations subgradient
+	// iterations.
+	Nodes      int64
+	Iterations int
+}
+
+// GangOracle solves gang knapsacks. The zero value is ready (GangAuto);
+// it keeps its buffers between calls, so that solving problems of the same
+// size allocates nothing. A GangOracle is not safe for concurrent use.
+type GangOracle struct {
+	Settings GangOracleSettings
+
+	// scratch, grown on demand
+	mu, bestMu, use, resid, capv []float64 // per (server, resource)
+	w                            []float64 // reduced value per channel (bestMu)
+	perm                         []int     // channel order of the search
+	bw0, bwM                     []float64 // best value per component at mu = 0, bestMu
+	bch, bch0                    []int     // argmax channel per component (current mu, mu = 0)
+	phi0                         []float64 // per job at mu = 0
+	bw                           []float64 // best reduced value per component (current mu)
+	inc                          []int     // incumbent server per component
+	jobs                         []int     // active jobs
+	phi                          []float64 // per job
+	idx                          []int     // sort scratch
+	seq, remIncl                 []int     // search order of components
+	suf0, sufM                   []float64 // search bounds per position
+	tmp0, tmpM                   []float64 // per-job scratch of residBound
+	cap0, capM                   []float64 // per job: exact job optimum at full capacities (mu = 0, bestMu)
+	opt, chosen                  []int     // search state per position
+	placed                       []int     // per job
+}
+
+// Solve writes into dst (len NumComponents) the server of every component
+// of an optimal (or, see Status, best found) placement of p, -1 for an
+// unplaced one, and returns its value and a certified bound.
+//
+// Algorithm. The Lagrangian relaxation of the capacities with multipliers
+// mu >= 0 per (server, resource) decomposes by job: each component takes
+// its best channel at reduced values Value - mu_r·a_c, a job takes its
+// positive components (at least m_l of them, or none), so
+// L(mu) = mu·c + Σ_l max(0, best job value) bounds the optimum. Projected
+// subgradient steps (Polyak, towards the best feasible value) lower L;
+// after each a greedy rounding (jobs by decreasing relaxed value, each
+// component on its best fitting channel at reduced values, a job kept only
+// with >= m_l components and a positive value) gives a feasible placement.
+// GangAuto and GangExact then search depth first over the components of
+// the arrived jobs (channels by decreasing value, then "unplaced"),
+// pruning with the smaller of the capacity-free bound and the Lagrangian
+// bound at the best multipliers, both evaluated on the residual
+// capacities.
+//
+// Errors wrap ErrDimension (nil p or Channels, a length that does not
+// match), ErrValue (a NaN, infinite or too large value) or ErrSettings; dst
+// and the oracle are then unchanged apart from scratch space.
+func (o *GangOracle) Solve(dst []int, p *GangKnapsack) (GangKnapsackResult, error) {
+	var res GangKnapsackResult
+	if err := o.Settings.Validate(); err != nil {
+		return res, err
+	}
+	if p == nil || p.Channels == nil {
+		return res, fmt.Errorf("%w: nil gang knapsack or channels", ErrDimension)
+	}
+	ch := p.Channels
+	m := ch.model
+	if p.Arrived != nil && len(p.Arrived) != m.NumJobs() {
+		return res, fmt.Errorf("%w: len(Arrived) = %d, want %d job types", ErrDimension, len(p.Arrived), m.NumJobs())
+	}
+	if len(p.Value) != ch.Len() {
+		return res, fmt.Errorf("%w: len(Value) = %d, want %d channels", ErrDimension, len(p.Value), ch.Len())
+	}
+	if len(dst) != m.NumComponents() {
+		return res, fmt.Errorf("%w: len(dst) = %d, want %d components", ErrDimension, len(dst), m.NumComponents())
+	}
+	for i, v := range p.Value {
+		if !(math.Abs(v) <= MaxGangValue) {
+			return res, fmt.Errorf("%w: Value[%d] = %v, want finite, |v| <= %v", ErrValue, i, v, float64(MaxGangValue))
+		}
+	}
+	o.grow(ch)
+	s := gangSolve{o: o, ch: ch, p: p, K: m.K()}
+	res = s.run()
+	copy(dst, o.inc[:m.NumComponents()])
+	return res, nil
+}
+
+func growF(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n)
+	}
+	return b[:n]
+}
+
+func growI(b []int, n int) []int {
+	if cap(b) < n {
+		return make([]int, n)
+	}
+	return b[:n]
+}
+
+func (o *GangOracle) grow(ch *GangChannels) {
+	m := ch.model
+	RK := m.NumServers() * m.K()
+	C, J, N := m.NumComponents(), m.NumJobs(), ch.Len()
+	o.mu, o.bestMu, o.use, o.resid, o.capv = growF(o.mu, RK), growF(o.bestMu, RK), growF(o.use, RK), growF(o.resid, RK), growF(o.capv, RK)
+	o.w, o.perm = growF(o.w, N), growI(o.perm, N)
+	o.bw0, o.bwM, o.bw, o.bch, o.bch0, o.inc = growF(o.bw0, C), growF(o.bwM, C), growF(o.bw, C), growI(o.bch, C), growI(o.bch0, C), growI(o.inc, C)
+	o.seq, o.remIncl, o.opt, o.chosen = growI(o.seq, C), growI(o.remIncl, C), growI(o.opt, C), growI(o.chosen, C)
+	o.suf0, o.sufM = growF(o.suf0, C+1), growF(o.sufM, C+1)
+	o.tmp0, o.tmpM = growF(o.tmp0, C), growF(o.tmpM, C)
+	o.cap0, o.capM = growF(o.cap0, J), growF(o.capM, J)
+	o.idx = growI(o.idx, max(C, J))
+	o.jobs, o.phi, o.phi0, o.placed = growI(o.jobs, J), growF(o.phi, J), growF(o.phi0, J), growI(o.placed, J)
+}
+
+// roundEvery is the period, in subgradient iterations, of the rounding
+// (also run after the last iteration) on problems with more than
+// AutoSearchComponents components; smaller ones round every iteration.
+const roundEvery = 4
+
+// AutoSearchComponents bounds the components of the arrived jobs for
+// which GangAuto runs its branch and bound: beyond it a node costs
+// O(their channels) and a budgeted search rarely improves on the rounding,
+// so GangAuto returns the rounding and its certified gap.
+const AutoSearchComponents = 128
+
+func (s *gangSolve) activeComponents() int {
+	n := 0
+	for _, l := range s.active {
+		lo, hi := s.ch.model.Components(l)
+		n += hi - lo
+	}
+	return n
+}
+
+// gangSolve is one Solve's working state.
+type gangSolve struct {
+	o      *GangOracle
+	ch     *GangChannels
+	p      *GangKnapsack
+	K      int
+	active []int // arrived jobs that can be served with a positive value
+	incVal float64
+	tol    float64
+}
+
+func (s *gangSolve) arrived(l int) bool { return s.p.Arrived == nil || s.p.Arrived[l] }
+
+// reduced returns Value_i - mu_r · a_c for channel i of component c.
+func (s *gangSolve) reduced(mu []float64, i, c int) float64 {
+	v := s.p.Value[i]
+	r := s.ch.Server(i)
+	a := s.ch.model.Demand(c)
+	mr := mu[r*s.K : (r+1)*s.K]
+	for k, x := range a {
+		v -= mr[k] * x
+	}
+	return v
+}
+
+// relax evaluates the Lagrangian relaxation at mu over the jobs in jobs:
+// it sets bw, bch per component and phi per job, accumulates the
+// relaxation's resource use in use (if not nil) and returns Σ phi.
+func (s *gangSolve) relax(mu []float64, jobs []int, use []float64) float64 {
+	o, m := s.o, s.ch.model
+	total := 0.0
+	for _, l := range jobs {
+		lo, hi := m.Components(l)
+		pos, sumPos, finite := 0, 0.0, 0
+		for c := lo; c < hi; c++ {
+			best, bi := math.Inf(-1), -1
+			clo, chi := s.ch.Range(c)
+			for i := clo; i < chi; i++ {
+				if !s.ch.fits[i] {
+					continue
+				}
+				if w := s.reduced(mu, i, c); w > best {
+					best, bi = w, i
+				}
+			}
+			o.bw[c], o.bch[c] = best, bi
+			if bi >= 0 {
+				finite++
+				if best > 0 {
+					pos++
+					sumPos += best
+				}
+			}
+		}
+		need := m.Min(l)
+		phi := 0.0
+		take := 0 // components taken, in decreasing bw, when sorted
+		sorted := false
+		switch {
+		case finite < need:
+		case pos >= need:
+			phi = sumPos
+		default:
+			idx := o.idx[:hi-lo]
+			for j := range idx {
+				idx[j] = lo + j
+			}
+			sortIdxDesc(idx, o.bw)
+			sorted = true
+			sum := 0.0
+			for j := 0; j < need; j++ {
+				sum += o.bw[idx[j]]
+			}
+			if sum > 0 {
+				phi, take = sum, need
+			}
+		}
+		o.phi[l] = phi
+		total += phi
+		if use == nil || phi <= 0 {
+			continue
+		}
+		add := func(c int) {
+			r := s.ch.Server(o.bch[c])
+			for k, a := range m.Demand(c) {
+				use[r*s.K+k] += a
+			}
+		}
+		if sorted {
+			for _, c := range o.idx[:take] {
+				add(c)
+			}
+		} else {
+			for c := lo; c < hi; c++ {
+				if o.bch[c] >= 0 && o.bw[c] > 0 {
+					add(c)
+				}
+			}
+		}
+	}
+	return total
+}
+
+func dot(a, b []float64) float64 {
+	s := 0.0
+	for i, x := range a {
+		s += x * b[i]
+	}
+	return s
+}
+
+func (s *gangSolve) run() GangKnapsackResult {
+	o, m := s.o, s.ch.model
+	C := m.NumComponents()
+	capv := o.capv
+	for r := 0; r < m.NumServers(); r++ {
+		copy(capv[r*s.K:(r+1)*s.K], m.Capacity(r))
+	}
+	for c := range o.inc[:C] {
+		o.inc[c] = -1
+	}
+	// Active jobs: arrived, and some placement has a positive value.
+	clear(o.mu)
+	jobs := o.jobs[:0]
+	for l := 0; l < m.NumJobs(); l++ {
+		if s.arrived(l) {
+			jobs = append(jobs, l)
+		}
+	}
+	s.relax(o.mu, jobs, nil)
+	s.active = jobs[:0]
+	for _, l := range jobs {
+		if o.phi[l] > 0 {
+			s.active = append(s.active, l)
+		}
+	}
+	copy(o.bw0, o.bw)
+	copy(o.bch0, o.bch)
+	for _, l := range s.active {
+		o.phi0[l] = o.phi[l]
+	}
+	res := GangKnapsackResult{}
+	if len(s.active) == 0 {
+		res.Status = Optimal
+		return res
+	}
+	// Subgradient on L(mu), with a rounding after every step.
+	s.incVal = math.Inf(-1)
+	best := math.Inf(1)
+	theta, stall := 2.0, 0
+	iters := o.Settings.iterations()
+	every := 1 // small problems: a rounding per iteration seeds the search
+	if s.activeComponents() > AutoSearchComponents {
+		every = roundEvery
+	}
+	for it := 0; it < iters; it++ {
+		res.Iterations++
+		clear(o.use)
+		L := dot(o.mu, capv) + s.relax(o.mu, s.active, o.use)
+		if it%every == 0 || it == iters-1 {
+			s.round()
+		}
+		if L < best {
+			best = L
+			copy(o.bestMu, o.mu)
+			stall = 0
+		} else if stall++; stall >= 4 {
+			theta /= 2
+			stall = 0
+		}
+		s.tol = 1e-12 * max(1, math.Abs(s.incVal))
+		if best-s.incVal <= s.tol {
+			break
+		}
+		g2 := 0.0
+		for i, u := range o.use {
+			d := capv[i] - u
+			if d < 0 || o.mu[i] > 0 {
+				g2 += d * d
+			}
+		}
+		if g2 == 0 {
+			break
+		}
+		step := theta * (L - s.incVal) / g2
+		for i, u := range o.use {
+			o.mu[i] = max(0, o.mu[i]-step*(capv[i]-u))
+		}
+	}
+	best = min(best, s.tighten(capv))
+	res.Bound = math.Max(best, s.incVal)
+	search := s.o.Settings.Method == GangExact ||
+		s.o.Settings.Method == GangAuto && s.activeComponents() <= AutoSearchComponents
+	if search && res.Bound-s.incVal > s.tol {
+		var done bool
+		res.Nodes, done = s.search(capv)
+		if done {
+			res.Bound = s.incVal
+		}
+	}
+	res.Value = s.incVal
+	res.Gap = math.Max(0, res.Bound-res.Value)
+	if res.Gap <= s.tol {
+		res.Status, res.Bound, res.Gap = Optimal, res.Value, 0
+	} else {
+		res.Status = NodeLimit
+	}
+	for _, l := range s.active {
+		lo, hi := m.Components(l)
+		n := 0
+		for c := lo; c < hi; c++ {
+			if o.inc[c] >= 0 {
+				n++
+			}
+		}
+		if n > 0 {
+			res.Served++
+			res.Placed += n
+		}
+	}
+	return res
+}
+
+// round builds a feasible placement greedily at the multipliers of the
+// last relax (bw, bch, phi) and keeps it in inc if it beats incVal.
+func (s *gangSolve) round() {
+	o, m := s.o, s.ch.model
+	K := s.K
+	copy(o.resid, o.capv)
+	jobs := o.idx[:0]
+	jobs = append(jobs, s.active...)
+	// o.idx doubles as the job order; component orders use o.seq.
+	sortIdxDesc(jobs, o.phi)
+	val := 0.0
+	cur := o.chosen[:m.NumComponents()]
+	for c := range cur {
+		cur[c] = -1
+	}
+	for _, l := range jobs {
+		lo, hi := m.Components(l)
+		comps := o.seq[:hi-lo]
+		for j := range comps {
+			comps[j] = lo + j
+		}
+		sortIdxDesc(comps, o.bw)
+		n, jv := 0, 0.0
+		for _, c := range comps {
+			a := m.Demand(c)
+			bi, bw := -1, math.Inf(-1)
+			clo, chi := s.ch.Range(c)
+			for i := clo; i < chi; i++ {
+				if !s.ch.fits[i] || !fitsResid(o.resid, a, s.ch.Server(i), K) {
+					continue
+				}
+				if w := s.reduced(o.mu, i, c); w > bw {
+					bi, bw = i, w
+				}
+			}
+			if bi < 0 || (n >= m.Min(l) && s.p.Value[bi] <= 0) {
+				continue
+			}
+			r := s.ch.Server(bi)
+			for k, x := range a {
+				o.resid[r*K+k] -= x
+			}
+			cur[c] = r
+			n++
+			jv += s.p.Value[bi]
+		}
+		if n >= m.Min(l) && jv > 0 {
+			val += jv
+			continue
+		}
+		for c := lo; c < hi; c++ { // undo
+			if r := cur[c]; r >= 0 {
+				for k, x := range m.Demand(c) {
+					o.resid[r*K+k] += x
+				}
+				cur[c] = -1
+			}
+		}
+		if n < m.Min(l) { // the greedy order failed: search the job alone
+			val += s.placeJobExact(l, cur)
+		}
+	}
+	if val > s.incVal || math.IsInf(s.incVal, -1) {
+		s.incVal = val
+		copy(o.inc, cur)
+	}
+}
+
+// placeJobExact places job l on the residual capacities by exhaustive
+// search (reduced values at o.mu; small jobs only, within a budget) if
+// that gives at least m_l components with a positive value, and returns
+// the value placed (0 if none).
+func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
+	o, m := s.o, s.ch.model
+	K := s.K
+	lo, hi := m.Components(l)
+	for c := lo; c < hi; c++ {
+		clo, chi := s.ch.Range(c)
+		for i := clo; i < chi; i++ {
+			o.w[i] = s.reduced(o.mu, i, c)
+		}
+	}
+	js := jobSearch{s: s, val: o.w, limit: placeJobNodes}
+	if js.solve(l, math.Inf(-1)); !js.found {
+		return 0
+	}
+	v := 0.0
+	for c := lo; c < hi; c++ {
+		if i := js.best_[c-lo]; i >= 0 {
+			v += s.p.Value[i]
+		}
+	}
+	if v <= 0 {
+		return 0
+	}
+	for c := lo; c < hi; c++ {
+		i := js.best_[c-lo]
+		if i < 0 {
+			continue
+		}
+		r := s.ch.Server(i)
+		for k, x := range m.Demand(c) {
+			o.resid[r*K+k] -= x
+		}
+		cur[c] = r
+	}
+	return v
+}
+
+func fitsResid(resid, a []float64, r, K int) bool {
+	rr := resid[r*K : (r+1)*K]
+	for k, x := range a {
+		if x > rr[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// tighten evaluates the relaxation at the best multipliers (bw, bwM, phi,
+// and the reduced values w of the active jobs' channels), computes every
+// active job's exact optimum on its own at the full capacities (cap0 at
+// the values, capM at the reduced values) and returns the tightened
+// Lagrangian bound
+//
+//	min(Σ_l cap0_l, mu·c + Σ_l min(phi_l, capM_l)),
+//
+// valid because every feasible placement places each job within the
+// capacities on its own.
+func (s *gangSolve) tighten(capv []float64) float64 {
+	o, m := s.o, s.ch.model
+	s.relax(o.bestMu, s.active, nil)
+	copy(o.bwM, o.bw)
+	for _, l := range s.active {
+		lo, hi := m.Components(l)
+		for c := lo; c < hi; c++ {
+			clo, chi := s.ch.Range(c)
+			for i := clo; i < chi; i++ {
+				o.w[i] = s.reduced(o.bestMu, i, c)
+			}
+		}
+	}
+	copy(o.resid, capv)
+	b0, bm := 0.0, dot(o.bestMu, capv)
+	for _, l := range s.active {
+		// A job whose components' best channels fit the capacities
+		// together reaches its relaxed value on its own: no search.
+		if s.bestFit(l, o.bch0) {
+			o.cap0[l] = o.phi0[l]
+		} else {
+			o.cap0[l] = s.jobExact(l, false)
+		}
+		if s.bestFit(l, o.bch) {
+			o.capM[l] = o.phi[l]
+		} else {
+			o.capM[l] = s.jobExact(l, true)
+		}
+		b0 += o.cap0[l]
+		bm += min(o.phi[l], o.capM[l])
+	}
+	return min(b0, bm)
+}
+
+// bestFit reports whether every component of job l with a channel in bch
+// fits, together, on those channels' servers at the capacities in o.resid
+// (restored before returning).
+func (s *gangSolve) bestFit(l int, bch []int) bool {
+	o, m := s.o, s.ch.model
+	K := s.K
+	lo, hi := m.Components(l)
+	ok := true
+	c := lo
+	for ; c < hi && ok; c++ {
+		if bch[c] < 0 {
+			continue
+		}
+		r := s.ch.Server(bch[c])
+		for k, x := range m.Demand(c) {
+			o.resid[r*K+k] -= x
+			ok = ok && o.resid[r*K+k] >= 0
+		}
+	}
+	for c--; c >= lo; c-- {
+		if bch[c] < 0 {
+			continue
+		}
+		r := s.ch.Server(bch[c])
+		for k, x := range m.Demand(c) {
+			o.resid[r*K+k] += x
+		}
+	}
+	return ok
+}
+
+// search runs depth-first branch and bound from the incumbent, within the
+// node budget. It returns the nodes visited and whether the search
+// completed (the incumbent is then optimal).
+func (s *gangSolve) search(capv []float64) (int64, bool) {
+	o, m := s.o, s.ch.model
+	K := s.K
+	muC := dot(o.bestMu, capv)
+	// Order: jobs by relaxed value at bestMu, components by value at mu=0.
+	jobs := o.idx[:0]
+	jobs = append(jobs, s.active...)
+	sortIdxDesc(jobs, o.phi)
+	n := 0
+	for _, l := range jobs {
+		lo, hi := m.Components(l)
+		seq := o.seq[n : n+hi-lo]
+		for j := range seq {
+			seq[j] = lo + j
+		}
+		sortIdxDesc(seq, o.bw0)
+		for j, c := range seq {
+			o.remIncl[n+j] = hi - lo - j
+			clo, chi := s.ch.Range(c)
+			perm := o.perm[clo:chi]
+			for i := range perm {
+				perm[i] = clo + i
+			}
+			sortIdxDesc(perm, s.p.Value)
+		}
+		n += hi - lo
+	}
+	seq := o.seq[:n]
+	// Suffix bounds: within a job Σ max(0, best component), after it the
+	// job's relaxed value; at mu = 0 and at bestMu.
+	o.suf0[n], o.sufM[n] = 0, 0
+	jobEnd0, jobEndM := 0.0, 0.0
+	in0, inM := 0.0, 0.0
+	for d := n - 1; d >= 0; d-- {
+		c := seq[d]
+		if o.remIncl[d] == 1 { // last component of its job
+			jobEnd0, jobEndM = o.suf0[d+1], o.sufM[d+1]
+			in0, inM = 0, 0
+		}
+		in0 += max(0, o.bw0[c])
+		inM += max(0, o.bwM[c])
+		o.suf0[d], o.sufM[d] = jobEnd0+in0, jobEndM+inM
+	}
+	copy(o.resid, capv)
+	for _, l := range s.active {
+		o.placed[l] = 0
+	}
+	cur := o.chosen[:m.NumComponents()]
+	for c := range cur {
+		cur[c] = -1
+	}
+	budget := o.Settings.nodes()
+	var nodes int64
+	val, red := 0.0, 0.0
+	d, enter := 0, true
+	for d >= 0 {
+		if enter {
+			nodes++
+			if nodes > budget {
+				return nodes - 1, false
+			}
+			if d == n {
+				if val > s.incVal+s.tol {
+					s.incVal = val
+					s.tol = 1e-12 * max(1, math.Abs(val))
+					copy(o.inc, cur)
+				}
+				d, enter = d-1, false
+				continue
+			}
+			if b := min(val+o.suf0[d], muC+red+o.sufM[d]); b <= s.incVal+s.tol {
+				d, enter = d-1, false
+				continue
+			}
+			if b0, bm := s.residBound(seq, d); min(val+b0, muC+red+bm) <= s.incVal+s.tol {
+				d, enter = d-1, false
+				continue
+			}
+			o.opt[d] = 0
+		}
+		c := seq[d]
+		l := m.Job(c)
+		if r := cur[c]; r >= 0 { // undo the previous choice at depth d
+			i := o.opt[d] - 1
+			i = o.perm[s.ch.off[c]+i]
+			for k, x := range m.Demand(c) {
+				o.resid[r*K+k] += x
+			}
+			val -= s.p.Value[i]
+			red -= o.w[i]
+			o.placed[l]--
+			cur[c] = -1
+		}
+		clo, chi := s.ch.Range(c)
+		nc := chi - clo
+		pl, rem := o.placed[l], o.remIncl[d]
+		canPlace := pl+rem >= m.Min(l)
+		canSkip := pl == 0 || pl+rem-1 >= m.Min(l)
+		next := false
+		for o.opt[d] <= nc {
+			j := o.opt[d]
+			o.opt[d]++
+			if j == nc {
+				if canSkip {
+					next = true
+				}
+				break
+			}
+			if !canPlace {
+				o.opt[d] = nc
+				continue
+			}
+			i := o.perm[clo+j]
+			r := s.ch.Server(i)
+			a := m.Demand(c)
+			if !s.ch.fits[i] || !fitsResid(o.resid, a, r, K) {
+				continue
+			}
+			for k, x := range a {
+				o.resid[r*K+k] -= x
+			}
+			val += s.p.Value[i]
+			red += o.w[i]
+			o.placed[l]++
+			cur[c] = r
+			next = true
+			break
+		}
+		if next {
+			d, enter = d+1, true
+		} else {
+			d, enter = d-1, false
+		}
+	}
+	return nodes, true
+}
+
+// residBound bounds the completions of a search node at depth d: for the
+// components at positions d.. it takes, at mu = 0 (b0) and at the best
+// multipliers (bm, reduced values), each component's best channel among
+// those that fit the residual capacities, and per job the best values
+// with at least m_l components (minus those placed) or, for a job with
+// nothing placed, none. A started job that can no longer reach m_l gives
+// -Inf (the node is infeasible). Both are upper bounds of the completion
+// (bm after adding mu·residual, accounted for by the caller through red).
+func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
+	o, m := s.o, s.ch.model
+	K := s.K
+	n := len(seq)
+	for d < n {
+		l := m.Job(seq[d])
+		end := d + o.remIncl[d]
+		pl := o.placed[l]
+		v0, vm := o.tmp0[:0], o.tmpM[:0]
+		for _, c := range seq[d:end] {
+			a := m.Demand(c)
+			best0, bestM := math.Inf(-1), math.Inf(-1)
+			clo, chi := s.ch.Range(c)
+			for i := clo; i < chi; i++ {
+				v, w := s.p.Value[i], o.w[i]
+				if !s.ch.fits[i] || (v <= best0 && w <= bestM) || !fitsResid(o.resid, a, s.ch.Server(i), K) {
+					continue
+				}
+				best0, bestM = max(best0, v), max(bestM, w)
+			}
+			if bestM > math.Inf(-1) {
+				v0, vm = append(v0, best0), append(vm, bestM)
+			}
+		}
+		need := max(0, m.Min(l)-pl)
+		canZero := pl == 0
+		if len(v0) < need {
+			if !canZero {
+				return math.Inf(-1), math.Inf(-1)
+			}
+		} else {
+			p0, pm := jobPart(v0, need, canZero), jobPart(vm, need, canZero)
+			if pl == 0 {
+				p0, pm = min(p0, o.cap0[l]), min(pm, o.capM[l])
+			}
+			b0 += p0
+			bm += pm
+		}
+		d = end
+	}
+	return b0, bm
+}
+
+// jobExactComps and jobExactNodes bound the exhaustive search of
+// jobExact: jobs with more components, or searches with more nodes, get
+// no job bound (+Inf).
+const (
+	jobExactComps = 16
+	jobExactNodes = 1 << 12
+	placeJobNodes = 1 << 8 // the rounding's fallback search of one job
+)
+
+// jobExact returns the best value of job l on its own at the full
+// capacities (o.resid must hold them; it is restored): at least m_l
+// components placed, each on one fitting channel, with the servers'
+// capacities shared by the job's components, or nothing (0). Values are
+// reduced at bestMu if reduced, else the channel values. It returns +Inf
+// when the job is too large or the search exceeds its budget (no bound).
+func (s *gangSolve) jobExact(l int, reduced bool) float64 {
+	val := s.p.Value
+	if reduced {
+		val = s.o.w
+	}
+	js := jobSearch{s: s, val: val, limit: jobExactNodes}
+	if !js.solve(l, 0) {
+		return math.Inf(1)
+	}
+	return js.best
+}
+
+// jobSearch is the state of the exhaustive search of one job on the
+// residual capacities o.resid (restored after the search): the best value
+// of at least m_l components, each on a fitting channel, or floor.
+type jobSearch struct {
+	s            *gangSolve
+	val          []float64
+	suf          [jobExactComps + 1]float64
+	pick, best_  [jobExactComps]int // current and best channel per component (-1)
+	lo, hi, need int
+	nodes, limit int
+	best         float64
+	found        bool
+}
+
+// solve searches job l from the value floor (0: the job may stay
+// unserved; -Inf: find the best placement whatever its value). It returns
+// false if the job is too large or the search exceeds its budget.
+func (js *jobSearch) solve(l int, floor float64) bool {
+	s := js.s
+	m := s.ch.model
+	js.lo, js.hi = m.Components(l)
+	js.need, js.best, js.found = m.Min(l), floor, false
+	if js.hi-js.lo > jobExactComps {
+		return false
+	}
+	// suffix bound: Σ max(0, best channel) of components c.. of the job
+	js.suf[js.hi-js.lo] = 0
+	for c := js.hi - 1; c >= js.lo; c-- {
+		b := 0.0
+		clo, chi := s.ch.Range(c)
+		for i := clo; i < chi; i++ {
+			if s.ch.fits[i] {
+				b = max(b, js.val[i])
+			}
+		}
+		js.suf[c-js.lo] = js.suf[c-js.lo+1] + b
+	}
+	return js.rec(js.lo, 0, 0)
+}
+
+func (js *jobSearch) rec(c, n int, v float64) bool {
+	if js.nodes++; js.nodes > js.limit {
+		return false
+	}
+	if c == js.hi {
+		if n >= js.need && v > js.best {
+			js.best, js.found = v, true
+			js.best_ = js.pick
+		}
+		return true
+	}
+	if v+js.suf[c-js.lo] <= js.best || n+js.hi-c < js.need {
+		return true
+	}
+	s := js.s
+	o, K := s.o, s.K
+	a := s.ch.model.Demand(c)
+	clo, chi := s.ch.Range(c)
+	for i := clo; i < chi; i++ {
+		r := s.ch.Server(i)
+		if !s.ch.fits[i] || !fitsResid(o.resid, a, r, K) {
+			continue
+		}
+		for k, x := range a {
+			o.resid[r*K+k] -= x
+		}
+		js.pick[c-js.lo] = i
+		ok := js.rec(c+1, n+1, v+js.val[i])
+		for k, x := range a {
+			o.resid[r*K+k] += x
+		}
+		if !ok {
+			return false
+		}
+	}
+	js.pick[c-js.lo] = -1
+	return js.rec(c+1, n, v)
+}
+
+// jobPart returns the best sum of at least need of the values v (all of
+// them if need > len(v) is excluded by the caller): every positive value,
+// completed by the largest others up to need; with canZero, at least 0.
+// It reorders v.
+func jobPart(v []float64, need int, canZero bool) float64 {
+	pos, sum := 0, 0.0
+	for _, x := range v {
+		if x > 0 {
+			pos++
+			sum += x
+		}
+	}
+	if pos < need {
+		sortFloatDesc(v)
+		sum = 0
+		for _, x := range v[:need] {
+			sum += x
+		}
+	}
+	if canZero {
+		return max(0, sum)
+	}
+	return sum
+}
+
+// sortFloatDesc sorts v in decreasing order without allocating.
+func sortFloatDesc(v []float64) {
+	n := len(v)
+	if n <= 12 {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && v[j] > v[j-1]; j-- {
+				v[j], v[j-1] = v[j-1], v[j]
+			}
+		}
+		return
+	}
+	down := func(i, n int) { // min-heap: the root is the smallest
+		for {
+			j := 2*i + 1
+			if j >= n {
+				return
+			}
+			if j+1 < n && v[j+1] < v[j] {
+				j++
+			}
+			if !(v[j] < v[i]) {
+				return
+			}
+			v[i], v[j] = v[j], v[i]
+			i = j
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i, n)
+	}
+	for i := n - 1; i > 0; i-- {
+		v[0], v[i] = v[i], v[0]
+		down(0, i)
+	}
+}
+
+// sortIdxDesc sorts idx by key[idx] descending, ties by idx ascending
+// (a total order: deterministic), in place without allocating (heapsort;
+// insertion sort for short slices).
+func sortIdxDesc(idx []int, key []float64) {
+	less := func(a, b int) bool { // a before b
+		ka, kb := key[a], key[b]
+		if ka != kb {
+			return ka > kb
+		}
+		return a < b
+	}
+	n := len(idx)
+	if n <= 12 {
+		for i := 1; i < n; i++ {
+			for j := i; j > 0 && less(idx[j], idx[j-1]); j-- {
+				idx[j], idx[j-1] = idx[j-1], idx[j]
+			}
+		}
+		return
+	}
+	// Heapsort with the "last" element at the root: a max-heap on the
+	// reversed order gives ascending "less" order.
+	down := func(i, n int) {
+		for {
+			j := 2*i + 1
+			if j >= n {
+				return
+			}
+			if j+1 < n && less(idx[j], idx[j+1]) {
+				j++
+			}
+			if !less(idx[i], idx[j]) {
+				return
+			}
+			idx[i], idx[j] = idx[j], idx[i]
+			i = j
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		down(i, n)
+	}
+	for i := n - 1; i > 0; i-- {
+		idx[0], idx[i] = idx[i], idx[0]
+		down(0, i)
+	}
+}

@@ -1,0 +1,239 @@
+package esdp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/snapshot"
+)
+
+const (
+	gangFormat  = "msched/esdp.GangPolicy"
+	gangVersion = 1
+)
+
+// gangState is what a GangPolicy learns and its slot bookkeeping.
+type gangState struct {
+	Stats   Stats `json:"stats"`
+	Started bool  `json:"started"`
+	LastT   int   `json:"last_t"`
+	// Pending is the placement awaiting its Observe (server per
+	// component), nil if none.
+	Pending []int `json:"pending"`
+}
+
+// GangFingerprint returns the model fingerprint of a snapshot written by a
+// gang policy of format on m: the graph, K, capacities, demands and m_l.
+// Gang policies of the family (and the gang baselines) add their settings.
+func GangFingerprint(format string, m *bipartite.GangModel) *snapshot.Hasher {
+	h := snapshot.NewHasher(format)
+	g := m.Graph()
+	h.Int(g.NumLeft()).Int(g.NumRight()).Int(g.NumEdges()).Int(m.K())
+	for e := 0; e < g.NumEdges(); e++ {
+		ed := g.Edge(e)
+		h.Int(ed.Left).Int(ed.Right)
+	}
+	for r := 0; r < m.NumServers(); r++ {
+		h.Floats(m.Capacity(r))
+	}
+	for l := 0; l < m.NumJobs(); l++ {
+		lo, hi := m.Components(l)
+		h.Int(hi - lo).Int(m.Min(l))
+		for c := lo; c < hi; c++ {
+			h.Floats(m.Demand(c))
+		}
+	}
+	return h
+}
+
+func (p *GangPolicy) fingerprint() string {
+	h := GangFingerprint(gangFormat, p.model)
+	o := p.set.Oracle
+	h.Int(p.m).Int(p.set.Rounds).Int(int(o.Method)).Int(int(o.nodes())).Int(o.iterations())
+	for _, t := range [...]int{1, 2, 10, 1000} {
+		h.Float(p.set.Delta(t)).Float(p.set.G(t, float64(p.m)))
+	}
+	return h.Sum()
+}
+
+// MarshalBinary saves the learned state of p (n_i, the reward sums per
+// channel, the slot of the last Decide and a placement awaiting its
+// Observe) in the envelope
+// {"format":"msched/esdp.GangPolicy","version":1,"model":…,"state":…}. The
+// fingerprint covers the gang model (graph, K, capacities, demands, m_l),
+// m, Rounds, the oracle settings and delta and g at a few slots.
+func (p *GangPolicy) MarshalBinary() ([]byte, error) {
+	st := gangState{Stats: p.stats, Started: p.started, LastT: p.lastT}
+	if p.decided {
+		st.Pending = p.x
+	}
+	b, err := snapshot.Encode(gangFormat, gangVersion, p.fp, st)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	return b, nil
+}
+
+// UnmarshalBinary restores a state saved by MarshalBinary into p, built by
+// NewGang on the same model with the same settings. Besides the envelope
+// it checks the values: statistics of one entry per channel
+// (0 <= sum <= count), no play of a channel that can never be played (its
+// component does not fit the server), the slot bookkeeping, and a pending
+// placement that satisfies every gang constraint (GangModel.Check). Any
+// mismatch is an error wrapping ErrSnapshot, and p is then unchanged.
+func (p *GangPolicy) UnmarshalBinary(data []byte) error {
+	var st gangState
+	if err := snapshot.Decode(data, gangFormat, gangVersion, p.fp, &st); err != nil {
+		return fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	if err := CheckGangState(p.ch, &st.Stats, st.Started, st.LastT, st.Pending); err != nil {
+		return err
+	}
+	p.stats = st.Stats
+	p.started, p.lastT = st.Started, st.LastT
+	p.decided = st.Pending != nil
+	pend := st.Pending
+	if pend == nil {
+		pend = p.sol[:0]
+	}
+	for c := range p.x {
+		p.x[c] = -1
+		if c < len(pend) {
+			p.x[c] = pend[c]
+		}
+	}
+	return nil
+}
+
+// MarshalJSON returns the bytes of MarshalBinary.
+func (p *GangPolicy) MarshalJSON() ([]byte, error) { return p.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (p *GangPolicy) UnmarshalJSON(data []byte) error { return p.UnmarshalBinary(data) }
+
+// CheckGangState validates the common part of a saved state of a gang
+// policy of this family on the channels ch: statistics of ch.Len()
+// channels with no play of a channel that does not fit, the slot
+// bookkeeping, and a pending placement (nil, or one server or -1 per
+// component) that GangModel.Check passes with the jobs it places as
+// arrived. Errors wrap ErrSnapshot.
+func CheckGangState(ch *GangChannels, st *Stats, started bool, lastT int, pending []int) error {
+	if st.Len() != ch.Len() {
+		return fmt.Errorf("%w: %w: statistics of %d channels, want %d", ErrSnapshot, ErrDimension, st.Len(), ch.Len())
+	}
+	for i, n := range st.count {
+		if n > 0 && !ch.fits[i] {
+			return fmt.Errorf("%w: %w: count[%d] = %d, but channel %d's component never fits server %d", ErrSnapshot, ErrValue, i, n, i, ch.Server(i))
+		}
+	}
+	if lastT < 0 || lastT == math.MaxInt || (!started && lastT != 0) {
+		return fmt.Errorf("%w: %w: last_t = %d (started = %v)", ErrSnapshot, ErrSlot, lastT, started)
+	}
+	if pending == nil {
+		return nil
+	}
+	if !started {
+		return fmt.Errorf("%w: %w: a pending decision before any Decide", ErrSnapshot, ErrSlot)
+	}
+	m := ch.model
+	if len(pending) != m.NumComponents() {
+		return fmt.Errorf("%w: %w: len(pending) = %d, want %d components", ErrSnapshot, ErrDimension, len(pending), m.NumComponents())
+	}
+	arrived := make([]bool, m.NumJobs())
+	for c, s := range pending {
+		if s < -1 || s >= m.NumServers() {
+			return fmt.Errorf("%w: %w: pending[%d] = %d, want -1..%d", ErrSnapshot, ErrValue, c, s, m.NumServers()-1)
+		}
+		if s >= 0 {
+			if i, ok := ch.Channel(c, s); !ok || !ch.fits[i] {
+				return fmt.Errorf("%w: %w: pending[%d] = %d, not a channel of component %d that fits", ErrSnapshot, ErrValue, c, s, c)
+			}
+			arrived[m.Job(c)] = true
+		}
+	}
+	chk, err := m.Check(arrived, pending)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrSnapshot, err)
+	}
+	if chk.Violations > 0 {
+		return fmt.Errorf("%w: %w: pending placement breaks %d gang constraints: %s", ErrSnapshot, ErrValue, chk.Violations, chk.First)
+	}
+	return nil
+}
+
+// Rebuild moves p onto the gang model model (servers, job types or
+// components added or removed, capacities or demands changed), keeping
+// what it learned about the channels that remain. jobs[l'] is the index in
+// the current model of job type l' of model, servers[r'] that of server
+// r', -1 for a new one; nil is the identity on the indices both models
+// have. Component q of job l' is component q of jobs[l'] (if it has one);
+// the channel (l', q, r') keeps n and the reward sum of
+// (jobs[l'], q, servers[r']) if that channel exists now and fits in the
+// new model, and starts unplayed otherwise (ESDP-gang explores it first).
+//
+// The slot bookkeeping is kept (the next Decide still needs a later t); a
+// decision awaiting its Observe is dropped; m is recomputed from the
+// settings given to NewGang; snapshots taken before no longer restore
+// into p. On error p is unchanged.
+func (p *GangPolicy) Rebuild(model *bipartite.GangModel, jobs, servers []int) error {
+	np, err := NewGang(model, p.set)
+	if err != nil {
+		return err
+	}
+	st, err := carryGang(p.ch, np.ch, &p.stats, jobs, servers)
+	if err != nil {
+		return err
+	}
+	np.stats = st
+	np.started, np.lastT = p.started, p.lastT
+	*p = *np
+	return nil
+}
+
+// CarryGang returns the per-channel statistics st of channels from carried
+// to the channels to, mapping job types and servers as Rebuild does.
+// Errors wrap ErrDimension.
+func CarryGang(from, to *GangChannels, st *Stats, jobs, servers []int) (Stats, error) {
+	return carryGang(from, to, st, jobs, servers)
+}
+
+func carryGang(from, to *GangChannels, st *Stats, jobs, servers []int) (Stats, error) {
+	if from == nil || to == nil || st == nil {
+		return Stats{}, fmt.Errorf("%w: CarryGang: nil channels or statistics", ErrDimension)
+	}
+	if st.Len() != from.Len() {
+		return Stats{}, fmt.Errorf("%w: CarryGang: statistics of %d channels, want %d", ErrDimension, st.Len(), from.Len())
+	}
+	fm, tm := from.model, to.model
+	jm, err := vertexMap("jobs", jobs, tm.NumJobs(), fm.NumJobs())
+	if err != nil {
+		return Stats{}, err
+	}
+	sm, err := vertexMap("servers", servers, tm.NumServers(), fm.NumServers())
+	if err != nil {
+		return Stats{}, err
+	}
+	out := NewStats(to.Len())
+	for i := range out.count {
+		if !to.fits[i] {
+			continue
+		}
+		c := to.Component(i)
+		l := tm.Job(c)
+		ol, or := jm(l), sm(to.Server(i))
+		if ol < 0 || or < 0 {
+			continue
+		}
+		lo, _ := tm.Components(l)
+		olo, ohi := fm.Components(ol)
+		oc := olo + (c - lo)
+		if oc >= ohi {
+			continue
+		}
+		if j, ok := from.Channel(oc, or); ok {
+			out.count[i], out.sum[i] = st.count[j], st.sum[j]
+		}
+	}
+	return out, nil
+}
