@@ -45,10 +45,14 @@
 //
 // # Placement
 //
-// The nodes are chosen by a GangPlacer. FirstFit (the default) checks the
-// resources (CPU, memory, ephemeral storage, extended resources, pod
-// count) in snapshot order; the scheduler's Filter plugins still run on
-// the planned node. The gang oracle of the core library (the gang-ESDP
-// knapsack, being built on branch gang-esdp) is meant to go behind the
-// same interface (NewWithPlacer); it is not wired yet.
+// The nodes are chosen by a GangPlacer (NewWithPlacer). The default,
+// Knapsack, is the core library's gang oracle (esdp.GangOracle, the gang
+// knapsack of ESDP-gang): the members to place are one gang job with
+// min-member = all of them, the nodes its servers with their free
+// resources (CPU, memory, ephemeral storage, pod slots, extended
+// resources); it finds a whole placement whenever one exists within its
+// budget, where first fit may not (TestKnapsackMatchesBruteForce checks it
+// against brute force). FirstFit is the simple alternative. Both check
+// resources only; the scheduler's Filter plugins still run on the planned
+// node, and a member whose planned node fails them is retried.
 package gang

@@ -49,10 +49,10 @@ var (
 	_ fwk.SignPlugin        = (*Plugin)(nil)
 )
 
-// New is the plugin factory (app.WithPlugin(gang.Name, gang.New)); it uses
-// FirstFit.
+// New is the plugin factory (app.WithPlugin(gang.Name, gang.New)); it
+// places groups with Knapsack, the core library's gang oracle.
 func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-	return NewWithPlacer(FirstFit{})(ctx, obj, h)
+	return NewWithPlacer(&Knapsack{})(ctx, obj, h)
 }
 
 // NewWithPlacer returns a factory whose plugin chooses nodes with placer.
@@ -66,7 +66,7 @@ func NewWithPlacer(placer GangPlacer) func(context.Context, runtime.Object, fwk.
 			return nil, fmt.Errorf("%s: needs the framework handle's informer factory", Name)
 		}
 		if placer == nil {
-			placer = FirstFit{}
+			placer = &Knapsack{}
 		}
 		p := &Plugin{
 			args:    a,
