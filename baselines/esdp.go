@@ -3,6 +3,7 @@ package baselines
 import (
 	"cmp"
 	"fmt"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -53,6 +54,8 @@ type esdpBase struct {
 	use     []int     // resources used so far in the slot, per type
 	order   []int     // ports or edges being ranked
 	key     []float64 // ranking key per port or edge
+	policy  string    // Name(), for the log
+	log     *slog.Logger
 }
 
 func newEsdpBase(cl *esdp.Cluster, name string, extra func(h *snapshot.Hasher)) (esdpBase, error) {
@@ -173,6 +176,14 @@ func (b *esdpBase) Warm(fb esdp.Feedback) error { return b.stats.Observe(fb) }
 // decide records a successful decision of slot t and returns x.
 func (b *esdpBase) decide(t int) ([]bool, error) {
 	b.decided, b.started, b.lastT = true, true, t
+	if debugChecks {
+		if err := b.cl.Feasible(b.x, nil); err != nil {
+			panic("baselines: infeasible esdp decision: " + err.Error())
+		}
+	}
+	if b.log != nil {
+		logDecide(b.log, "esdp", b.policy, t)
+	}
 	return b.x, nil
 }
 
@@ -196,12 +207,19 @@ func (b *esdpBase) portOrder(arrived []bool, asc bool) {
 // turn gets its edges in descending v^_e, every edge that fits.
 type HSWF struct{ esdpBase }
 
-// NewHSWF returns HSWF for cl; a nil or invalid cl is an error.
-func NewHSWF(cl *esdp.Cluster) (*HSWF, error) {
+// NewHSWF returns HSWF for cl with settings s (at most one; the zero
+// value is the papers'); a nil or invalid cl is an error. NewHSWF(cl)
+// without settings is deprecated.
+func NewHSWF(cl *esdp.Cluster, s ...HSWFSettings) (*HSWF, error) {
+	set, err := oneSettings(esdp.ErrSettings, "HSWF", s)
+	if err != nil {
+		return nil, err
+	}
 	b, err := newEsdpBase(cl, "HSWF", nil)
 	if err != nil {
 		return nil, err
 	}
+	b.policy, b.log = "HSWF", set.Logger
 	return &HSWF{b}, nil
 }
 
@@ -235,12 +253,19 @@ func (h *HSWF) Decide(t int, arrived []bool) ([]bool, error) {
 // ties by descending v^_e and then edge id, and every edge that fits is set.
 type LCF struct{ esdpBase }
 
-// NewLCF returns LCF for cl; a nil or invalid cl is an error.
-func NewLCF(cl *esdp.Cluster) (*LCF, error) {
+// NewLCF returns LCF for cl with settings s (at most one; the zero
+// value is the papers'); a nil or invalid cl is an error. NewLCF(cl)
+// without settings is deprecated.
+func NewLCF(cl *esdp.Cluster, s ...LCFSettings) (*LCF, error) {
+	set, err := oneSettings(esdp.ErrSettings, "LCF", s)
+	if err != nil {
+		return nil, err
+	}
 	b, err := newEsdpBase(cl, "LCF", nil)
 	if err != nil {
 		return nil, err
 	}
+	b.policy, b.log = "LCF", set.Logger
 	return &LCF{b}, nil
 }
 
@@ -289,12 +314,19 @@ type LWTF struct {
 	wait []int
 }
 
-// NewLWTF returns LWTF for cl; a nil or invalid cl is an error.
-func NewLWTF(cl *esdp.Cluster) (*LWTF, error) {
+// NewLWTF returns LWTF for cl with settings s (at most one; the zero
+// value is the papers'); a nil or invalid cl is an error. NewLWTF(cl)
+// without settings is deprecated.
+func NewLWTF(cl *esdp.Cluster, s ...LWTFSettings) (*LWTF, error) {
+	set, err := oneSettings(esdp.ErrSettings, "LWTF", s)
+	if err != nil {
+		return nil, err
+	}
 	b, err := newEsdpBase(cl, "LWTF", nil)
 	if err != nil {
 		return nil, err
 	}
+	b.policy, b.log = "LWTF", set.Logger
 	return &LWTF{esdpBase: b, wait: make([]int, cl.NumPorts())}, nil
 }
 
@@ -349,6 +381,8 @@ type CUCB struct {
 type CUCBSettings struct {
 	// Oracle configures the knapsack oracle; its zero value is ready.
 	Oracle esdp.OracleSettings
+	// Logger, if not nil, receives one Debug record "decide" per Decide.
+	Logger *slog.Logger
 }
 
 // Validate returns every problem of s, joined, each wrapping
@@ -365,6 +399,7 @@ func NewCUCB(cl *esdp.Cluster, s CUCBSettings) (*CUCB, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.policy, b.log = "CUCB", s.Logger
 	cl = b.cl
 	E := cl.NumEdges()
 	c := &CUCB{esdpBase: b, set: s, oracle: esdp.NewOracle(s.Oracle), val: make([]float64, E), en: make([]bool, E), playable: make([]bool, E)}
@@ -454,6 +489,8 @@ type ThompsonSettings struct {
 	Seed, Stream uint64
 	// Oracle configures the knapsack oracle; its zero value is ready.
 	Oracle esdp.OracleSettings
+	// Logger, if not nil, receives one Debug record "decide" per Decide.
+	Logger *slog.Logger
 }
 
 // Validate returns every problem of s, joined, each wrapping
@@ -473,6 +510,7 @@ func NewThompson(cl *esdp.Cluster, s ThompsonSettings) (*Thompson, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.policy, b.log = "TS", s.Logger
 	cl = b.cl
 	E := cl.NumEdges()
 	pcg := rand.NewPCG(s.Seed, s.Stream)

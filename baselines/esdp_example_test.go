@@ -20,7 +20,7 @@ func esdpExample() *esdp.Cluster {
 var learned = esdp.Feedback{Chosen: []bool{true, true, true}, Reward: []float64{0.2, 0.3, 0.9}}
 
 func ExampleNewHSWF() {
-	h, _ := baselines.NewHSWF(esdpExample())
+	h, _ := baselines.NewHSWF(esdpExample(), baselines.HSWFSettings{})
 	h.Warm(learned)
 	// Port 1's estimated welfare 0.9 beats port 0's 0.2 + 0.3, so port 1
 	// goes first, then port 0's better edge (0,1).
@@ -29,15 +29,29 @@ func ExampleNewHSWF() {
 	// Output: [false true true]
 }
 
+func ExampleNewHSWFChannel() {
+	rewards := esdp.Feedback{Chosen: []bool{true, true, true}, Reward: []float64{0.5, 0.5, 0.9}}
+	h, _ := baselines.NewHSWFChannel(esdpExample(), baselines.HSWFChannelSettings{})
+	h.Warm(rewards)
+	p, _ := baselines.NewHSWF(esdpExample())
+	p.Warm(rewards)
+	// Channels one by one: (1,1) at 0.9, then (0,0) at 0.5 (tie with (0,1)
+	// by index). HSWF ranks port 0 first (0.5 + 0.5 > 0.9) and fills it.
+	x, _ := h.Decide(1, []bool{true, true})
+	y, _ := p.Decide(1, []bool{true, true})
+	fmt.Println(x, y)
+	// Output: [true false true] [true true false]
+}
+
 func ExampleNewLCF() {
-	c, _ := baselines.NewLCF(esdpExample())
+	c, _ := baselines.NewLCF(esdpExample(), baselines.LCFSettings{})
 	x, _ := c.Decide(0, []bool{true, true})
 	fmt.Println(x) // the two cheapest channels: costs 0.1 and 0.2
 	// Output: [false true true]
 }
 
 func ExampleNewLWTF() {
-	w, _ := baselines.NewLWTF(esdpExample())
+	w, _ := baselines.NewLWTF(esdpExample(), baselines.LWTFSettings{})
 	w.Warm(learned)
 	x, _ := w.Decide(1, []bool{true, false}) // only port 0 has a job
 	fmt.Println(x, w.Wait(0), w.Wait(1))

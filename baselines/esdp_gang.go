@@ -1,9 +1,12 @@
 package baselines
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
+	"slices"
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/esdp"
@@ -29,7 +32,10 @@ type gangBase struct {
 	fp      string
 	extra   func(h *snapshot.Hasher)
 	stats   esdp.Stats
-	x       []int     // server per component, -1
+	x       []int // server per component, -1 (private: see decide)
+	out     []int // the returned copy of x
+	log     *slog.Logger
+	policy  string
 	resid   []float64 // residual capacity per (server, resource)
 	order   []int     // job order of the slot
 	key     []float64 // ranking key per job
@@ -46,7 +52,7 @@ func newGangBase(m *bipartite.GangModel, name string, extra func(h *snapshot.Has
 		return gangBase{}, fmt.Errorf("baselines: %s: %w", name, err)
 	}
 	b := gangBase{model: m, ch: ch, format: "msched/baselines." + name, extra: extra,
-		stats: esdp.NewStats(ch.Len()), x: make([]int, m.NumComponents()),
+		stats: esdp.NewStats(ch.Len()), x: make([]int, m.NumComponents()), out: make([]int, m.NumComponents()), policy: name,
 		resid: make([]float64, m.NumServers()*m.K()), order: make([]int, 0, m.NumJobs()),
 		key: make([]float64, m.NumJobs()), comp: make([]int, 0, m.NumComponents()), ckey: make([]float64, m.NumComponents())}
 	for c := range b.x {
@@ -95,24 +101,18 @@ func (b *gangBase) rank(arrived []bool, asc bool) {
 }
 
 // sortByKey sorts idx by key[idx] descending (ascending if asc), ties by
-// index, without allocating (insertion sort: the slices are per slot and
-// short, at most the job types or one job's components).
+// index, in O(n log n) without allocating.
 func sortByKey(idx []int, key []float64, asc bool) {
-	before := func(a, c int) bool {
-		ka, kc := key[a], key[c]
+	slices.SortFunc(idx, func(a, c int) int {
+		v := cmp.Compare(key[c], key[a])
 		if asc {
-			ka, kc = -ka, -kc
+			v = -v
 		}
-		if ka != kc {
-			return ka > kc
+		if v != 0 {
+			return v
 		}
-		return a < c
-	}
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && before(idx[j], idx[j-1]); j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
+		return cmp.Compare(a, c)
+	})
 }
 
 // placeJob places job l whole or not at all: its components in decreasing
@@ -182,9 +182,16 @@ func (b *gangBase) placeJob(l int) bool {
 	return false
 }
 
+// decide records the decision of slot t and returns a copy of it: the
+// policy never reads a returned decision back (Observe checks against its
+// own b.x).
 func (b *gangBase) decide(t int) ([]int, error) {
 	b.decided, b.started, b.lastT = true, true, t
-	return b.x, nil
+	copy(b.out, b.x)
+	if b.log != nil {
+		logDecide(b.log, "esdp", b.policy, t)
+	}
+	return b.out, nil
 }
 
 // Observe adds the realised rewards of the reported components to v^; see
@@ -226,12 +233,27 @@ func (b *gangBase) jobWelfare(l int) float64 {
 // fitting channel, kept with at least m_l components).
 type GangHSWF struct{ gangBase }
 
-// NewGangHSWF returns gang HSWF on m; a nil m is an error.
-func NewGangHSWF(m *bipartite.GangModel) (*GangHSWF, error) {
+// GangHSWFSettings configures GangHSWF. The zero value is the papers'.
+type GangHSWFSettings struct {
+	// Logger, if not nil, receives one Debug record "decide" per Decide.
+	Logger *slog.Logger
+}
+
+// Validate returns nil: every GangHSWFSettings is valid.
+func (s GangHSWFSettings) Validate() error { return nil }
+
+// NewGangHSWF returns gang HSWF on m with at most one settings value (none
+// = the zero value); a nil m is an error.
+func NewGangHSWF(m *bipartite.GangModel, s ...GangHSWFSettings) (*GangHSWF, error) {
+	set, err := oneSettings(esdp.ErrSettings, "GangHSWF", s)
+	if err != nil {
+		return nil, err
+	}
 	b, err := newGangBase(m, "GangHSWF", nil)
 	if err != nil {
 		return nil, err
 	}
+	b.policy, b.log = "HSWF-gang", set.Logger
 	return &GangHSWF{b}, nil
 }
 
@@ -259,6 +281,8 @@ type GangLCFSettings struct {
 	// finite, >= 0); nil means 0.5 for every type, the mean of the papers'
 	// f_k ~ N(0.5, 0.1).
 	Cost []float64
+	// Logger, if not nil, receives one Debug record "decide" per Decide.
+	Logger *slog.Logger
 }
 
 // GangLCF is LCF for gangs: the arrived jobs are ranked by their supply
@@ -310,6 +334,7 @@ func NewGangLCF(m *bipartite.GangModel, s GangLCFSettings) (*GangLCF, error) {
 			}
 		}
 	}
+	b.policy, b.log = "LCF-gang", s.Logger
 	return &GangLCF{gangBase: b, unit: append([]float64(nil), f...), cost: cost}, nil
 }
 
@@ -335,16 +360,15 @@ func (c *GangLCF) Decide(t int, arrived []bool) ([]int, error) {
 		}
 	}
 	cost, key := c.cost, c.key
-	for i := 1; i < len(c.order); i++ {
-		for j := i; j > 0; j-- {
-			a, b := c.order[j], c.order[j-1]
-			before := cost[a] < cost[b] || cost[a] == cost[b] && (key[a] > key[b] || key[a] == key[b] && a < b)
-			if !before {
-				break
-			}
-			c.order[j], c.order[j-1] = b, a
+	slices.SortFunc(c.order, func(a, b int) int {
+		if v := cmp.Compare(cost[a], cost[b]); v != 0 {
+			return v
 		}
-	}
+		if v := cmp.Compare(key[b], key[a]); v != 0 {
+			return v
+		}
+		return cmp.Compare(a, b)
+	})
 	for _, l := range c.order {
 		c.placeJob(l)
 	}
@@ -361,12 +385,27 @@ type GangLWTF struct {
 	wait []int
 }
 
-// NewGangLWTF returns gang LWTF on m; a nil m is an error.
-func NewGangLWTF(m *bipartite.GangModel) (*GangLWTF, error) {
+// GangLWTFSettings configures GangLWTF. The zero value is the papers'.
+type GangLWTFSettings struct {
+	// Logger, if not nil, receives one Debug record "decide" per Decide.
+	Logger *slog.Logger
+}
+
+// Validate returns nil: every GangLWTFSettings is valid.
+func (s GangLWTFSettings) Validate() error { return nil }
+
+// NewGangLWTF returns gang LWTF on m with at most one settings value (none
+// = the zero value); a nil m is an error.
+func NewGangLWTF(m *bipartite.GangModel, s ...GangLWTFSettings) (*GangLWTF, error) {
+	set, err := oneSettings(esdp.ErrSettings, "GangLWTF", s)
+	if err != nil {
+		return nil, err
+	}
 	b, err := newGangBase(m, "GangLWTF", nil)
 	if err != nil {
 		return nil, err
 	}
+	b.policy, b.log = "LWTF-gang", set.Logger
 	return &GangLWTF{gangBase: b, wait: make([]int, m.NumJobs())}, nil
 }
 

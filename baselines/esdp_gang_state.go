@@ -66,7 +66,7 @@ func (b *gangBase) unmarshal(data []byte, wait []int) error {
 }
 
 // rebuild moves b onto nb (a fresh base on the new model), carrying the
-// statistics of the channels that remain (see esdp.GangPolicy.Rebuild).
+// statistics of the channels that remain (see esdp.GangPolicy.ChangeCluster).
 func (b *gangBase) rebuild(nb *gangBase, jobs, servers []int) error {
 	st, err := esdp.CarryGang(b.ch, nb.ch, &b.stats, jobs, servers)
 	if err != nil {
@@ -74,6 +74,7 @@ func (b *gangBase) rebuild(nb *gangBase, jobs, servers []int) error {
 	}
 	nb.stats = st
 	nb.started, nb.lastT = b.started, b.lastT
+	nb.policy, nb.log = b.policy, b.log
 	*b = *nb
 	return nil
 }
@@ -87,15 +88,15 @@ func (h *GangHSWF) MarshalBinary() ([]byte, error) { return h.marshal(nil) }
 // the same model; errors wrap esdp.ErrSnapshot and leave h unchanged.
 func (h *GangHSWF) UnmarshalBinary(data []byte) error { return h.unmarshal(data, nil) }
 
-// Rebuild moves h onto the gang model m, carrying the statistics of the
-// channels that remain (see esdp.GangPolicy.Rebuild for jobs and
-// servers). On error h is unchanged.
-func (h *GangHSWF) Rebuild(m *bipartite.GangModel, jobs, servers []int) error {
+// ChangeCluster moves h, in place, onto the gang model m, carrying the
+// statistics of the channels that remain (see esdp.GangPolicy.ChangeCluster
+// for the Mapping: Ports are the job types). On error h is unchanged.
+func (h *GangHSWF) ChangeCluster(m *bipartite.GangModel, mp esdp.Mapping) error {
 	n, err := NewGangHSWF(m)
 	if err != nil {
 		return err
 	}
-	return h.rebuild(&n.gangBase, jobs, servers)
+	return h.rebuild(&n.gangBase, mp.Ports, mp.Servers)
 }
 
 // MarshalBinary saves the learned state in the envelope of format
@@ -106,14 +107,14 @@ func (c *GangLCF) MarshalBinary() ([]byte, error) { return c.marshal(nil) }
 // wrap esdp.ErrSnapshot and leave c unchanged.
 func (c *GangLCF) UnmarshalBinary(data []byte) error { return c.unmarshal(data, nil) }
 
-// Rebuild moves c onto the gang model m with the same unit costs; see
-// GangHSWF.Rebuild. m must have the same K.
-func (c *GangLCF) Rebuild(m *bipartite.GangModel, jobs, servers []int) error {
+// ChangeCluster moves c, in place, onto the gang model m with the same
+// unit costs; see GangHSWF.ChangeCluster. m must have the same K.
+func (c *GangLCF) ChangeCluster(m *bipartite.GangModel, mp esdp.Mapping) error {
 	n, err := NewGangLCF(m, GangLCFSettings{Cost: c.unit})
 	if err != nil {
 		return err
 	}
-	if err := c.rebuild(&n.gangBase, jobs, servers); err != nil {
+	if err := c.rebuild(&n.gangBase, mp.Ports, mp.Servers); err != nil {
 		return err
 	}
 	c.cost = n.cost
@@ -135,15 +136,15 @@ func (w *GangLWTF) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
-// Rebuild moves w onto the gang model m; waiting times follow their job
-// types (0 for new ones). See GangHSWF.Rebuild.
-func (w *GangLWTF) Rebuild(m *bipartite.GangModel, jobs, servers []int) error {
+// ChangeCluster moves w, in place, onto the gang model m; waiting times
+// follow their job types (0 for new ones). See GangHSWF.ChangeCluster.
+func (w *GangLWTF) ChangeCluster(m *bipartite.GangModel, mp esdp.Mapping) error {
 	n, err := NewGangLWTF(m)
 	if err != nil {
 		return err
 	}
-	old := w.wait
-	if err := w.rebuild(&n.gangBase, jobs, servers); err != nil {
+	old, jobs := w.wait, mp.Ports
+	if err := w.rebuild(&n.gangBase, mp.Ports, mp.Servers); err != nil {
 		return err
 	}
 	w.wait = n.wait

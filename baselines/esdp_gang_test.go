@@ -181,9 +181,9 @@ func TestGangBaselinesAllocs(t *testing.T) {
 	}
 }
 
-// TestGangRebuildBaselines drops the last server: statistics follow their
+// TestGangChangeClusterBaselines drops the last server: statistics follow their
 // channels and LWTF's waiting times their job types.
-func TestGangRebuildBaselines(t *testing.T) {
+func TestGangChangeClusterBaselines(t *testing.T) {
 	in := gangInstance(t, 7)
 	m := in.Model
 	w, err := NewGangLWTF(m)
@@ -236,7 +236,7 @@ func TestGangRebuildBaselines(t *testing.T) {
 	for i := 0; i < oldCh.Len(); i++ {
 		counts[[2]int{oldCh.Component(i), oldCh.Server(i)}] = w.Count(i)
 	}
-	require.NoError(t, w.Rebuild(nm, nil, nil))
+	require.NoError(t, w.ChangeCluster(nm, esdp.Mapping{}))
 	for l := range waits {
 		require.Equal(t, waits[l], w.Wait(l))
 	}

@@ -60,17 +60,17 @@ func TestESDPBaselinesHugeDemands(t *testing.T) {
 // baselines: nil clusters are errors, and feedback for an edge the decision
 // did not choose (or for another slot) is an error that changes nothing.
 func TestESDPBaselinesNilAndBadFeedback(t *testing.T) {
-	_, err := baselines.NewHSWF(nil)
+	_, err := baselines.NewHSWF(nil, baselines.HSWFSettings{})
 	require.ErrorIs(t, err, esdp.ErrDimension)
-	_, err = baselines.NewLCF(nil)
+	_, err = baselines.NewLCF(nil, baselines.LCFSettings{})
 	require.ErrorIs(t, err, esdp.ErrDimension)
-	_, err = baselines.NewLWTF(nil)
+	_, err = baselines.NewLWTF(nil, baselines.LWTFSettings{})
 	require.ErrorIs(t, err, esdp.ErrDimension)
 	_, err = baselines.NewCUCB(nil, baselines.CUCBSettings{})
 	require.ErrorIs(t, err, esdp.ErrDimension)
 	_, err = baselines.NewThompson(nil, baselines.ThompsonSettings{Seed: 1, Stream: 1})
 	require.ErrorIs(t, err, esdp.ErrDimension)
-	_, err = baselines.NewHSWF(&esdp.Cluster{})
+	_, err = baselines.NewHSWF(&esdp.Cluster{}, baselines.HSWFSettings{})
 	require.ErrorIs(t, err, esdp.ErrDimension)
 
 	in, err := esdp.Generate(esdp.DefaultConfig(), rand.New(rand.NewPCG(2, 1)))

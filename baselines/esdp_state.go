@@ -60,6 +60,9 @@ func (b *esdpBase) decode(data []byte) (esdpState, []bool, error) {
 	if err != nil {
 		return st, nil, fmt.Errorf("baselines: %w", err)
 	}
+	if err := esdp.CheckPending(b.cl, x); err != nil {
+		return st, nil, fmt.Errorf("baselines: %w", err)
+	}
 	return st, x, nil
 }
 
@@ -100,6 +103,7 @@ func (b *esdpBase) carry(nb *esdpBase, ports, servers []int) error {
 		return fmt.Errorf("baselines: %w", err)
 	}
 	nb.stats, nb.started, nb.lastT = st, b.started, b.lastT
+	nb.log = b.log
 	return nil
 }
 
@@ -179,9 +183,15 @@ func (w *LWTF) UnmarshalBinary(data []byte) error {
 	if len(st.Wait) != len(w.wait) || st.RNG != nil {
 		return fmt.Errorf("%w: baselines: LWTF: len(wait) = %d, want |L| = %d", esdp.ErrSnapshot, len(st.Wait), len(w.wait))
 	}
+	// A port's waiting time grows by at most one per Decide, and slots
+	// are 0..last_t: at most last_t+1, and 0 before the first Decide.
+	limit := 0
+	if st.Started {
+		limit = st.LastT + 1 // last_t < math.MaxInt (CheckState)
+	}
 	for l, v := range st.Wait {
-		if v < 0 {
-			return fmt.Errorf("%w: baselines: LWTF: wait[%d] = %d, want >= 0", esdp.ErrSnapshot, l, v)
+		if v < 0 || v > limit {
+			return fmt.Errorf("%w: %w: baselines: LWTF: wait[%d] = %d, want 0..%d (one per slot up to last_t = %d)", esdp.ErrSnapshot, snapshot.ErrCorrupt, l, v, limit, st.LastT)
 		}
 	}
 	w.install(st, x)
@@ -298,4 +308,36 @@ func (th *Thompson) Rebuild(cl *esdp.Cluster, ports, servers []int) error {
 	*nt.pcg = *th.pcg
 	*th = *nt
 	return nil
+}
+
+// ChangeCluster moves h, in place, onto cl built from its current cluster
+// with the Mapping m (esdp.Cluster.RemoveServer and the other edit
+// methods), under the cluster-change contract of package bipartite: the
+// statistics of the surviving channels carry over; on error h is
+// unchanged. It is Rebuild(cl, m.Ports, m.Servers).
+func (h *HSWF) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return h.Rebuild(cl, m.Ports, m.Servers)
+}
+
+// ChangeCluster moves c onto cl in place; see HSWF.ChangeCluster.
+func (c *LCF) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return c.Rebuild(cl, m.Ports, m.Servers)
+}
+
+// ChangeCluster moves w onto cl in place (waiting times follow their
+// ports); see HSWF.ChangeCluster.
+func (w *LWTF) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return w.Rebuild(cl, m.Ports, m.Servers)
+}
+
+// ChangeCluster moves c onto cl in place with the same settings; see
+// HSWF.ChangeCluster.
+func (c *CUCB) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return c.Rebuild(cl, m.Ports, m.Servers)
+}
+
+// ChangeCluster moves th onto cl in place with the same settings,
+// continuing its generator's stream; see HSWF.ChangeCluster.
+func (th *Thompson) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return th.Rebuild(cl, m.Ports, m.Servers)
 }

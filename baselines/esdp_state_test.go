@@ -26,9 +26,12 @@ var esdpStatefulMakers = []struct {
 	name string
 	mk   func(cl *esdp.Cluster) (esdpStateful, error)
 }{
-	{"HSWF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewHSWF(cl) }},
-	{"LCF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewLCF(cl) }},
-	{"LWTF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewLWTF(cl) }},
+	{"HSWF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewHSWF(cl, baselines.HSWFSettings{}) }},
+	{"HSWF-channel", func(cl *esdp.Cluster) (esdpStateful, error) {
+		return baselines.NewHSWFChannel(cl, baselines.HSWFChannelSettings{})
+	}},
+	{"LCF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewLCF(cl, baselines.LCFSettings{}) }},
+	{"LWTF", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewLWTF(cl, baselines.LWTFSettings{}) }},
 	{"CUCB", func(cl *esdp.Cluster) (esdpStateful, error) { return baselines.NewCUCB(cl, baselines.CUCBSettings{}) }},
 	{"Thompson", func(cl *esdp.Cluster) (esdpStateful, error) {
 		return baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: 3, Stream: 4})

@@ -13,18 +13,19 @@ import (
 
 func esdpPolicies(t testing.TB, cl *esdp.Cluster, seed uint64) []esdp.OnlinePolicy {
 	t.Helper()
-	h, err := baselines.NewHSWF(cl)
+	h, err := baselines.NewHSWF(cl, baselines.HSWFSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, _ := baselines.NewLCF(cl)
-	w, _ := baselines.NewLWTF(cl)
+	l, _ := baselines.NewLCF(cl, baselines.LCFSettings{})
+	w, _ := baselines.NewLWTF(cl, baselines.LWTFSettings{})
 	c, _ := baselines.NewCUCB(cl, baselines.CUCBSettings{})
 	th, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: seed, Stream: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []esdp.OnlinePolicy{h, l, w, c, th}
+	hc, _ := baselines.NewHSWFChannel(cl, baselines.HSWFChannelSettings{})
+	return []esdp.OnlinePolicy{h, l, w, c, th, hc}
 }
 
 // esdpCheckFeasible checks (1) and (2) independently of esdp.Cluster.
@@ -155,7 +156,7 @@ func TestLWTFWaitingTime(t *testing.T) {
 	// alternates between the two ports when both always have a job.
 	g, _ := bipartite.NewGraph(2, 1, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 1, Right: 0}})
 	cl := &esdp.Cluster{Graph: g, K: 1, Demand: []int{1, 1}, Capacity: []int{1}, Cost: []float64{0, 0}}
-	w, err := baselines.NewLWTF(cl)
+	w, err := baselines.NewLWTF(cl, baselines.LWTFSettings{})
 	if err != nil {
 		t.Fatal(err)
 	}

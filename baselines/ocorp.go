@@ -3,6 +3,7 @@ package baselines
 import (
 	"cmp"
 	"fmt"
+	"log/slog"
 	"slices"
 
 	"github.com/msched/msched/internal/snapshot"
@@ -27,26 +28,48 @@ var (
 // fits nowhere whole, memory respected), so a comparison with OCORP
 // isolates the order. Ties are broken by job ID. None is safe for
 // concurrent use.
-func NewSRPT(ms []ocorp.Machine) (*ocorp.Priority, error) {
+//
+// The four are one concrete type, ocorp.Priority (the family's
+// priority-order engine), with its own key: NewSRPT, NewSRVF, NewSVF and
+// NewSRF return it, with its snapshot and cluster-change methods. Their
+// settings (at most one; the zero value is the paper's) are
+// PrioritySettings; the calls without settings are deprecated.
+func NewSRPT(ms []ocorp.Machine, s ...PrioritySettings) (*ocorp.Priority, error) {
+	set, err := oneSettings(ocorp.ErrSettings, "SRPT", s)
+	if err != nil {
+		return nil, err
+	}
 	return ocorp.NewPriority("SRPT", ms, func(_ int, j ocorp.ActiveJob) float64 {
 		return float64(j.Remaining) / float64(j.Cores)
-	})
+	}, ocorp.PrioritySettings(set))
 }
 
 // NewSRVF returns SRVF, smallest residual volume d_j p_j(t) first.
-func NewSRVF(ms []ocorp.Machine) (*ocorp.Priority, error) {
-	return ocorp.NewPriority("SRVF", ms, func(_ int, j ocorp.ActiveJob) float64 { return float64(j.Remaining) })
+func NewSRVF(ms []ocorp.Machine, s ...PrioritySettings) (*ocorp.Priority, error) {
+	set, err := oneSettings(ocorp.ErrSettings, "SRVF", s)
+	if err != nil {
+		return nil, err
+	}
+	return ocorp.NewPriority("SRVF", ms, func(_ int, j ocorp.ActiveJob) float64 { return float64(j.Remaining) }, ocorp.PrioritySettings(set))
 }
 
 // NewSVF returns SVF, smallest volume d_j p_j first (the online use of
 // the transient scheduler, ocorp.NewTransient).
-func NewSVF(ms []ocorp.Machine) (*ocorp.Priority, error) {
-	return ocorp.NewPriority("SVF", ms, ocorp.VolumeKey)
+func NewSVF(ms []ocorp.Machine, s ...PrioritySettings) (*ocorp.Priority, error) {
+	set, err := oneSettings(ocorp.ErrSettings, "SVF", s)
+	if err != nil {
+		return nil, err
+	}
+	return ocorp.NewPriority("SVF", ms, ocorp.VolumeKey, ocorp.PrioritySettings(set))
 }
 
 // NewSRF returns SRF, smallest resource (CPU cores d_j) first.
-func NewSRF(ms []ocorp.Machine) (*ocorp.Priority, error) {
-	return ocorp.NewPriority("SRF", ms, func(_ int, j ocorp.ActiveJob) float64 { return float64(j.Cores) })
+func NewSRF(ms []ocorp.Machine, s ...PrioritySettings) (*ocorp.Priority, error) {
+	set, err := oneSettings(ocorp.ErrSettings, "SRF", s)
+	if err != nil {
+		return nil, err
+	}
+	return ocorp.NewPriority("SRF", ms, func(_ int, j ocorp.ActiveJob) float64 { return float64(j.Cores) }, ocorp.PrioritySettings(set))
 }
 
 // Tetris is the multi-resource packing heuristic of Grandl et al. [10]
@@ -75,11 +98,27 @@ type Tetris struct {
 	rt    []float64
 	cand  []int
 	out   ocorp.Decision
+	log   *slog.Logger
 }
 
-// NewTetris returns Tetris on the machines (an error wrapping ocorp.ErrEmpty
-// for none, ocorp.ErrValue for an invalid machine).
-func NewTetris(ms []ocorp.Machine) (*Tetris, error) {
+// NewTetris returns Tetris on the machines with settings s (at most one;
+// the zero value is the paper's), an error wrapping ocorp.ErrEmpty for no
+// machine, ocorp.ErrValue for an invalid one. NewTetris(ms) without
+// settings is deprecated.
+func NewTetris(ms []ocorp.Machine, s ...TetrisSettings) (*Tetris, error) {
+	set, err := oneSettings(ocorp.ErrSettings, "Tetris", s)
+	if err != nil {
+		return nil, err
+	}
+	t, err := newTetris(ms)
+	if err != nil {
+		return nil, err
+	}
+	t.log = set.Logger
+	return t, nil
+}
+
+func newTetris(ms []ocorp.Machine) (*Tetris, error) {
 	pk, err := ocorp.NewPacker(ms)
 	if err != nil {
 		return nil, fmt.Errorf("baselines: tetris: %w", err)
@@ -169,6 +208,18 @@ func (t *Tetris) Decide(slot int, obs ocorp.Obs) (ocorp.Decision, error) {
 	t.pk.Fill(t.order, t.want, false)
 	t.out.Placements = t.pk.Placements()
 	t.last = slot
+	if debugChecks {
+		ck, err := ocorp.NewChecker(t.pk.Machines())
+		if err == nil {
+			err = ck.Check(obs, t.out)
+		}
+		if err != nil {
+			panic("baselines: Tetris: infeasible decision: " + err.Error())
+		}
+	}
+	if t.log != nil {
+		logDecide(t.log, "ocorp", "Tetris", slot, slog.Int("jobs", len(obs.Jobs)), slog.Int("placements", len(t.out.Placements)))
+	}
 	return t.out, nil
 }
 
@@ -251,12 +302,23 @@ func (t *Tetris) RemoveMachine(i int) error {
 }
 
 func (t *Tetris) setMachines(ms []ocorp.Machine) error {
-	nt, err := NewTetris(ms)
+	nt, err := newTetris(ms)
 	if err != nil {
 		return err
 	}
-	nt.last = t.last
+	nt.last, nt.log = t.last, t.log
 	nt.want, nt.rt, nt.order, nt.cand = t.want, t.rt, t.order, t.cand
 	*t = *nt
 	return nil
+}
+
+// ChangeCluster moves t, in place, onto the machines ms with the mapping m
+// (new index -> current index, -1 = new), with the rules of
+// ocorp.Policy.ChangeCluster (the cluster-change contract of package
+// bipartite). On error t is unchanged.
+func (t *Tetris) ChangeCluster(ms []ocorp.Machine, m ocorp.Mapping) error {
+	if err := m.Validate(ms, len(t.ms)); err != nil {
+		return fmt.Errorf("baselines: tetris: %w", err)
+	}
+	return t.setMachines(slices.Clone(ms))
 }

@@ -35,6 +35,12 @@ func ocorpBaselineCtors() map[string]func([]ocorp.Machine) (ocorpBaseline, error
 		"SVF":    func(ms []ocorp.Machine) (ocorpBaseline, error) { return NewSVF(ms) },
 		"SRF":    func(ms []ocorp.Machine) (ocorpBaseline, error) { return NewSRF(ms) },
 		"Tetris": func(ms []ocorp.Machine) (ocorpBaseline, error) { return NewTetris(ms) },
+		"SRPT-ff": func(ms []ocorp.Machine) (ocorpBaseline, error) {
+			return NewFirstFit(ms, FirstFitSettings{Order: OrderSRPT})
+		},
+		"SRF-ff": func(ms []ocorp.Machine) (ocorpBaseline, error) {
+			return NewFirstFit(ms, FirstFitSettings{Order: OrderSRF})
+		},
 	}
 }
 

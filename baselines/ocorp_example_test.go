@@ -32,31 +32,47 @@ func show(p ocorp.OnlinePolicy) {
 }
 
 func ExampleNewSRPT() {
-	p, _ := baselines.NewSRPT(exampleMachines)
+	p, _ := baselines.NewSRPT(exampleMachines, baselines.PrioritySettings{})
 	show(p)
 	// Output: SRPT: job 0 gets 2 cores; job 2 gets 2 cores;
 }
 
 func ExampleNewSRVF() {
-	p, _ := baselines.NewSRVF(exampleMachines)
+	p, _ := baselines.NewSRVF(exampleMachines, baselines.PrioritySettings{})
 	show(p)
 	// Output: SRVF: job 0 gets 2 cores; job 2 gets 2 cores;
 }
 
 func ExampleNewSVF() {
-	p, _ := baselines.NewSVF(exampleMachines)
+	p, _ := baselines.NewSVF(exampleMachines, baselines.PrioritySettings{})
 	show(p)
 	// Output: SVF: job 2 gets 3 cores; job 1 gets 1 cores;
 }
 
 func ExampleNewSRF() {
-	p, _ := baselines.NewSRF(exampleMachines)
+	p, _ := baselines.NewSRF(exampleMachines, baselines.PrioritySettings{})
 	show(p)
 	// Output: SRF: job 0 gets 2 cores; job 1 gets 1 cores; job 2 gets 1 cores;
 }
 
 func ExampleNewTetris() {
-	p, _ := baselines.NewTetris(exampleMachines)
+	p, _ := baselines.NewTetris(exampleMachines, baselines.TetrisSettings{})
 	show(p)
 	// Output: Tetris: job 2 gets 3 cores; job 1 gets 1 cores;
+}
+
+// The server-aware SRPT on two 4-core servers with 16 and 4 memory, in
+// SRPT order: job 0 (2 cores, memory 4) goes to server 0; job 2 (3
+// cores, memory 8) fits only server 0, which has 2 cores left, so it
+// waits; job 1 (1 core, memory 2) is backfilled on server 0.
+func ExampleNewFirstFit() {
+	ms := []ocorp.Machine{{Cores: 4, Memory: 16}, {Cores: 4, Memory: 4}}
+	p, _ := baselines.NewFirstFit(ms, baselines.FirstFitSettings{Order: baselines.OrderSRPT})
+	d, _ := p.Decide(0, exampleObs)
+	fmt.Printf("%s:", p.Name())
+	for _, pl := range d.Placements {
+		fmt.Printf(" job %d gets %d cores on server %d;", pl.Job, pl.Cores, pl.Machine)
+	}
+	fmt.Println()
+	// Output: SRPT: job 0 gets 2 cores on server 0; job 1 gets 1 cores on server 0;
 }

@@ -150,6 +150,9 @@ func TestOCORPBaselinesHostile(t *testing.T) {
 		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) { return NewSVF(ms) },
 		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) { return NewSRF(ms) },
 		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) { return NewTetris(ms) },
+		func(ms []ocorp.Machine) (ocorp.OnlinePolicy, error) {
+			return NewFirstFit(ms, FirstFitSettings{Order: OrderSVF})
+		},
 	}
 	ms := []ocorp.Machine{{Cores: 4, Memory: 8}}
 	for _, mk := range ctors {

@@ -2,6 +2,7 @@ package baselines
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
 	"sort"
 
@@ -37,41 +38,91 @@ var (
 // is saved by MarshalBinary and restored by UnmarshalBinary (and the JSON
 // pair, same bytes) into a baseline of the same name on the same problem,
 // so that the slot order holds across a restart. When the cluster
-// changes, build them again on the new problem.
+// changes, ChangeCluster moves them onto the new problem in place (the
+// contract of package bipartite).
 var OGASchedBaselineNames = []string{"DRF", "FAIRNESS", "BINPACKING", "SPREADING", "BINPACKING-pod", "SPREADING-pod"}
 
 // NewOGASchedBaseline returns the OGASched-family baseline called name (one
-// of OGASchedBaselineNames) for p. BINPACKING and SPREADING are the
-// fractional readings (the default); BINPACKING-pod and SPREADING-pod the
-// whole-pod Kubernetes-style placement. A nil or invalid problem
+// of OGASchedBaselineNames) for p, with settings s (at most one; the zero
+// value is the paper's). BINPACKING and SPREADING are the fractional
+// readings (the default); BINPACKING-pod and SPREADING-pod the whole-pod
+// Kubernetes-style placement. A nil or invalid problem
 // (ogasched.ErrDimension, ogasched.ErrValue) and an unknown name
-// (ogasched.ErrSettings) are errors.
-func NewOGASchedBaseline(name string, p *ogasched.Problem) (ogasched.OnlinePolicy, error) {
+// (ogasched.ErrSettings) are errors. The result is a concrete type that
+// carries the snapshot methods, so no type assertion is needed.
+func NewOGASchedBaseline(name string, p *ogasched.Problem, s ...OGASchedBaselineSettings) (*OGASchedBaseline, error) {
+	set, err := oneSettings(ogasched.ErrSettings, name, s)
+	if err != nil {
+		return nil, err
+	}
+	var pol ogaPolicy
 	switch name {
 	case "DRF":
-		return ogaPolicy(NewDRF(p))
+		pol, err = nilSafe(NewDRF(p, DRFSettings(set)))
 	case "FAIRNESS":
-		return ogaPolicy(NewFairness(p))
+		pol, err = nilSafe(NewFairness(p, FairnessSettings(set)))
 	case "BINPACKING":
-		return ogaPolicy(NewBinPacking(p))
+		pol, err = nilSafe(NewBinPacking(p, BinPackingSettings(set)))
 	case "SPREADING":
-		return ogaPolicy(NewSpreading(p))
+		pol, err = nilSafe(NewSpreading(p, BinPackingSettings(set)))
 	case "BINPACKING-pod":
-		return ogaPolicy(NewBinPackingPod(p))
+		pol, err = nilSafe(NewBinPackingPod(p, BinPackingSettings(set)))
 	case "SPREADING-pod":
-		return ogaPolicy(NewSpreadingPod(p))
+		pol, err = nilSafe(NewSpreadingPod(p, BinPackingSettings(set)))
+	default:
+		return nil, fmt.Errorf("%w: baselines: unknown OGASched baseline %q (want one of %v)", ogasched.ErrSettings, name, OGASchedBaselineNames)
 	}
-	return nil, fmt.Errorf("%w: baselines: unknown OGASched baseline %q (want one of %v)", ogasched.ErrSettings, name, OGASchedBaselineNames)
+	if err != nil {
+		return nil, err
+	}
+	return &OGASchedBaseline{pol: pol}, nil
 }
 
-// ogaPolicy converts a constructor's result, never giving a non-nil
+// OGASchedBaseline is the baseline NewOGASchedBaseline selected by name: a
+// DRF, a Fairness or a BinPacking behind one concrete type, with the
+// methods of all three (Name, Decide and the snapshot pair). Not safe for
+// concurrent use.
+type OGASchedBaseline struct{ pol ogaPolicy }
+
+var _ ogasched.OnlinePolicy = (*OGASchedBaseline)(nil)
+
+// ogaPolicy is what the OGASched-family baselines implement.
+type ogaPolicy interface {
+	ogasched.OnlinePolicy
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary([]byte) error
+	ChangeCluster(*ogasched.Problem, ogasched.Mapping) error
+}
+
+// nilSafe converts a constructor's result, never giving a non-nil
 // interface around a nil pointer.
-func ogaPolicy[T ogasched.OnlinePolicy](pol T, err error) (ogasched.OnlinePolicy, error) {
+func nilSafe[T ogaPolicy](pol T, err error) (ogaPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
 	return pol, nil
 }
+
+// Name returns the baseline's name, one of OGASchedBaselineNames.
+func (b *OGASchedBaseline) Name() string { return b.pol.Name() }
+
+// Decide returns the allocation y of slot t for the arrivals x, with the
+// rules of the selected baseline.
+func (b *OGASchedBaseline) Decide(t int, x []float64) ([]float64, error) { return b.pol.Decide(t, x) }
+
+// MarshalBinary saves the baseline's state (the slot of its latest
+// Decide).
+func (b *OGASchedBaseline) MarshalBinary() ([]byte, error) { return b.pol.MarshalBinary() }
+
+// UnmarshalBinary restores a state saved by a baseline of the same name on
+// the same problem.
+func (b *OGASchedBaseline) UnmarshalBinary(data []byte) error { return b.pol.UnmarshalBinary(data) }
+
+// MarshalJSON is MarshalBinary (the snapshot is JSON).
+func (b *OGASchedBaseline) MarshalJSON() ([]byte, error) { return b.pol.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (b *OGASchedBaseline) UnmarshalJSON(data []byte) error { return b.pol.UnmarshalBinary(data) }
 
 // ogaBase holds the buffers shared by the OGASched-family baselines.
 type ogaBase struct {
@@ -81,6 +132,14 @@ type ogaBase struct {
 	last  int       // t of the previous Decide, -1 before the first
 	name  string    // the policy's Name, part of its snapshot's model
 	model string    // snapshot fingerprint: name and problem
+	log   *slog.Logger
+}
+
+// logged writes the "decide" record of slot t if a Logger is set.
+func (b *ogaBase) logged(t int) {
+	if b.log != nil {
+		logDecide(b.log, "ogasched", b.name, t)
+	}
 }
 
 // newOgaBase validates p (a nil problem wraps ogasched.ErrDimension; an
@@ -114,7 +173,8 @@ func ogaCheck(last int) string { return snapshot.NewHasher(ogaFormat + ".state")
 // nothing; their only state across slots is the slot of the latest
 // Decide, saved so that the slot order is still enforced after a restart:
 // {"format":"msched/baselines.OGASchedBaseline","version":1,"model":
-// FINGERPRINT,"state":{"last":t,"check":SUM}}, FINGERPRINT covering the
+// FINGERPRINT,"check":"sha256:…","state":{"last":t,"check":SUM}},
+// FINGERPRINT covering the
 // baseline's name and ogasched.Problem.Fingerprint.
 func (b *ogaBase) MarshalBinary() ([]byte, error) {
 	return snapshot.Encode(ogaFormat, ogaVersion, b.model, ogaState{Last: b.last, Check: ogaCheck(b.last)})
@@ -188,13 +248,20 @@ type DRF struct {
 	order []int
 }
 
-// NewDRF returns DRF for p. A nil or invalid p is an error wrapping
-// ogasched.ErrDimension or ogasched.ErrValue.
-func NewDRF(p *ogasched.Problem) (*DRF, error) {
+// NewDRF returns DRF for p with settings s (at most one; the zero value
+// is the paper's DRF). A nil or invalid p is an error wrapping
+// ogasched.ErrDimension or ogasched.ErrValue. The call without settings,
+// NewDRF(p), is deprecated (see the package doc).
+func NewDRF(p *ogasched.Problem, s ...DRFSettings) (*DRF, error) {
+	set, err := oneSettings(ogasched.ErrSettings, "DRF", s)
+	if err != nil {
+		return nil, err
+	}
 	base, err := newOgaBase("DRF", p)
 	if err != nil {
 		return nil, err
 	}
+	base.log = set.Logger
 	d := &DRF{ogaBase: base, order: make([]int, p.NumPorts())}
 	share := make([]float64, p.NumPorts())
 	for l := range share {
@@ -234,7 +301,8 @@ func (d *DRF) Decide(t int, x []float64) ([]float64, error) {
 			d.fill(l, e)
 		}
 	}
-	return d.y, nil
+	d.logged(t)
+	return d.checked(d.y), nil
 }
 
 // Fairness splits each node's capacity of each type among the ports with a
@@ -248,13 +316,20 @@ type Fairness struct {
 	sum []float64 // per type: their demands
 }
 
-// NewFairness returns FAIRNESS for p. A nil or invalid p is an error
-// wrapping ogasched.ErrDimension or ogasched.ErrValue.
-func NewFairness(p *ogasched.Problem) (*Fairness, error) {
+// NewFairness returns FAIRNESS for p with settings s (at most one; the
+// zero value is the paper's). A nil or invalid p is an error wrapping
+// ogasched.ErrDimension or ogasched.ErrValue. NewFairness(p) without
+// settings is deprecated.
+func NewFairness(p *ogasched.Problem, s ...FairnessSettings) (*Fairness, error) {
+	set, err := oneSettings(ogasched.ErrSettings, "FAIRNESS", s)
+	if err != nil {
+		return nil, err
+	}
 	base, err := newOgaBase("FAIRNESS", p)
 	if err != nil {
 		return nil, err
 	}
+	base.log = set.Logger
 	return &Fairness{ogaBase: base, act: make([]int32, 0, 2*p.Graph.NumLeft()), sum: make([]float64, p.K)}, nil
 }
 
@@ -303,7 +378,8 @@ func (f *Fairness) Decide(t int, x []float64) ([]float64, error) {
 			}
 		}
 	}
-	return f.y, nil
+	f.logged(t)
+	return f.checked(f.y), nil
 }
 
 // BinPacking is BINPACKING (Kubernetes MostAllocated, Spread false) or
@@ -338,31 +414,46 @@ type BinPacking struct {
 	Pod bool
 }
 
-func newBinPacking(p *ogasched.Problem, spread, pod bool) (*BinPacking, error) {
+func newBinPacking(p *ogasched.Problem, spread, pod bool, s []BinPackingSettings) (*BinPacking, error) {
 	b := &BinPacking{Spread: spread, Pod: pod}
+	set, err := oneSettings(ogasched.ErrSettings, b.Name(), s)
+	if err != nil {
+		return nil, err
+	}
 	base, err := newOgaBase(b.Name(), p)
 	if err != nil {
 		return nil, err
 	}
+	base.log = set.Logger
 	b.ogaBase = base
 	return b, nil
 }
 
-// NewBinPacking returns fractional BINPACKING (MostAllocated) for p. A nil
-// or invalid p is an error wrapping ogasched.ErrDimension or
-// ogasched.ErrValue (likewise for the three constructors below).
-func NewBinPacking(p *ogasched.Problem) (*BinPacking, error) { return newBinPacking(p, false, false) }
+// NewBinPacking returns fractional BINPACKING (MostAllocated) for p with
+// settings s (at most one; the zero value is the paper's). A nil or
+// invalid p is an error wrapping ogasched.ErrDimension or ogasched.ErrValue
+// (likewise for the three constructors below). The calls without settings
+// are deprecated.
+func NewBinPacking(p *ogasched.Problem, s ...BinPackingSettings) (*BinPacking, error) {
+	return newBinPacking(p, false, false, s)
+}
 
 // NewSpreading returns fractional SPREADING (LeastAllocated) for p.
-func NewSpreading(p *ogasched.Problem) (*BinPacking, error) { return newBinPacking(p, true, false) }
+func NewSpreading(p *ogasched.Problem, s ...BinPackingSettings) (*BinPacking, error) {
+	return newBinPacking(p, true, false, s)
+}
 
 // NewBinPackingPod returns BINPACKING-pod, the whole-pod Kubernetes
 // MostAllocated placement, for p.
-func NewBinPackingPod(p *ogasched.Problem) (*BinPacking, error) { return newBinPacking(p, false, true) }
+func NewBinPackingPod(p *ogasched.Problem, s ...BinPackingSettings) (*BinPacking, error) {
+	return newBinPacking(p, false, true, s)
+}
 
 // NewSpreadingPod returns SPREADING-pod, the whole-pod Kubernetes
 // LeastAllocated placement, for p.
-func NewSpreadingPod(p *ogasched.Problem) (*BinPacking, error) { return newBinPacking(p, true, true) }
+func NewSpreadingPod(p *ogasched.Problem, s ...BinPackingSettings) (*BinPacking, error) {
+	return newBinPacking(p, true, true, s)
+}
 
 // Name implements bipartite.OnlinePolicy.
 func (b *BinPacking) Name() string {
@@ -386,7 +477,8 @@ func (b *BinPacking) Decide(t int, x []float64) ([]float64, error) {
 	} else {
 		b.decideFractional(x)
 	}
-	return b.y, nil
+	b.logged(t)
+	return b.checked(b.y), nil
 }
 
 // decideFractional is the fractional reading: each port with a job fills
@@ -466,4 +558,58 @@ func (b *BinPacking) used(e int) bool {
 		}
 	}
 	return false
+}
+
+// ChangeCluster moves d, in place, onto q, a problem built from its
+// current one (ogasched.Problem.RemoveNode and the other edit methods,
+// with their Mapping m), under the cluster-change contract of package
+// bipartite. DRF learns nothing, so m is only checked
+// (ogasched.Mapping.Validate); the slot of the latest Decide carries over.
+// A snapshot taken afterwards restores into a DRF built on q. On error (a
+// nil or invalid q, a bad m) d is unchanged.
+func (d *DRF) ChangeCluster(q *ogasched.Problem, m ogasched.Mapping) error {
+	if err := m.Validate(d.p, q); err != nil {
+		return err
+	}
+	nd, err := NewDRF(q, DRFSettings{Logger: d.log})
+	if err != nil {
+		return err
+	}
+	nd.last = d.last
+	*d = *nd
+	return nil
+}
+
+// ChangeCluster moves f onto q in place; see DRF.ChangeCluster.
+func (f *Fairness) ChangeCluster(q *ogasched.Problem, m ogasched.Mapping) error {
+	if err := m.Validate(f.p, q); err != nil {
+		return err
+	}
+	nf, err := NewFairness(q, FairnessSettings{Logger: f.log})
+	if err != nil {
+		return err
+	}
+	nf.last = f.last
+	*f = *nf
+	return nil
+}
+
+// ChangeCluster moves b onto q in place, keeping its reading (fractional
+// or whole-pod, packing or spreading); see DRF.ChangeCluster.
+func (b *BinPacking) ChangeCluster(q *ogasched.Problem, m ogasched.Mapping) error {
+	if err := m.Validate(b.p, q); err != nil {
+		return err
+	}
+	nb, err := newBinPacking(q, b.Spread, b.Pod, []BinPackingSettings{{Logger: b.log}})
+	if err != nil {
+		return err
+	}
+	nb.last = b.last
+	*b = *nb
+	return nil
+}
+
+// ChangeCluster moves b onto q in place; see DRF.ChangeCluster.
+func (b *OGASchedBaseline) ChangeCluster(q *ogasched.Problem, m ogasched.Mapping) error {
+	return b.pol.ChangeCluster(q, m)
 }

@@ -23,7 +23,7 @@ func ogaExample() *ogasched.Problem {
 
 func ExampleNewDRF() {
 	// y is indexed by edge (0,0), (0,1), (1,0), (1,1).
-	pol, err := baselines.NewDRF(ogaExample())
+	pol, err := baselines.NewDRF(ogaExample(), baselines.DRFSettings{})
 	if err != nil {
 		panic(err)
 	}
@@ -33,7 +33,7 @@ func ExampleNewDRF() {
 }
 
 func ExampleNewFairness() {
-	pol, err := baselines.NewFairness(ogaExample())
+	pol, err := baselines.NewFairness(ogaExample(), baselines.FairnessSettings{})
 	if err != nil {
 		panic(err)
 	}
@@ -45,7 +45,7 @@ func ExampleNewFairness() {
 func ExampleNewBinPacking() {
 	// Fractional reading: port 0 (index order) takes min(3, 2) on node 0
 	// and 3 on node 1; port 1 gets what is left, 0 and 1.
-	pol, err := baselines.NewBinPacking(ogaExample())
+	pol, err := baselines.NewBinPacking(ogaExample(), baselines.BinPackingSettings{})
 	if err != nil {
 		panic(err)
 	}
@@ -58,7 +58,7 @@ func ExampleNewSpreading() {
 	// Fractional SPREADING visits the least allocated node first; under the
 	// per-edge caps (5) that cannot change what a port gets, so it equals
 	// BINPACKING.
-	pol, err := baselines.NewSpreading(ogaExample())
+	pol, err := baselines.NewSpreading(ogaExample(), baselines.BinPackingSettings{})
 	if err != nil {
 		panic(err)
 	}
@@ -70,7 +70,7 @@ func ExampleNewSpreading() {
 func ExampleNewBinPackingPod() {
 	// Whole pods: port 0's pod (3 units) fits only node 1; port 1's pod
 	// scores 1/2 on both nodes and takes node 0 (tie by index).
-	pol, err := baselines.NewBinPackingPod(ogaExample())
+	pol, err := baselines.NewBinPackingPod(ogaExample(), baselines.BinPackingSettings{})
 	if err != nil {
 		panic(err)
 	}
@@ -82,7 +82,7 @@ func ExampleNewBinPackingPod() {
 func ExampleNewSpreadingPod() {
 	// Only port 1 has a job. Its pod would fill node 0 to 1/2 and node 1
 	// to 1/8: LeastAllocated picks node 1.
-	pol, err := baselines.NewSpreadingPod(ogaExample())
+	pol, err := baselines.NewSpreadingPod(ogaExample(), baselines.BinPackingSettings{})
 	if err != nil {
 		panic(err)
 	}

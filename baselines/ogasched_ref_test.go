@@ -113,9 +113,9 @@ func TestBaselinesMatchLiteralReadings(t *testing.T) {
 		require.NoError(t, err)
 		tr, err := ogasched.BernoulliTrace(p.NumPorts(), 20, 0.3+0.6*rng.Float64(), rng)
 		require.NoError(t, err)
-		fair := ogaMust[*baselines.Fairness](t)(baselines.NewFairness(p))
-		bp := ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p))
-		sp := ogaMust[*baselines.BinPacking](t)(baselines.NewSpreading(p))
+		fair := ogaMust[*baselines.Fairness](t)(baselines.NewFairness(p, baselines.FairnessSettings{}))
+		bp := ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p, baselines.BinPackingSettings{}))
+		sp := ogaMust[*baselines.BinPacking](t)(baselines.NewSpreading(p, baselines.BinPackingSettings{}))
 		for s, x := range tr.Arrivals {
 			y, err := fair.Decide(s, x)
 			require.NoError(t, err)

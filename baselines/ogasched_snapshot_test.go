@@ -34,7 +34,7 @@ func TestOGASchedBaselineSnapshots(t *testing.T) {
 		mk := func(q *ogasched.Problem) snapshotter {
 			pol, err := baselines.NewOGASchedBaseline(name, q)
 			require.NoError(t, err)
-			return pol.(snapshotter)
+			return pol
 		}
 		ref := mk(p)
 		var want [][]float64
@@ -88,7 +88,7 @@ func TestOGASchedBaselineSnapshots(t *testing.T) {
 		otherName := baselines.OGASchedBaselineNames[(i+1)%len(baselines.OGASchedBaselineNames)]
 		fromOther, err := baselines.NewOGASchedBaseline(otherName, p)
 		require.NoError(t, err)
-		otherSnap, err := fromOther.(snapshotter).MarshalBinary()
+		otherSnap, err := fromOther.MarshalBinary()
 		require.NoError(t, err)
 		refuse(otherSnap, snapshot.ErrModel, "a snapshot of "+otherName)
 		otherProblem, err := mk(&other).MarshalBinary()
@@ -120,7 +120,7 @@ func TestOGASchedBaselineSnapshots(t *testing.T) {
 // leaves the baseline unchanged.
 func FuzzOGASchedBaselineSnapshot(f *testing.F) {
 	p := ogaTiny(f)
-	pol, err := baselines.NewDRF(p)
+	pol, err := baselines.NewDRF(p, baselines.DRFSettings{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func FuzzOGASchedBaselineSnapshot(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := pol.(snapshotter)
+		s := pol
 		before, _ := s.MarshalBinary()
 		if err := s.UnmarshalBinary(b); err != nil {
 			after, _ := s.MarshalBinary()

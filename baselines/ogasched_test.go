@@ -114,18 +114,18 @@ func TestOGASchedBaselinesHandInstance(t *testing.T) {
 		pol  ogasched.OnlinePolicy
 		want []float64
 	}{
-		{ogaMust[*baselines.DRF](t)(baselines.NewDRF(p)), []float64{1, 3, 1, 1}},
+		{ogaMust[*baselines.DRF](t)(baselines.NewDRF(p, baselines.DRFSettings{})), []float64{1, 3, 1, 1}},
 		// Node 0: shares 3/4, 1/4 of 2 -> 1.5, 0.5; node 1: 6 -> cap 3, 2 -> cap 1.
-		{ogaMust[*baselines.Fairness](t)(baselines.NewFairness(p)), []float64{1.5, 3, 0.5, 1}},
+		{ogaMust[*baselines.Fairness](t)(baselines.NewFairness(p, baselines.FairnessSettings{})), []float64{1.5, 3, 0.5, 1}},
 		// Port 0's pod (demand 3) fits only node 1 (score (0+3)/8);
 		// port 1's pod: node 0 scores 1/2, node 1 (3+1)/8 = 1/2: tie -> node 0.
-		{ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p)), []float64{0, 3, 1, 0}},
+		{ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p, baselines.BinPackingSettings{})), []float64{0, 3, 1, 0}},
 		// Spreading: port 1 on the least allocated: tie again -> node 0.
-		{ogaMust[*baselines.BinPacking](t)(baselines.NewSpreadingPod(p)), []float64{0, 3, 1, 0}},
+		{ogaMust[*baselines.BinPacking](t)(baselines.NewSpreadingPod(p, baselines.BinPackingSettings{})), []float64{0, 3, 1, 0}},
 		// Fractional: port 0 first (index order) takes min(3, 2) on node 0
 		// and 3 on node 1; port 1 gets min(1, 0) and min(1, 5).
-		{ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p)), []float64{2, 3, 0, 1}},
-		{ogaMust[*baselines.BinPacking](t)(baselines.NewSpreading(p)), []float64{2, 3, 0, 1}},
+		{ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p, baselines.BinPackingSettings{})), []float64{2, 3, 0, 1}},
+		{ogaMust[*baselines.BinPacking](t)(baselines.NewSpreading(p, baselines.BinPackingSettings{})), []float64{2, 3, 0, 1}},
 	}
 	for _, c := range cases {
 		y, err := c.pol.Decide(0, x)
@@ -154,11 +154,11 @@ func TestBinPackingPrefersMostAllocated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, _ := ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p)).Decide(0, []float64{1, 1})
+	y, _ := ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p, baselines.BinPackingSettings{})).Decide(0, []float64{1, 1})
 	if y[1] != 1 || y[2] != 0 {
 		t.Errorf("BINPACKING-pod y = %v, want port 1 on node 0", y)
 	}
-	y, _ = ogaMust[*baselines.BinPacking](t)(baselines.NewSpreadingPod(p)).Decide(0, []float64{1, 1})
+	y, _ = ogaMust[*baselines.BinPacking](t)(baselines.NewSpreadingPod(p, baselines.BinPackingSettings{})).Decide(0, []float64{1, 1})
 	if y[1] != 0 || y[2] != 1 {
 		t.Errorf("SPREADING-pod y = %v, want port 1 on node 1", y)
 	}
@@ -190,7 +190,7 @@ func TestFractionalBinPackingSpreadingCoincide(t *testing.T) {
 		require.NoError(t, err)
 		tr, err := ogasched.BernoulliTrace(p.NumPorts(), 30, 0.7, rng)
 		require.NoError(t, err)
-		bp, sp := ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p)), ogaMust[*baselines.BinPacking](t)(baselines.NewSpreading(p))
+		bp, sp := ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p, baselines.BinPackingSettings{})), ogaMust[*baselines.BinPacking](t)(baselines.NewSpreading(p, baselines.BinPackingSettings{}))
 		g, K := p.Graph, p.K
 		for s, x := range tr.Arrivals {
 			yb, err := bp.Decide(s, x)
@@ -230,7 +230,7 @@ func TestFractionalBaselinesNearDRF(t *testing.T) {
 	tr, err := ogasched.BernoulliTrace(p.NumPorts(), 100, 0.7, rng)
 	require.NoError(t, err)
 	res, err := ogasched.Run(p, tr, []ogasched.OnlinePolicy{
-		ogaMust[*baselines.DRF](t)(baselines.NewDRF(p)), ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p)), ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p))}, ogasched.RunSettings{CheckTol: 1e-9})
+		ogaMust[*baselines.DRF](t)(baselines.NewDRF(p, baselines.DRFSettings{})), ogaMust[*baselines.BinPacking](t)(baselines.NewBinPacking(p, baselines.BinPackingSettings{})), ogaMust[*baselines.BinPacking](t)(baselines.NewBinPackingPod(p, baselines.BinPackingSettings{}))}, ogasched.RunSettings{CheckTol: 1e-9})
 	require.NoError(t, err)
 	drf, frac, pod := res.Series[0].Total, res.Series[1].Total, res.Series[2].Total
 	require.InEpsilon(t, drf, frac, 0.1, "fractional BINPACKING %v vs DRF %v", frac, drf)
@@ -245,12 +245,27 @@ func TestOGASchedBaselinesNilAndUnknown(t *testing.T) {
 	_, err := baselines.NewOGASchedBaseline("LOTTERY", ogaTiny(t))
 	require.ErrorIs(t, err, ogasched.ErrSettings)
 	for _, c := range []func(*ogasched.Problem) error{
-		func(p *ogasched.Problem) error { _, err := baselines.NewDRF(p); return err },
-		func(p *ogasched.Problem) error { _, err := baselines.NewFairness(p); return err },
-		func(p *ogasched.Problem) error { _, err := baselines.NewBinPacking(p); return err },
-		func(p *ogasched.Problem) error { _, err := baselines.NewSpreading(p); return err },
-		func(p *ogasched.Problem) error { _, err := baselines.NewBinPackingPod(p); return err },
-		func(p *ogasched.Problem) error { _, err := baselines.NewSpreadingPod(p); return err },
+		func(p *ogasched.Problem) error { _, err := baselines.NewDRF(p, baselines.DRFSettings{}); return err },
+		func(p *ogasched.Problem) error {
+			_, err := baselines.NewFairness(p, baselines.FairnessSettings{})
+			return err
+		},
+		func(p *ogasched.Problem) error {
+			_, err := baselines.NewBinPacking(p, baselines.BinPackingSettings{})
+			return err
+		},
+		func(p *ogasched.Problem) error {
+			_, err := baselines.NewSpreading(p, baselines.BinPackingSettings{})
+			return err
+		},
+		func(p *ogasched.Problem) error {
+			_, err := baselines.NewBinPackingPod(p, baselines.BinPackingSettings{})
+			return err
+		},
+		func(p *ogasched.Problem) error {
+			_, err := baselines.NewSpreadingPod(p, baselines.BinPackingSettings{})
+			return err
+		},
 	} {
 		require.ErrorIs(t, c(nil), ogasched.ErrDimension)
 		require.ErrorIs(t, c(&ogasched.Problem{}), ogasched.ErrDimension)
@@ -317,8 +332,9 @@ func BenchmarkOGASchedRun(b *testing.B) {
 					require.NoError(b, err)
 					pol = o
 				} else {
-					pol, err = baselines.NewOGASchedBaseline(name, p)
+					bl, err := baselines.NewOGASchedBaseline(name, p)
 					require.NoError(b, err)
+					pol = bl
 				}
 				if _, err := ogasched.Run(p, tr, []ogasched.OnlinePolicy{pol}, ogasched.RunSettings{}); err != nil {
 					b.Fatal(err)

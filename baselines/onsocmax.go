@@ -2,6 +2,7 @@ package baselines
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 
@@ -73,6 +74,36 @@ type slotBase struct {
 	cand    [][]candidate // per node, candidates of the current slot
 	out     []onsocmax.Allocation
 	ids     map[int]struct{}
+	log     *slog.Logger
+}
+
+// logged writes the "decide" record of slot t if a Logger is set.
+func (b *slotBase) logged(policy string, t int) {
+	if b.log != nil {
+		logDecide(b.log, "onsocmax", policy, t, slog.Int("allocations", len(b.out)))
+	}
+}
+
+// units is Units of both baselines: the window numbering node*W + slot%W.
+func (b *slotBase) units(dst []int, nodes []int, arrival, deadline int) ([]int, error) {
+	if arrival < 0 || deadline < arrival {
+		return dst, fmt.Errorf("%w: baselines: arrival %d, deadline %d", onsocmax.ErrValue, arrival, deadline)
+	}
+	for k, i := range nodes {
+		if i < 0 || i >= b.mesh.Nodes {
+			return dst, fmt.Errorf("%w: baselines: nodes[%d] = %d, mesh has %d", onsocmax.ErrNode, k, i, b.mesh.Nodes)
+		}
+		if slices.Contains(nodes[:k], i) {
+			return dst, fmt.Errorf("%w: baselines: node %d repeated at index %d", onsocmax.ErrNode, i, k)
+		}
+	}
+	n := min(deadline-arrival, b.w-1) // slots after arrival; no overflow
+	for _, i := range nodes {
+		for k := 0; k <= n; k++ {
+			dst = append(dst, i*b.w+(arrival%b.w+k)%b.w)
+		}
+	}
+	return dst, nil
 }
 
 func newSlotBase(mesh *bipartite.Mesh, format string) (slotBase, error) {
@@ -81,7 +112,7 @@ func newSlotBase(mesh *bipartite.Mesh, format string) (slotBase, error) {
 	}
 	m, err := bipartite.NewMesh(mesh.Nodes, mesh.Slots, mesh.Capacity) // a copy
 	if err != nil {
-		return slotBase{}, fmt.Errorf("baselines: %w", err)
+		return slotBase{}, fmt.Errorf("baselines: %w: %w", onsocmax.ErrValue, err)
 	}
 	model := snapshot.NewHasher(format).Int(m.Nodes).Int(m.Slots).Floats(m.Capacity).Sum()
 	return slotBase{mesh: m, w: m.Slots, model: model, format: format, cand: make([][]candidate, m.Nodes)}, nil
@@ -169,14 +200,32 @@ func (b *slotBase) give(c candidate, node, t int, x float64) {
 // when its capacity or its candidates run out.
 type MaxFirst struct{ slotBase }
 
-// NewMaxFirst returns MAX-FIRST on mesh (copied), or an error if mesh is
-// nil or invalid (onsocmax.ValidateMesh).
-func NewMaxFirst(mesh *bipartite.Mesh) (*MaxFirst, error) {
+// NewMaxFirst returns MAX-FIRST on mesh (copied) with settings s (at most one;
+// the zero value is the paper's), or an error if mesh is nil or invalid
+// (onsocmax.ValidateMesh). NewMaxFirst(mesh) without settings is
+// deprecated.
+func NewMaxFirst(mesh *bipartite.Mesh, s ...MaxFirstSettings) (*MaxFirst, error) {
+	set, err := oneSettings(onsocmax.ErrSettings, "MAX-FIRST", s)
+	if err != nil {
+		return nil, err
+	}
 	b, err := newSlotBase(mesh, "msched/baselines.MaxFirst")
 	if err != nil {
 		return nil, err
 	}
+	b.log = set.Logger
 	return &MaxFirst{b}, nil
+}
+
+// Units appends to dst the units of the given nodes for the slots
+// [arrival, min(deadline, arrival+W-1)] (a job's window, W = mesh.Slots),
+// ordered by node then slot, in the numbering node*W + slot%W that
+// Decide expects in onsocmax.Job.Units, and returns the extended slice.
+// It needs no onsocmax.Policy. Errors: onsocmax.ErrNode for a node out of
+// range or repeated, onsocmax.ErrValue for a negative arrival or deadline
+// < arrival.
+func (p *MaxFirst) Units(dst []int, nodes []int, arrival, deadline int) ([]int, error) {
+	return p.units(dst, nodes, arrival, deadline)
 }
 
 // Name returns "MAX-FIRST".
@@ -213,6 +262,7 @@ func (p *MaxFirst) Decide(t int, jobs []onsocmax.Job) (onsocmax.Decision, error)
 		}
 		p.cand[node] = cs[:0]
 	}
+	p.logged("MAX-FIRST", t)
 	return onsocmax.Decision{Allocations: p.out}, nil
 }
 
@@ -225,14 +275,32 @@ func (p *MaxFirst) Decide(t int, jobs []onsocmax.Job) (onsocmax.Decision, error)
 // among the others.
 type EqualShare struct{ slotBase }
 
-// NewEqualShare returns EQUAL-SHARE on mesh (copied), or an error if mesh
-// is nil or invalid (onsocmax.ValidateMesh).
-func NewEqualShare(mesh *bipartite.Mesh) (*EqualShare, error) {
+// NewEqualShare returns EQUAL-SHARE on mesh (copied) with settings s (at most one;
+// the zero value is the paper's), or an error if mesh is nil or invalid
+// (onsocmax.ValidateMesh). NewEqualShare(mesh) without settings is
+// deprecated.
+func NewEqualShare(mesh *bipartite.Mesh, s ...EqualShareSettings) (*EqualShare, error) {
+	set, err := oneSettings(onsocmax.ErrSettings, "EQUAL-SHARE", s)
+	if err != nil {
+		return nil, err
+	}
 	b, err := newSlotBase(mesh, "msched/baselines.EqualShare")
 	if err != nil {
 		return nil, err
 	}
+	b.log = set.Logger
 	return &EqualShare{b}, nil
+}
+
+// Units appends to dst the units of the given nodes for the slots
+// [arrival, min(deadline, arrival+W-1)] (a job's window, W = mesh.Slots),
+// ordered by node then slot, in the numbering node*W + slot%W that
+// Decide expects in onsocmax.Job.Units, and returns the extended slice.
+// It needs no onsocmax.Policy. Errors: onsocmax.ErrNode for a node out of
+// range or repeated, onsocmax.ErrValue for a negative arrival or deadline
+// < arrival.
+func (p *EqualShare) Units(dst []int, nodes []int, arrival, deadline int) ([]int, error) {
+	return p.units(dst, nodes, arrival, deadline)
 }
 
 // Name returns "EQUAL-SHARE".
@@ -265,6 +333,7 @@ func (p *EqualShare) Decide(t int, jobs []onsocmax.Job) (onsocmax.Decision, erro
 			left -= x
 		}
 	}
+	p.logged("EQUAL-SHARE", t)
 	return onsocmax.Decision{Allocations: p.out}, nil
 }
 

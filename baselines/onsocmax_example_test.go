@@ -22,7 +22,7 @@ func socExample() (*bipartite.Mesh, []onsocmax.Job) {
 
 func ExampleNewMaxFirst() {
 	m, jobs := socExample()
-	p, _ := baselines.NewMaxFirst(m)
+	p, _ := baselines.NewMaxFirst(m, baselines.MaxFirstSettings{})
 	dec, _ := p.Decide(0, jobs)
 	for _, a := range dec.Allocations {
 		fmt.Printf("job %d unit %d x %.4f\n", a.Job, a.Unit, a.X)
@@ -30,7 +30,7 @@ func ExampleNewMaxFirst() {
 	// Slot 0 was decided: slot 0 again is out of order.
 	_, err := p.Decide(0, nil)
 	fmt.Println("error:", err)
-	_, err = baselines.NewMaxFirst(nil)
+	_, err = baselines.NewMaxFirst(nil, baselines.MaxFirstSettings{})
 	fmt.Println("error:", err)
 	// Output:
 	// job 1 unit 0 x 4.0000
@@ -41,7 +41,7 @@ func ExampleNewMaxFirst() {
 
 func ExampleNewEqualShare() {
 	m, jobs := socExample()
-	p, _ := baselines.NewEqualShare(m)
+	p, _ := baselines.NewEqualShare(m, baselines.EqualShareSettings{})
 	_, err := p.Decide(0, []onsocmax.Job{jobs[0], jobs[0]})
 	fmt.Println("error:", err)
 	dec, _ := p.Decide(0, jobs)
@@ -52,4 +52,19 @@ func ExampleNewEqualShare() {
 	// error: baselines: onsocmax: duplicate job id: job index 1 has id 0, already active or earlier in the batch
 	// job 0 unit 0 x 3.0000
 	// job 1 unit 0 x 3.0000
+}
+
+// ExampleMaxFirst_Units builds a job's units in the window numbering
+// node*W + slot%W without an onsocmax.Policy: two nodes, a window of W = 3
+// slots, a job arriving at slot 4 with deadline 5 on both nodes.
+func ExampleMaxFirst_Units() {
+	m, _ := bipartite.NewMesh(2, 3, []float64{4, 4, 4, 2, 2, 2})
+	p, _ := baselines.NewMaxFirst(m, baselines.MaxFirstSettings{})
+	units, _ := p.Units(nil, []int{0, 1}, 4, 5)
+	fmt.Println(units)
+	_, err := p.Units(nil, []int{2}, 4, 5)
+	fmt.Println("error:", err)
+	// Output:
+	// [1 2 4 5]
+	// error: onsocmax: invalid node: baselines: nodes[0] = 2, mesh has 2
 }

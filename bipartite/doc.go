@@ -78,9 +78,12 @@
 //     what a gap means to its learner. Observe(t, fb) names the t of the
 //     latest Decide, once. Anything else is an error wrapping the family's
 //     ErrSlot.
-//   - A returned decision, and every slice in it, is owned by the policy and
-//     valid until the next call of any method of that policy: copy what you
-//     keep. Hot paths therefore do not allocate per slot.
+//   - Decision lifetime (the rule every package states word for word): a
+//     decision returned by Decide, and every slice in it, is owned by the
+//     policy and valid until the next call of any method of that policy;
+//     copy what you keep. The policy never reads a returned decision
+//     back, so a caller that modifies it changes nothing the policy does
+//     later. Hot paths therefore do not allocate per slot.
 //   - Jobs are identified by caller-chosen int IDs, opaque (any value),
 //     unique among live jobs. Decisions name jobs by ID, never by an index
 //     into the observation. The state of a job is released when it finishes
@@ -95,13 +98,57 @@
 //     error wrapping the family's ErrSnapshot, unchanged, on any mismatch.
 //   - Errors wrap a sentinel of the package's errors.go with %w (the cause
 //     too). Long solvers take a context.Context or a documented work budget;
-//     Settings.Logger (*slog.Logger, nil = off) carries per-slot diagnostics.
+//     Settings.Logger (*slog.Logger, nil = off) carries per-slot diagnostics
+//     in one vocabulary: the messages "decide", "observe", "rebuild" (a
+//     cluster change) and "outcome" (a job's fate), each with the
+//     attributes family ("ogasched", "onsocmax", "esdp", "ocorp"), policy
+//     (its Name) and slot, then the family's own.
+//   - Cluster changes follow the contract below.
 //   - Simulators: Run(inst, []OnlinePolicy, RunSettings) (*Result, error);
 //     generators: Config, DefaultConfig(), Generate(Config, *rand.Rand) in
 //     generate.go; solver statuses start at NotTerminated.
 //
 // The families adopt these rules as listed in CHANGELOG.md; where a family
-// has not yet, its doc says so.
+// has not yet, its doc says so. The one exception to the zero-value rule
+// is onsocmax.Settings.Iota and V, the bounds of a job's marginal welfare
+// that the Theorem 2 pricing is built from: they depend on the jobs to
+// come, not on the model, so the operator declares them (zero is an error
+// naming both fields).
+//
+// # Cluster changes
+//
+// Nodes, servers, machines, ports or job types come and go while a policy
+// runs. Every family follows one contract, written here once, as the
+// kube-scheduler framework writes its extension points' contracts; each
+// package doc repeats its first sentence word for word:
+//
+// Cluster changes are made in place on the policy, which keeps what it
+// learned about what survives.
+//
+//   - In place: the change is a method of the policy, ChangeCluster(model,
+//     mapping) (ocorp also has AddMachine / RemoveMachine for one
+//     machine); no second policy is
+//     created, so none has to be closed. On error the policy is exactly as
+//     it was.
+//   - Indices: the surviving nodes (servers, machines, ports) keep their
+//     relative order and are renumbered compactly: a removal moves every
+//     later index down by one, an addition takes the next free index at
+//     the end. Where indices move, the change carries a Mapping from each
+//     new index to the old index it continues, -1 for a new element.
+//   - Building the new model: the family's model type has edit methods that
+//     build the changed model from the current one and return it with its
+//     Mapping (ogasched.Problem.RemoveNode, esdp.Cluster.RemoveServer, …),
+//     leaving the current one unchanged; ChangeCluster(model, mapping)
+//     takes both.
+//   - Restoring: a snapshot taken after a change restores into a policy
+//     built by New on the current (changed) model, with the same settings;
+//     a policy built on the model before the change refuses it.
+//
+// Where a family does not follow the contract yet its doc says so and
+// CHANGELOG.md lists the change planned: onsocmax keeps node indices
+// stable across RemoveNode (AddNode reuses the lowest free index) and has
+// no ChangeCluster yet; its restore does need the current mesh
+// (Policy.Mesh).
 //
 // # JSON
 //
@@ -134,7 +181,15 @@
 // Mesh.Validate and Mesh.Available. Where a user needs more, the methods
 // of Limits take explicit limits: Limits{MaxEdges: 1 << 28}.NewGraph(...),
 // .Complete, .Bernoulli, .RightRegular, .DecodeGraph, .NewMesh,
-// .ValidateMesh; a zero field keeps its default. Packages that size their
+// .ValidateMesh; a zero field keeps its default, and a field above its
+// ceiling (CeilingMaxVertices 2^28, CeilingMaxEdges 2^28, CeilingMaxPairs
+// 2^36, CeilingMaxUnits 2^30) is an error from Limits.Validate, which
+// every method of Limits calls first: no setting can make a graph or mesh
+// allocate terabytes. The accessors of Graph (Edge, LeftRange,
+// LeftEdges, RightEdges, LeftNeighbors, RightNeighbors, LeftDegree,
+// RightDegree) and Mesh.NodeSlot are raw, like a slice index: an index out
+// of range panics with a message naming the accessor, the index and the
+// range; EdgeID is the checking lookup. Packages that size their
 // own tables from a graph or mesh call [Limits.CheckGraph] or
 // [Limits.CheckMesh] first. The edge list of a decoded graph is bounded by
 // the length of the input. RightRegular works in O(|L| + d·|R|).

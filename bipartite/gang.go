@@ -69,15 +69,15 @@ func NewGangModel(g *Graph, k int, capacity []float64, jobs []GangJob) (*GangMod
 // or demand) or ErrTooLarge (Σ|Q_l| above MaxComponents), and name the
 // index and value. Nothing is retained from the arguments but g.
 func (lim Limits) NewGangModel(g *Graph, k int, capacity []float64, jobs []GangJob) (*GangModel, error) {
+	if err := lim.Validate(); err != nil {
+		return nil, err
+	}
 	lim = lim.withDefaults()
 	if g == nil {
 		return nil, fmt.Errorf("%w: gang model graph", ErrNil)
 	}
 	if k < 1 || k > MaxGangResources {
 		return nil, fmt.Errorf("%w: K = %d, want [1, %d]", ErrDimension, k, MaxGangResources)
-	}
-	if err := lim.checkComponentsLimit(); err != nil {
-		return nil, err
 	}
 	R := g.NumRight()
 	if n, ok := checked.Mul(R, k); !ok || len(capacity) != n {
@@ -132,13 +132,6 @@ func (lim Limits) NewGangModel(g *Graph, k int, capacity []float64, jobs []GangJ
 		}
 	}
 	return m, nil
-}
-
-func (lim Limits) checkComponentsLimit() error {
-	if lim.MaxComponents > CeilingMaxComponents {
-		return fmt.Errorf("%w: MaxComponents = %d, ceiling CeilingMaxComponents=%d", ErrTooLarge, lim.MaxComponents, CeilingMaxComponents)
-	}
-	return nil
 }
 
 // Graph returns the eligibility graph (job types × servers).

@@ -112,35 +112,68 @@ func (g *Graph) NumRight() int { return g.numRight }
 // NumEdges returns |E|.
 func (g *Graph) NumEdges() int { return len(g.edges) }
 
-// Edge returns the endpoints of edge e. It panics if e is out of range.
-func (g *Graph) Edge(e int) Edge { return g.edges[e] }
+// Edge returns the endpoints of edge e. It panics if e is outside
+// [0, NumEdges()).
+func (g *Graph) Edge(e int) Edge {
+	if uint(e) >= uint(len(g.edges)) {
+		panic(fmt.Sprintf("bipartite: Edge(%d) outside [0, %d)", e, len(g.edges)))
+	}
+	return g.edges[e]
+}
+
+// checkLeft and checkRight panic, naming the accessor, if a vertex is out
+// of range: the accessors are raw, like a slice index (EdgeID, which
+// reports false, is the checking lookup).
+func (g *Graph) checkLeft(fn string, l int) {
+	if uint(l) >= uint(g.numLeft) {
+		panic(fmt.Sprintf("bipartite: %s(%d): left vertex outside [0, %d)", fn, l, g.numLeft))
+	}
+}
+
+func (g *Graph) checkRight(fn string, r int) {
+	if uint(r) >= uint(g.numRight) {
+		panic(fmt.Sprintf("bipartite: %s(%d): right vertex outside [0, %d)", fn, r, g.numRight))
+	}
+}
 
 // Edges returns a copy of all edges in id order.
 func (g *Graph) Edges() []Edge { return slices.Clone(g.edges) }
 
 // LeftRange returns the id range [lo, hi) of the edges at left vertex l, in
-// ascending order of their right vertex. It panics if l is out of range.
-func (g *Graph) LeftRange(l int) (lo, hi int) { return g.leftPtr[l], g.leftPtr[l+1] }
+// ascending order of their right vertex. It panics if l is outside
+// [0, NumLeft()).
+func (g *Graph) LeftRange(l int) (lo, hi int) {
+	g.checkLeft("LeftRange", l)
+	return g.leftPtr[l], g.leftPtr[l+1]
+}
 
 // LeftEdges returns the ids of the edges at left vertex l (ascending Right).
-// The slice must not be modified.
-func (g *Graph) LeftEdges(l int) []int { return g.leftIDs[g.leftPtr[l]:g.leftPtr[l+1]:g.leftPtr[l+1]] }
+// The slice must not be modified. It panics if l is outside [0, NumLeft()).
+func (g *Graph) LeftEdges(l int) []int {
+	g.checkLeft("LeftEdges", l)
+	return g.leftIDs[g.leftPtr[l]:g.leftPtr[l+1]:g.leftPtr[l+1]]
+}
 
 // RightEdges returns the ids of the edges at right vertex r (ascending Left).
-// The slice must not be modified.
+// The slice must not be modified. It panics if r is outside
+// [0, NumRight()).
 func (g *Graph) RightEdges(r int) []int {
+	g.checkRight("RightEdges", r)
 	return g.rightEdges[g.rightPtr[r]:g.rightPtr[r+1]:g.rightPtr[r+1]]
 }
 
 // LeftNeighbors returns R_l, the right vertices adjacent to l, ascending.
-// The slice must not be modified.
+// The slice must not be modified. It panics if l is outside [0, NumLeft()).
 func (g *Graph) LeftNeighbors(l int) []int {
+	g.checkLeft("LeftNeighbors", l)
 	return g.leftNbr[g.leftPtr[l]:g.leftPtr[l+1]:g.leftPtr[l+1]]
 }
 
 // RightNeighbors returns L_r, the left vertices adjacent to r, ascending.
-// The slice must not be modified.
+// The slice must not be modified. It panics if r is outside
+// [0, NumRight()).
 func (g *Graph) RightNeighbors(r int) []int {
+	g.checkRight("RightNeighbors", r)
 	return g.rightNbr[g.rightPtr[r]:g.rightPtr[r+1]:g.rightPtr[r+1]]
 }
 
@@ -158,8 +191,14 @@ func (g *Graph) EdgeID(l, r int) (int, bool) {
 	return lo + i, true
 }
 
-// LeftDegree returns |R_l|.
-func (g *Graph) LeftDegree(l int) int { return g.leftPtr[l+1] - g.leftPtr[l] }
+// LeftDegree returns |R_l|. It panics if l is outside [0, NumLeft()).
+func (g *Graph) LeftDegree(l int) int {
+	g.checkLeft("LeftDegree", l)
+	return g.leftPtr[l+1] - g.leftPtr[l]
+}
 
-// RightDegree returns |L_r|.
-func (g *Graph) RightDegree(r int) int { return g.rightPtr[r+1] - g.rightPtr[r] }
+// RightDegree returns |L_r|. It panics if r is outside [0, NumRight()).
+func (g *Graph) RightDegree(r int) int {
+	g.checkRight("RightDegree", r)
+	return g.rightPtr[r+1] - g.rightPtr[r]
+}

@@ -1,6 +1,7 @@
 package bipartite
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/msched/msched/internal/checked"
@@ -20,6 +21,26 @@ const (
 	// DefaultMaxUnits bounds Nodes × Slots of a Mesh: 2^26 = 67,108,864
 	// resource units, 512 MiB of capacities.
 	DefaultMaxUnits = 1 << 26
+)
+
+// Ceilings: the largest values a Limits field may be raised to. A field
+// above its ceiling is an error from Limits.Validate (wrapping
+// ErrTooLarge, naming the field, the value and the ceiling), which every
+// constructor, generator and decoder with a Limits calls first: a user who
+// raises a limit asks for more room, and at MaxInt a 1e12-vertex graph
+// tried to allocate terabytes. At the ceilings a graph takes at most about
+// 20 GiB while it is built, a mesh 8 GiB.
+const (
+	// CeilingMaxVertices bounds MaxVertices: 2^28 vertices per side (2 GiB
+	// per CSR pointer array).
+	CeilingMaxVertices = 1 << 28
+	// CeilingMaxEdges bounds MaxEdges: 2^28 edges (about 20 GiB at the
+	// peak of building a graph).
+	CeilingMaxEdges = 1 << 28
+	// CeilingMaxPairs bounds MaxPairs: 2^36 draws, about ten minutes.
+	CeilingMaxPairs = 1 << 36
+	// CeilingMaxUnits bounds MaxUnits: 2^30 units, 8 GiB of capacities.
+	CeilingMaxUnits = 1 << 30
 )
 
 // Limits bounds the sizes that the constructors and decoders of this
@@ -47,6 +68,27 @@ type Limits struct {
 // DefaultLimits returns the default limits with every field set.
 func DefaultLimits() Limits { return Limits{}.withDefaults() }
 
+// Validate reports every field above its ceiling (CeilingMaxVertices,
+// CeilingMaxEdges, CeilingMaxPairs, CeilingMaxUnits), joined with
+// errors.Join, each wrapping ErrTooLarge and naming the field, its value
+// and the ceiling. Zero and negative fields take their defaults and are
+// valid. CheckGraph and CheckMesh, which every method of Limits calls
+// first, call it.
+func (lim Limits) Validate() error {
+	var errs []error
+	above := func(field string, v, ceiling int) {
+		if v > ceiling {
+			errs = append(errs, fmt.Errorf("%w: Limits.%s = %d above its ceiling %d", ErrTooLarge, field, v, ceiling))
+		}
+	}
+	above("MaxVertices", lim.MaxVertices, CeilingMaxVertices)
+	above("MaxEdges", lim.MaxEdges, CeilingMaxEdges)
+	above("MaxPairs", lim.MaxPairs, CeilingMaxPairs)
+	above("MaxUnits", lim.MaxUnits, CeilingMaxUnits)
+	above("MaxComponents", lim.MaxComponents, CeilingMaxComponents)
+	return errors.Join(errs...)
+}
+
 func (lim Limits) withDefaults() Limits {
 	if lim.MaxVertices <= 0 {
 		lim.MaxVertices = DefaultMaxVertices
@@ -72,6 +114,9 @@ func (lim Limits) withDefaults() Limits {
 // limit. Packages that allocate per-vertex or per-edge tables call it (or
 // build the graph, which calls it) before allocating.
 func (lim Limits) CheckGraph(numLeft, numRight, numEdges int) error {
+	if err := lim.Validate(); err != nil {
+		return err
+	}
 	lim = lim.withDefaults()
 	if numLeft < 0 || numRight < 0 || numEdges < 0 {
 		return fmt.Errorf("%w: numLeft=%d numRight=%d numEdges=%d, want >= 0", ErrDimension, numLeft, numRight, numEdges)
@@ -105,6 +150,9 @@ func (lim Limits) checkPairs(numLeft, numRight int) error {
 // lim: ErrEmpty for a non-positive size, ErrTooLarge when the product
 // (computed without overflow) exceeds MaxUnits.
 func (lim Limits) CheckMesh(nodes, slots int) error {
+	if err := lim.Validate(); err != nil {
+		return err
+	}
 	lim = lim.withDefaults()
 	if nodes <= 0 || slots <= 0 {
 		return fmt.Errorf("%w: mesh nodes=%d slots=%d", ErrEmpty, nodes, slots)

@@ -248,3 +248,55 @@ func TestDecodeGraphStrictKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitsCeilings is issue 22 class 5: Limits at MaxInt with a
+// 1e12-vertex graph tried to allocate terabytes. A field above its ceiling
+// is now an error from Validate naming the field, the value and the
+// ceiling, returned by every method of Limits before anything is
+// allocated; the ceilings themselves are accepted.
+func TestLimitsCeilings(t *testing.T) {
+	huge := Limits{MaxVertices: math.MaxInt, MaxEdges: math.MaxInt, MaxPairs: math.MaxInt, MaxUnits: math.MaxInt}
+	err := huge.Validate()
+	require.ErrorIs(t, err, ErrTooLarge)
+	for _, f := range []string{"MaxVertices", "MaxEdges", "MaxPairs", "MaxUnits"} {
+		require.ErrorContains(t, err, "Limits."+f+" = 9223372036854775807 above its ceiling")
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for name, run := range map[string]func(Limits) error{
+		"NewGraph":     func(l Limits) error { _, err := l.NewGraph(1e12, 1e12, nil); return err },
+		"Complete":     func(l Limits) error { _, err := l.Complete(1e12, 2); return err },
+		"Bernoulli":    func(l Limits) error { _, err := l.Bernoulli(1e12, 1e12, 1, rng); return err },
+		"RightRegular": func(l Limits) error { _, err := l.RightRegular(1e12, 1e12, 1e6, rng); return err },
+		"DecodeGraph": func(l Limits) error {
+			_, err := l.DecodeGraph([]byte(`{"version":1,"left":1000000000000,"right":1000000000000,"edges":[]}`))
+			return err
+		},
+		"NewMesh":      func(l Limits) error { _, err := l.NewMesh(1e12, 1e12, nil); return err },
+		"ValidateMesh": func(l Limits) error { return l.ValidateMesh(&Mesh{Nodes: 1e12, Slots: 1}) },
+	} {
+		for _, f := range []string{"MaxVertices", "MaxEdges", "MaxPairs", "MaxUnits"} {
+			var l Limits
+			switch f {
+			case "MaxVertices":
+				l.MaxVertices = CeilingMaxVertices + 1
+			case "MaxEdges":
+				l.MaxEdges = math.MaxInt
+			case "MaxPairs":
+				l.MaxPairs = math.MaxInt
+			case "MaxUnits":
+				l.MaxUnits = CeilingMaxUnits + 1
+			}
+			err := run(l)
+			require.ErrorIs(t, err, ErrTooLarge, "%s %s", name, f)
+			require.ErrorContains(t, err, "Limits."+f, "%s %s", name, f)
+		}
+	}
+	atCeiling := Limits{MaxVertices: CeilingMaxVertices, MaxEdges: CeilingMaxEdges, MaxPairs: CeilingMaxPairs, MaxUnits: CeilingMaxUnits}
+	require.NoError(t, atCeiling.Validate())
+	g, err := atCeiling.Complete(3, 4)
+	require.NoError(t, err)
+	require.Equal(t, 12, g.NumEdges())
+	// A 1e12-vertex graph at the ceilings is refused by size, not built.
+	_, err = atCeiling.NewGraph(1e12, 1e12, nil)
+	require.ErrorIs(t, err, ErrTooLarge)
+}

@@ -73,8 +73,14 @@ func (m *Mesh) Unit(node, slot int) int {
 	return node*m.Slots + slot
 }
 
-// NodeSlot is the inverse of Unit.
-func (m *Mesh) NodeSlot(r int) (node, slot int) { return r / m.Slots, r % m.Slots }
+// NodeSlot is the inverse of Unit. It panics if r is outside
+// [0, NumUnits()).
+func (m *Mesh) NodeSlot(r int) (node, slot int) {
+	if r < 0 || r >= m.NumUnits() || m.Slots <= 0 {
+		panic(fmt.Sprintf("bipartite: NodeSlot(%d) outside [0, %d) of a %dx%d mesh", r, m.NumUnits(), m.Nodes, m.Slots))
+	}
+	return r / m.Slots, r % m.Slots
+}
 
 // Available appends to dst the units R_n = {(i,t): i ∈ nodes, arrival ≤ t ≤
 // deadline} of paper 001 eq. (1), ordered by node (as given) then slot, and

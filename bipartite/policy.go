@@ -7,9 +7,12 @@ package bipartite
 //
 // Implementations are not safe for concurrent use unless documented.
 // Decide returns an error only for data errors (an observation that does not
-// match the problem the policy was built for); the returned decision must not
-// be retained by the caller past the next call to Decide unless documented,
-// so that policies can reuse buffers and allocate nothing per slot.
+// match the problem the policy was built for). Decision lifetime: a
+// decision returned by Decide, and every slice in it, is owned by the
+// policy and valid until the next call of any method of that policy; copy
+// what you keep. The policy never reads a returned decision back, so a
+// caller that modifies it changes nothing the policy does later. Policies
+// can therefore reuse buffers and allocate nothing per slot.
 type OnlinePolicy[Obs, Dec any] interface {
 	// Name returns a short human-readable identifier, e.g. "OGASched".
 	Name() string

@@ -58,11 +58,13 @@ func Example_embedding() {
 	}
 	step(p, 4, []bool{true, true})
 
-	// Server 1 leaves: the new cluster has servers {0, 2}, renumbered 0, 1.
-	g2, _ := bipartite.NewGraph(2, 2, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 1, Right: 1}})
-	cl2 := &esdp.Cluster{Graph: g2, K: 1, Demand: []int{1, 1}, Capacity: []int{2}, Cost: make([]float64, 2)}
-	servers := []int{0, 2} // new server i was old server servers[i]
-	if err := p.Rebuild(cl2, nil, servers); err != nil {
+	// Server 1 leaves: the new cluster has servers {0, 2}, renumbered 0, 1
+	// (m.Servers = [0 2]: new server i was old server m.Servers[i]).
+	cl2, m, err := cl.RemoveServer(1)
+	if err != nil {
+		panic(err)
+	}
+	if err := p.ChangeCluster(cl2, m); err != nil {
 		panic(err)
 	}
 	names = []string{"s0", "s2"}

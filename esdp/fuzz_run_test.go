@@ -33,13 +33,13 @@ func FuzzRunInstance(f *testing.F) {
 		if p, err := esdp.New(cl, esdp.Settings{Oracle: set}); err == nil {
 			pols = append(pols, p)
 		}
-		if p, err := baselines.NewHSWF(cl); err == nil {
+		if p, err := baselines.NewHSWF(cl, baselines.HSWFSettings{}); err == nil {
 			pols = append(pols, p)
 		}
-		if p, err := baselines.NewLCF(cl); err == nil {
+		if p, err := baselines.NewLCF(cl, baselines.LCFSettings{}); err == nil {
 			pols = append(pols, p)
 		}
-		if p, err := baselines.NewLWTF(cl); err == nil {
+		if p, err := baselines.NewLWTF(cl, baselines.LWTFSettings{}); err == nil {
 			pols = append(pols, p)
 		}
 		if p, err := baselines.NewCUCB(cl, baselines.CUCBSettings{Oracle: set}); err == nil {

@@ -100,10 +100,12 @@ type GangSlotInfo struct {
 // whose per-slot oracle is the gang knapsack (GangOracle). It implements
 // GangOnlinePolicy and GangLearner.
 //
-// Decide returns a slice owned by the policy, valid until the next call of
-// any of its methods. After every playable channel has been played,
-// Decide and Observe allocate nothing. A GangPolicy is not safe for
-// concurrent use.
+// Decision lifetime: a decision returned by Decide, and every slice in it,
+// is owned by the policy and valid until the next call of any method of
+// that policy; copy what you keep. The policy never reads a returned
+// decision back, so a caller that modifies it changes nothing the policy
+// does later. After every playable channel has been played, Decide and
+// Observe allocate nothing. A GangPolicy is not safe for concurrent use.
 type GangPolicy struct {
 	model *bipartite.GangModel
 	ch    *GangChannels
@@ -117,7 +119,8 @@ type GangPolicy struct {
 	val    []float64 // knapsack values per channel
 	mean   []float64 // v^ per channel
 	sig    []float64 // sigma^2 per channel (0 unplayed)
-	x      []int     // the decision: server per component
+	x      []int     // the decision: server per component (private)
+	out    []int     // the returned copy of x, never read back
 	sol    []int     // scratch solution
 	best   []int     // the best placement of the tangent rounds
 	last   GangSlotInfo
@@ -134,7 +137,7 @@ var (
 // NewGang returns ESDP-gang for the gang model with settings s. It calls
 // s.Validate first; a nil model, or one with more than MaxGangChannels
 // channels, is an error. The model is immutable, so the policy keeps it;
-// to schedule on a changed cluster call Rebuild.
+// to schedule on a changed cluster call ChangeCluster.
 func NewGang(model *bipartite.GangModel, s GangSettings) (*GangPolicy, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -161,7 +164,7 @@ func NewGang(model *bipartite.GangModel, s GangSettings) (*GangPolicy, error) {
 	p := &GangPolicy{model: model, ch: ch, set: opt, m: m, stats: NewStats(N),
 		oracle: GangOracle{Settings: opt.Oracle},
 		val:    make([]float64, N), mean: make([]float64, N), sig: make([]float64, N),
-		x: make([]int, C), sol: make([]int, C), best: make([]int, C)}
+		x: make([]int, C), out: make([]int, C), sol: make([]int, C), best: make([]int, C)}
 	p.kp = GangKnapsack{Channels: ch, Value: p.val}
 	for c := range p.x {
 		p.x[c] = -1
@@ -339,6 +342,7 @@ func (p *GangPolicy) solve(info *GangSlotInfo) (GangKnapsackResult, error) {
 // finish installs the decision x of slot t.
 func (p *GangPolicy) finish(t int, x []int, info GangSlotInfo) []int {
 	copy(p.x, x)
+	copy(p.out, p.x)
 	p.last = info
 	p.decided, p.started, p.lastT = true, true, t
 	if p.set.Logger != nil {
@@ -346,7 +350,7 @@ func (p *GangPolicy) finish(t int, x []int, info GangSlotInfo) []int {
 			slog.Int("slot", t), slog.Bool("explore", info.Explore), slog.Float64("index", info.Index),
 			slog.Float64("gap", info.Gap), slog.Int("rounds", info.Rounds), slog.Int64("nodes", info.Nodes))
 	}
-	return p.x
+	return p.out
 }
 
 // Observe adds the rewards of the reported components to their channels'

@@ -269,6 +269,22 @@ const roundEvery = 4
 // so GangAuto returns the rounding and its certified gap.
 const AutoSearchComponents = 128
 
+// MaxGangSearchWork bounds the channel scans of one branch and bound
+// (nodes × the arrived jobs' channels, 2^32): the node budget is cut to
+// fit it.
+const MaxGangSearchWork = 1 << 32
+
+func (s *gangSolve) activeChannels() int {
+	n := 0
+	for _, l := range s.active {
+		lo, hi := s.ch.model.Components(l)
+		a, _ := s.ch.Range(lo)
+		_, b := s.ch.Range(hi - 1)
+		n += b - a
+	}
+	return n
+}
+
 func (s *gangSolve) activeComponents() int {
 	n := 0
 	for _, l := range s.active {
@@ -750,6 +766,11 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		cur[c] = -1
 	}
 	budget := o.Settings.nodes()
+	// Each node's bound scans the remaining channels: cap the total work
+	// too, so that a large problem cannot turn the node budget into hours.
+	if nch := int64(s.activeChannels()); nch > 0 {
+		budget = min(budget, max(1, MaxGangSearchWork/nch))
+	}
 	var nodes int64
 	val, red := 0.0, 0.0
 	d, enter := 0, true

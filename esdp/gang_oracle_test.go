@@ -129,7 +129,7 @@ func gangValue(t testing.TB, p *GangKnapsack, x []int) float64 {
 // returns a feasible placement whose value is within its certified gap of
 // the optimum.
 func TestGangOracleBruteForce(t *testing.T) {
-	n := 10000
+	n := 10000 / gangTestScale
 	if testing.Short() {
 		n = 1000
 	}
@@ -171,7 +171,7 @@ func TestGangOracleBruteForce(t *testing.T) {
 // proves optimality), its value never above; it logs the certified and
 // the true relative gaps.
 func TestGangScalableGap(t *testing.T) {
-	n := 200
+	n := 200 / gangTestScale
 	if testing.Short() {
 		n = 20
 	}

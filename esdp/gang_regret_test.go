@@ -65,7 +65,7 @@ func TestGangRegret(t *testing.T) {
 func TestGangRunOracleMemo(t *testing.T) {
 	in, err := GenerateGang(DefaultGangConfig(), rand.New(rand.NewPCG(3, 1)))
 	require.NoError(t, err)
-	res, err := RunGang(in, nil, RunSettings{T: 64, Seed: 3})
+	res, err := RunGang(in, nil, RunSettings{T: 24, Seed: 3})
 	require.NoError(t, err)
 	ch, err := in.Channels()
 	require.NoError(t, err)
@@ -78,7 +78,7 @@ func TestGangRunOracleMemo(t *testing.T) {
 	o := GangOracle{Settings: GangOracleSettings{Method: GangExact}}
 	src := rand.NewPCG(3, 0)
 	rng := rand.New(src)
-	for tt := 0; tt < 64; tt++ {
+	for tt := 0; tt < 24; tt++ {
 		src.Seed(3, uint64(tt)+1)
 		in.sampleArrivals(kp.Arrived, rng)
 		r, err := o.Solve(x, kp)

@@ -162,26 +162,30 @@ func CheckGangState(ch *GangChannels, st *Stats, started bool, lastT int, pendin
 	return nil
 }
 
-// Rebuild moves p onto the gang model model (servers, job types or
-// components added or removed, capacities or demands changed), keeping
-// what it learned about the channels that remain. jobs[l'] is the index in
-// the current model of job type l' of model, servers[r'] that of server
-// r', -1 for a new one; nil is the identity on the indices both models
-// have. Component q of job l' is component q of jobs[l'] (if it has one);
-// the channel (l', q, r') keeps n and the reward sum of
-// (jobs[l'], q, servers[r']) if that channel exists now and fits in the
-// new model, and starts unplayed otherwise (ESDP-gang explores it first).
+// ChangeCluster moves p, in place, onto the gang model model (servers,
+// job types or components added or removed, capacities or demands
+// changed), under the cluster-change contract of package bipartite,
+// keeping what it learned about the channels that remain. mp.Ports[l']
+// is the index in the current model of job type l' of model (the job
+// types are the ports of the family), mp.Servers[r'] that of server r',
+// -1 for a new one; a nil slice is the identity on the indices both
+// models have. Component q of job l' continues component q of
+// mp.Ports[l'] (if it has one); the channel (l', q, r') keeps n and the
+// reward sum of (mp.Ports[l'], q, mp.Servers[r']) if that channel exists
+// now and fits in the new model, and starts unplayed otherwise
+// (ESDP-gang explores it first).
 //
 // The slot bookkeeping is kept (the next Decide still needs a later t); a
 // decision awaiting its Observe is dropped; m is recomputed from the
-// settings given to NewGang; snapshots taken before no longer restore
-// into p. On error p is unchanged.
-func (p *GangPolicy) Rebuild(model *bipartite.GangModel, jobs, servers []int) error {
+// settings given to NewGang. A snapshot taken after the change restores
+// into a policy built by NewGang on model; snapshots taken before it no
+// longer restore into p. On error p is unchanged.
+func (p *GangPolicy) ChangeCluster(model *bipartite.GangModel, mp Mapping) error {
 	np, err := NewGang(model, p.set)
 	if err != nil {
 		return err
 	}
-	st, err := carryGang(p.ch, np.ch, &p.stats, jobs, servers)
+	st, err := carryGang(p.ch, np.ch, &p.stats, mp.Ports, mp.Servers)
 	if err != nil {
 		return err
 	}
@@ -192,7 +196,8 @@ func (p *GangPolicy) Rebuild(model *bipartite.GangModel, jobs, servers []int) er
 }
 
 // CarryGang returns the per-channel statistics st of channels from carried
-// to the channels to, mapping job types and servers as Rebuild does.
+// to the channels to, mapping job types and servers as
+// GangPolicy.ChangeCluster does.
 // Errors wrap ErrDimension.
 func CarryGang(from, to *GangChannels, st *Stats, jobs, servers []int) (Stats, error) {
 	return carryGang(from, to, st, jobs, servers)

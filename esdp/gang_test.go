@@ -234,9 +234,9 @@ func mustChannel(t testing.TB, ch *GangChannels, c, r int) int {
 	return i
 }
 
-// TestGangRebuild removes server 0 and adds a server: the channels that
+// TestGangChangeCluster removes server 0 and adds a server: the channels that
 // remain keep their statistics, the new ones start unplayed.
-func TestGangRebuild(t *testing.T) {
+func TestGangChangeCluster(t *testing.T) {
 	in, err := GenerateGang(DefaultGangConfig(), rand.New(rand.NewPCG(5, 1)))
 	require.NoError(t, err)
 	p, err := NewGang(in.Model, GangSettings{})
@@ -283,8 +283,8 @@ func TestGangRebuild(t *testing.T) {
 	for i := 0; i < oldCh.Len(); i++ {
 		counts[[2]int{oldCh.Component(i), oldCh.Server(i)}] = p.Count(i)
 	}
-	require.ErrorIs(t, p.Rebuild(nm, nil, servers[:1]), ErrDimension)
-	require.NoError(t, p.Rebuild(nm, nil, servers))
+	require.ErrorIs(t, p.ChangeCluster(nm, Mapping{Servers: servers[:1]}), ErrDimension)
+	require.NoError(t, p.ChangeCluster(nm, Mapping{Servers: servers}))
 	ch := p.Channels()
 	kept := 0
 	for i := 0; i < ch.Len(); i++ {
@@ -334,4 +334,67 @@ func TestGangAllocs(t *testing.T) {
 		})
 		require.Zero(t, allocs, "%v", meth)
 	}
+}
+
+// TestGangExactBounded: GangExact on a problem far too large to prove
+// (the DLRM trace's shape) stops at its work budget with a feasible
+// placement, Status NodeLimit and a certified gap, instead of running for
+// hours.
+func TestGangExactBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds of search")
+	}
+	m := dlrmGangModel(t, 1, 1)
+	ch, err := NewGangChannels(m)
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(1, 1))
+	p := &GangKnapsack{Channels: ch, Value: make([]float64, ch.Len()), Arrived: make([]bool, m.NumJobs())}
+	for i := range p.Value {
+		p.Value[i] = rng.Float64()
+	}
+	for l := range p.Arrived {
+		p.Arrived[l] = true
+	}
+	o := GangOracle{Settings: GangOracleSettings{Method: GangExact, MaxNodes: 1 << 14}}
+	x := make([]int, m.NumComponents())
+	r, err := o.Solve(x, p)
+	require.NoError(t, err)
+	require.Equal(t, NodeLimit, r.Status)
+	require.ErrorIs(t, r.Status.Err(), ErrNodeLimit)
+	require.Greater(t, r.Gap, 0.0)
+	require.InDelta(t, gangValue(t, p, x), r.Value, 1e-9)
+	require.LessOrEqual(t, r.Nodes, int64(1<<14))
+}
+
+// TestGangDecisionNotReadBack: a caller that scribbles on a returned
+// decision changes nothing: Observe still checks against the decision
+// made, and the next decision is the same as without the scribbling.
+func TestGangDecisionNotReadBack(t *testing.T) {
+	in, err := GenerateGang(DefaultGangConfig(), rand.New(rand.NewPCG(8, 1)))
+	require.NoError(t, err)
+	a, err := NewGang(in.Model, GangSettings{})
+	require.NoError(t, err)
+	b, err := NewGang(in.Model, GangSettings{})
+	require.NoError(t, err)
+	arr := make([]bool, in.Model.NumJobs())
+	for l := range arr {
+		arr[l] = true
+	}
+	xa, err := a.Decide(0, arr)
+	require.NoError(t, err)
+	keep := append([]int(nil), xa...)
+	xb, err := b.Decide(0, arr)
+	require.NoError(t, err)
+	for c := range xb {
+		xb[c] = 0 // scribble
+	}
+	C := in.Model.NumComponents()
+	fb := GangFeedback{Server: keep, Reward: make([]float64, C)}
+	require.NoError(t, a.Observe(0, fb))
+	require.NoError(t, b.Observe(0, fb))
+	xa, err = a.Decide(1, arr)
+	require.NoError(t, err)
+	xb, err = b.Decide(1, arr)
+	require.NoError(t, err)
+	require.Equal(t, xa, xb)
 }

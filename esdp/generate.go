@@ -162,7 +162,7 @@ func Generate(cfg Config, rng *rand.Rand) (*Instance, error) {
 		var err error
 		g, err = bipartite.Bernoulli(cfg.Ports, cfg.Servers, cfg.EdgeProb, rng)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%w: generated graph: %w", ErrSettings, err)
 		}
 		if g.NumEdges() > 0 {
 			break

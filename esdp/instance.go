@@ -197,7 +197,7 @@ func clippedMean(m, s float64) float64 {
 }
 
 // SampleRewards draws Z~(t) for every edge into dst (len |E|) using rng.
-// It panics if len(dst) != |E|.
+// It panics if len(dst) != |E| or rng is nil.
 func (in *Instance) SampleRewards(dst []float64, rng *rand.Rand) {
 	if len(dst) != in.NumEdges() {
 		panic("esdp: len(dst) != NumEdges")
@@ -208,7 +208,7 @@ func (in *Instance) SampleRewards(dst []float64, rng *rand.Rand) {
 }
 
 // SampleArrivals draws the arrival indicators 1_l(t) into dst (len |L|).
-// It panics if len(dst) != |L|.
+// It panics if len(dst) != |L| or rng is nil.
 func (in *Instance) SampleArrivals(dst []bool, rng *rand.Rand) {
 	if len(dst) != in.NumPorts() {
 		panic("esdp: len(dst) != NumPorts")

@@ -50,6 +50,15 @@ func (s Status) String() string {
 // when OracleSettings.MaxBytes is 0 (1 GiB).
 const DefaultMaxBytes int64 = 1 << 30
 
+// CeilingMaxBytes and CeilingMaxNodes are the largest OracleSettings.MaxBytes
+// (32 GiB of tables) and MaxNodes (2^40 nodes, hours of branch and bound);
+// above them Validate returns an error: a limit raised to MaxInt64 asked
+// the dynamic program for exabytes.
+const (
+	CeilingMaxBytes = 1 << 35
+	CeilingMaxNodes = 1 << 40
+)
+
 // OracleSettings configures the oracles. The zero value is ready: 1 GiB of
 // tables, KnapsackAuto, DefaultMaxNodes.
 //
@@ -83,14 +92,14 @@ type OracleSettings struct {
 // method), joined, each naming its field and value.
 func (s OracleSettings) Validate() error {
 	var errs []error
-	if s.MaxBytes < 0 {
-		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxBytes = %d, want >= 0 (0 means DefaultMaxBytes)", ErrSettings, s.MaxBytes))
+	if s.MaxBytes < 0 || s.MaxBytes > CeilingMaxBytes {
+		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxBytes = %d, want in [0, CeilingMaxBytes = %d] (0 means DefaultMaxBytes)", ErrSettings, s.MaxBytes, int64(CeilingMaxBytes)))
 	}
-	if s.MaxCells < 0 {
-		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxCells = %d, want >= 0 (0 means no bound beyond MaxBytes)", ErrSettings, s.MaxCells))
+	if s.MaxCells < 0 || s.MaxCells > 8*CeilingMaxBytes {
+		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxCells = %d, want in [0, 8 CeilingMaxBytes = %d] (0 means no bound beyond MaxBytes)", ErrSettings, s.MaxCells, int64(8*CeilingMaxBytes)))
 	}
-	if s.MaxNodes < 0 {
-		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxNodes = %d, want >= 0 (0 means DefaultMaxNodes)", ErrSettings, s.MaxNodes))
+	if s.MaxNodes < 0 || s.MaxNodes > CeilingMaxNodes {
+		errs = append(errs, fmt.Errorf("%w: OracleSettings.MaxNodes = %d, want in [0, CeilingMaxNodes = %d] (0 means DefaultMaxNodes)", ErrSettings, s.MaxNodes, int64(CeilingMaxNodes)))
 	}
 	if s.Knapsack < KnapsackAuto || s.Knapsack > KnapsackBranchBound {
 		errs = append(errs, fmt.Errorf("%w: OracleSettings.Knapsack = %d, want KnapsackAuto, KnapsackDP or KnapsackBranchBound", ErrSettings, int(s.Knapsack)))

@@ -28,8 +28,12 @@ type Settings struct {
 	M int
 	// Delta is delta(t) of P3(t), t = 1, 2, ...; nil means DeltaLogLog.
 	Delta func(t int) float64
-	// G is g(t) of (9)-(10); nil means GDefault.
+	// G is g(t) of (9)-(10); nil means Exploration's sequence.
 	G func(t int, m float64) float64
+	// Exploration names g(t) when G is nil: ExploreDefault (the zero
+	// value, GDefault, the experiments'), ExploreLog (GLog, g(t) =
+	// ln(t+1), the best sequence of the paper's Fig. 8) or ExploreLogLog.
+	Exploration Exploration
 	// SolveThenZero selects the paper's Algorithm 1 literally: solve over
 	// all edges, then zero the edges of ports without a job (Steps 10-16).
 	// False (the zero value) solves over the edges of arrived ports only,
@@ -44,8 +48,9 @@ type Settings struct {
 	// SlotInfo.Gap) in the slots where it does not; ModeExact fails there
 	// with ErrTooLarge; ModeScalable always runs the scalable oracle.
 	Mode Mode
-	// Logger, if not nil, receives one Debug record "esdp.decide" per
-	// Decide (slot, exploration, s*, index, DP cells). Nil (the zero value)
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family, policy, slot, then exploration, s*, index, DP cells), in
+	// the log vocabulary of package bipartite. Nil (the zero value)
 	// logs nothing and costs nothing.
 	Logger *slog.Logger
 }
@@ -62,6 +67,9 @@ func (s Settings) Validate() error {
 	}
 	if err := s.Oracle.Validate(); err != nil {
 		errs = append(errs, err)
+	}
+	if s.Exploration.G() == nil {
+		errs = append(errs, fmt.Errorf("%w: Settings.Exploration = %d, want ExploreDefault, ExploreLog or ExploreLogLog", ErrSettings, int(s.Exploration)))
 	}
 	if s.Mode < ModeAuto || s.Mode > ModeScalable {
 		errs = append(errs, fmt.Errorf("%w: Settings.Mode = %d, want ModeAuto, ModeExact or ModeScalable", ErrSettings, int(s.Mode)))
@@ -153,7 +161,7 @@ func New(cl *Cluster, s Settings) (*Policy, error) {
 		opt.Delta = DeltaLogLog
 	}
 	if opt.G == nil {
-		opt.G = GDefault
+		opt.G = opt.Exploration.G()
 	}
 	E := cl.NumEdges()
 	m := opt.M
@@ -240,6 +248,17 @@ func (p *Policy) Index(t int, x []bool) float64 {
 // (n+1) [n_e = 0] + v^_e. Otherwise it computes (13)-(15), solves every
 // P4(s,t), s in S(t), in one dynamic program and returns x*(s*, t).
 func (p *Policy) Decide(t int, arrived []bool) ([]bool, error) {
+	x, err := p.decide(t, arrived)
+	if debugChecks && err == nil {
+		if ferr := p.cl.Feasible(x, arrived); ferr != nil {
+			panic("esdp: infeasible decision: " + ferr.Error())
+		}
+	}
+	return x, err
+}
+
+// decide is Decide without the debug build's feasibility check.
+func (p *Policy) decide(t int, arrived []bool) ([]bool, error) {
 	cl := p.cl
 	g := cl.Graph
 	if len(arrived) != g.NumLeft() {
@@ -361,8 +380,8 @@ func (p *Policy) finish(t int, x, arrived []bool) ([]bool, error) {
 
 func (p *Policy) logDecide(t int) {
 	l := p.last
-	p.set.Logger.LogAttrs(context.Background(), slog.LevelDebug, "esdp.decide",
-		slog.Int("slot", t), slog.Bool("explore", l.Explore), slog.Int("best", l.Best),
+	p.set.Logger.LogAttrs(context.Background(), slog.LevelDebug, "decide",
+		slog.String("family", "esdp"), slog.String("policy", p.Name()), slog.Int("slot", t), slog.Bool("explore", l.Explore), slog.Int("best", l.Best),
 		slog.Float64("index", l.Index), slog.Int64("cells", l.Cells), slog.Int64("bytes", l.Bytes),
 		slog.Bool("scalable", l.Scalable), slog.Float64("gap", l.Gap))
 }

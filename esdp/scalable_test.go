@@ -106,3 +106,113 @@ func TestAutoFallsBackToScalable(t *testing.T) {
 	require.False(t, plain.Last().Scalable)
 	require.Zero(t, plain.Last().Gap)
 }
+
+// TestScalableGapBySize measures the scalable oracle's certified gap
+// (SlotInfo.Gap: the optimum of P3(t) is at most f(x) + Gap) across
+// instance sizes, relative to the optimum found by brute force where |E|
+// <= 16 and relative to f(x) (an upper bound of the relative shortfall)
+// beyond. It checks the certificate on every brute-forced case and logs,
+// per size, the cases, how many decisions were optimal, and the largest
+// and mean relative gaps (go test -run TestScalableGapBySize -v; the esdp
+// doc quotes them).
+func TestScalableGapBySize(t *testing.T) {
+	table2 := DefaultConfig()
+	alpha := DefaultConfig()
+	alpha.CapacityRule = CapacityAlpha
+	large := DefaultConfig()
+	large.Ports, large.Servers, large.CapLo, large.CapHi = 40, 100, 10, 20
+	sizes := []struct {
+		name  string
+		cases int
+		cfg   func(rng *rand.Rand) Config
+	}{
+		{"tiny (2-3 ports, 2-4 servers, K 1-2, c in [1, 2])", 600, func(rng *rand.Rand) Config {
+			return Config{Ports: 2 + rng.IntN(2), Servers: 2 + rng.IntN(3), K: 1 + rng.IntN(2), EdgeProb: 0.7, ArrivalProb: 0.9,
+				DemandLo: 1, DemandHi: 2, MeanLo: 0.1, MeanHi: 1, CapacityRule: CapacityTable2, CapLo: 1, CapHi: 2, Alpha: 0.5}
+		}},
+		{"small (3 ports, 5 servers, K 2, c in [2, 5])", 600, func(rng *rand.Rand) Config {
+			return Config{Ports: 3, Servers: 5, K: 2, EdgeProb: 0.6, ArrivalProb: 0.8, DemandLo: 1, DemandHi: 3,
+				MeanLo: 0.1, MeanHi: 1, CapacityRule: CapacityTable2, CapLo: 2, CapHi: 5, Alpha: 0.5}
+		}},
+		{"Table 2 (8 x 40, K 3, c in [1, 2])", 300, func(*rand.Rand) Config { return table2 }},
+		{"Table 2, alpha rule", 100, func(*rand.Rand) Config { return alpha }},
+		{"large (40 x 100, c in [10, 20])", 20, func(*rand.Rand) Config { return large }},
+	}
+	for si, sz := range sizes {
+		cases := sz.cases
+		if testing.Short() {
+			cases = max(2, cases/20)
+		}
+		var n, brute, optimal int
+		var maxRel, sumRel float64
+		for c := range cases {
+			rng := rand.New(rand.NewPCG(uint64(si), uint64(c)))
+			in, err := Generate(sz.cfg(rng), rng)
+			require.NoError(t, err)
+			p, err := New(&in.Cluster, Settings{Mode: ModeScalable})
+			require.NoError(t, err)
+			E := in.NumEdges()
+			fb := Feedback{Chosen: make([]bool, E), Reward: make([]float64, E)}
+			for round := 0; round < 1+rng.IntN(6); round++ {
+				for e := range fb.Chosen {
+					fb.Chosen[e] = round == 0 || rng.IntN(2) == 0
+					fb.Reward[e] = rng.Float64()
+				}
+				require.NoError(t, p.Warm(fb))
+			}
+			arrived := make([]bool, in.NumPorts())
+			in.SampleArrivals(arrived, rng)
+			slot := rng.IntN(2000)
+			x, err := p.Decide(slot, arrived)
+			require.NoError(t, err)
+			require.NoError(t, in.Feasible(x, arrived))
+			info := p.Last()
+			if !info.Scalable { // nothing to choose (no arrived playable channel)
+				continue
+			}
+			obj := func(x []bool) float64 {
+				v, s := 0.0, 0.0
+				for e, on := range x {
+					if on {
+						v += p.Mean(e)
+						s += p.Variance(slot, e)
+					}
+				}
+				return v + math.Sqrt(s)
+			}
+			fx := obj(x)
+			ref := fx
+			if E <= 16 {
+				opt := 0.0
+				y := make([]bool, E)
+				for mask := 0; mask < 1<<E; mask++ {
+					for e := range y {
+						y[e] = mask>>e&1 == 1
+					}
+					if in.Feasible(y, arrived) == nil {
+						opt = math.Max(opt, obj(y))
+					}
+				}
+				require.LessOrEqual(t, fx, opt+1e-9)
+				require.LessOrEqual(t, opt, fx+info.Gap+1e-9, "%s case %d: optimum above the certified bound", sz.name, c)
+				brute++
+				if fx >= opt-1e-12*math.Max(1, opt) {
+					optimal++
+				}
+				ref = opt
+			}
+			if ref > 0 {
+				rel := info.Gap / ref
+				maxRel = math.Max(maxRel, rel)
+				sumRel += rel
+			}
+			n++
+		}
+		require.Positive(t, n, sz.name)
+		ref := "optimum"
+		if brute < n {
+			ref = "f(x)" // no brute force: relative to the value found, an upper bound
+		}
+		t.Logf("%-50s %4d slots, %4d brute-forced, %4d optimal; certified gap / %s: max %.3g, mean %.3g", sz.name, n, brute, optimal, ref, maxRel, sumRel/float64(n))
+	}
+}

@@ -1,6 +1,9 @@
 package esdp
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // The sequences delta(t) of P3(t) and g(t) of (9)-(10). The argument t is
 // the paper's slot index 1, 2, ... (Policy.Decide passes slot+1); m is
@@ -33,3 +36,54 @@ func GLogLog(t int, m float64) float64 { return 4 * math.Log(math.Log(float64(t)
 
 // GLog is g(t) = ln(t+1), the third sequence of Fig. 8 (the paper's best).
 func GLog(t int, m float64) float64 { return math.Log(float64(t) + 1) }
+
+// Exploration names a g(t) of (9)-(10) (Settings.Exploration): the
+// experiments' default and the other sequences of the paper's Fig. 8.
+type Exploration int
+
+const (
+	// ExploreDefault (the zero value) is GDefault, g(t) = ln(t+1) +
+	// 4 ln(ln(t+1)+1) m, the experiments' setting.
+	ExploreDefault Exploration = iota
+	// ExploreLog is GLog, g(t) = ln(t+1), the best sequence of Fig. 8.
+	ExploreLog
+	// ExploreLogLog is GLogLog, g(t) = 4 ln(ln(t+1)+1) m.
+	ExploreLogLog
+)
+
+// String returns "default", "log" or "loglog" (ParseExploration's names).
+func (x Exploration) String() string {
+	switch x {
+	case ExploreDefault:
+		return "default"
+	case ExploreLog:
+		return "log"
+	case ExploreLogLog:
+		return "loglog"
+	}
+	return fmt.Sprintf("Exploration(%d)", int(x))
+}
+
+// G returns the sequence g(t, m) of x (nil for an unknown value).
+func (x Exploration) G() func(t int, m float64) float64 {
+	switch x {
+	case ExploreDefault:
+		return GDefault
+	case ExploreLog:
+		return GLog
+	case ExploreLogLog:
+		return GLogLog
+	}
+	return nil
+}
+
+// ParseExploration returns the Exploration named s ("default", "log",
+// "loglog"); another name is an error wrapping ErrSettings.
+func ParseExploration(s string) (Exploration, error) {
+	for x := ExploreDefault; x <= ExploreLogLog; x++ {
+		if x.String() == s {
+			return x, nil
+		}
+	}
+	return 0, fmt.Errorf("%w: exploration %q, want default, log or loglog", ErrSettings, s)
+}

@@ -47,6 +47,43 @@ func TestLogger(t *testing.T) {
 		_, err := p.Decide(s*2, all)
 		require.NoError(t, err)
 	}
-	require.Equal(t, 3, bytes.Count(buf.Bytes(), []byte("msg=esdp.decide")))
+	require.Equal(t, 3, bytes.Count(buf.Bytes(), []byte("msg=decide family=esdp policy=ESDP slot=")))
 	require.Contains(t, buf.String(), "slot=4")
+}
+
+// TestExploration: the named sequences are GDefault, GLog and GLogLog,
+// their names parse back, an unknown one is a settings error, and a
+// policy with ExploreLog has sigma^2 = ln(t+1)/(2 n_e) and a fingerprint
+// of its own (snapshots do not cross).
+func TestExploration(t *testing.T) {
+	for x := ExploreDefault; x <= ExploreLogLog; x++ {
+		y, err := ParseExploration(x.String())
+		require.NoError(t, err)
+		require.Equal(t, x, y)
+		require.NotNil(t, x.G())
+	}
+	_, err := ParseExploration("ln")
+	require.ErrorIs(t, err, ErrSettings)
+	require.ErrorIs(t, Settings{Exploration: 9}.Validate(), ErrSettings)
+	require.Equal(t, GLog(99, 7), ExploreLog.G()(99, 7))
+	require.Equal(t, math.Log(100), GLog(99, 7))
+
+	in, err := Generate(DefaultConfig(), rand.New(rand.NewPCG(41, 2)))
+	require.NoError(t, err)
+	def, err := New(&in.Cluster, Settings{})
+	require.NoError(t, err)
+	lg, err := New(&in.Cluster, Settings{Exploration: ExploreLog})
+	require.NoError(t, err)
+	x := make([]bool, in.Cluster.NumEdges())
+	x[0] = true
+	z := make([]float64, len(x))
+	z[0] = 0.5
+	for _, p := range []*Policy{def, lg} {
+		require.NoError(t, p.Warm(Feedback{Chosen: x, Reward: z}))
+	}
+	require.InDelta(t, math.Log(11)/2, lg.Variance(9, 0), 1e-15)
+	require.InDelta(t, GDefault(10, float64(def.M()))/2, def.Variance(9, 0), 1e-12)
+	snap, err := def.MarshalBinary()
+	require.NoError(t, err)
+	require.ErrorIs(t, lg.UnmarshalBinary(snap), ErrSnapshot)
 }

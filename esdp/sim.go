@@ -196,7 +196,7 @@ func runOne(in *Instance, pol OnlinePolicy, T int, seed uint64, vbar, opt []floa
 		}
 		reg := opt[t] - exp
 		if reg < -1e-9*(1+math.Abs(opt[t])) {
-			return s, fmt.Errorf("%s: slot %d: expected welfare %v exceeds the oracle's %v", s.Name, t, exp, opt[t])
+			return s, fmt.Errorf("%w: %s: slot %d: expected welfare %v exceeds the oracle's %v", ErrValue, s.Name, t, exp, opt[t])
 		}
 		s.Welfare[t], s.Expected[t], s.Regret[t] = wel, exp, reg
 		s.Total += wel

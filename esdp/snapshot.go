@@ -80,7 +80,12 @@ func (p *Policy) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary restores a state saved by MarshalBinary into p, which
 // must have been built by New on the same cluster with the same settings.
 // Any mismatch, truncation or alteration is an error wrapping ErrSnapshot
-// (and the internal cause), and p is then unchanged.
+// (and the internal cause), and p is then unchanged. The restored state is
+// one a run can reach: 0 <= n_e <= MaxCount (Warm adds plays without a
+// Decide, so n_e is not bounded by the slots), 0 <= sum_e <= n_e, the slot
+// of the last Decide in 0..math.MaxInt-1 (0 before the first), and a
+// pending decision of increasing edge ids that satisfies the capacities
+// (1).
 func (p *Policy) UnmarshalBinary(data []byte) error {
 	var st policyState
 	if err := snapshot.Decode(data, policyFormat, policyVersion, p.model, &st); err != nil {
@@ -88,6 +93,9 @@ func (p *Policy) UnmarshalBinary(data []byte) error {
 	}
 	x, err := checkState(&st.Stats, st.Started, st.LastT, st.Pending, p.cl.NumEdges())
 	if err != nil {
+		return err
+	}
+	if err := CheckPending(p.cl, x); err != nil {
 		return err
 	}
 	p.stats = st.Stats
@@ -124,6 +132,19 @@ func chosen(x []bool) []int {
 // Baselines call it from their UnmarshalBinary.
 func CheckState(st *Stats, started bool, lastT int, pending []int, E int) ([]bool, error) {
 	return checkState(st, started, lastT, pending, E)
+}
+
+// CheckPending returns an error wrapping ErrSnapshot if the pending
+// decision x (nil: none) of a restored state violates the capacities (1)
+// of cl. Baselines call it from their UnmarshalBinary.
+func CheckPending(cl *Cluster, x []bool) error {
+	if x == nil {
+		return nil
+	}
+	if err := cl.Feasible(x, nil); err != nil {
+		return fmt.Errorf("%w: pending decision: %w", ErrSnapshot, err)
+	}
+	return nil
 }
 
 func checkState(st *Stats, started bool, lastT int, pending []int, E int) ([]bool, error) {

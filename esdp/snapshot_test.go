@@ -348,3 +348,21 @@ func FuzzPolicyUnmarshal(f *testing.F) {
 		require.NoError(t, err)
 	})
 }
+
+// TestStatsSaturate: n_e stops at MaxCount (its mean is kept), so that a
+// state at the ceiling still accepts feedback, and a count above it is
+// refused on decoding.
+func TestStatsSaturate(t *testing.T) {
+	st := NewStats(2)
+	st.count[0], st.sum[0] = MaxCount, MaxCount/2
+	st.count[1] = MaxCount - 1
+	require.NoError(t, st.Observe(Feedback{Chosen: []bool{true, true}, Reward: []float64{1, 1}}))
+	require.Equal(t, MaxCount, st.Count(0))
+	require.Equal(t, 0.5, st.Mean(0))
+	require.Equal(t, MaxCount, st.Count(1))
+	b, err := st.MarshalJSON()
+	require.NoError(t, err)
+	var back Stats
+	require.NoError(t, back.UnmarshalJSON(b))
+	require.ErrorIs(t, back.UnmarshalJSON([]byte(`{"count":[9007199254740993],"sum":[0]}`)), ErrValue)
+}

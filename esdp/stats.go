@@ -1,11 +1,12 @@
 package esdp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/strictjson"
 )
 
 // Stats holds the statistics (7)-(8) of the semi-bandit feedback: the
@@ -49,9 +50,16 @@ func (st Stats) Mean(e int) float64 {
 	return st.sum[e] / float64(st.count[e])
 }
 
-// Observe adds the rewards of the chosen edges. It returns an error, and
-// changes nothing, if a length is wrong, a chosen edge's reward is not in
-// [0,1] or a count would overflow.
+// MaxCount is where n_e saturates: an edge played MaxCount = 2^53 times
+// keeps its statistics (and its mean) unchanged by later feedback. Beyond
+// 2^53 a float64 sum of rewards no longer moves by every reward, so the
+// mean is as good as final; a fixed ceiling also makes every saved count
+// restorable and leaves room for every later slot.
+const MaxCount = 1 << 53
+
+// Observe adds the rewards of the chosen edges (an edge at MaxCount plays
+// is left unchanged). It returns an error, and changes nothing, if a
+// length is wrong or a chosen edge's reward is not in [0,1].
 func (st *Stats) Observe(fb Feedback) error {
 	count, sum := st.count, st.sum
 	E := len(count)
@@ -65,12 +73,9 @@ func (st *Stats) Observe(fb Feedback) error {
 		if !(fb.Reward[e] >= 0 && fb.Reward[e] <= 1) {
 			return fmt.Errorf("%w: reward of edge %d = %v, want [0,1]", ErrValue, e, fb.Reward[e])
 		}
-		if count[e] == math.MaxInt {
-			return fmt.Errorf("%w: count of edge %d = math.MaxInt", ErrValue, e)
-		}
 	}
 	for e, on := range fb.Chosen {
-		if on {
+		if on && count[e] < MaxCount {
 			count[e]++
 			sum[e] += fb.Reward[e]
 		}
@@ -100,12 +105,18 @@ func (st Stats) MarshalJSON() ([]byte, error) {
 	return json.Marshal(statsJSON{Count: c, Sum: s})
 }
 
-// UnmarshalJSON decodes what MarshalJSON wrote and checks it: equal
-// lengths (at most MaxEdges), n_e >= 0, 0 <= sum_e <= n_e. On error st is
+// UnmarshalJSON decodes what MarshalJSON wrote and checks it: both keys
+// present, each once and spelled exactly, no other key, equal lengths (at
+// most MaxEdges), 0 <= n_e <= MaxCount, 0 <= sum_e <= n_e. On error st is
 // unchanged.
 func (st *Stats) UnmarshalJSON(b []byte) error {
 	var v statsJSON
-	if err := json.Unmarshal(b, &v); err != nil {
+	if err := strictjson.Complete(b, &v); err != nil {
+		return fmt.Errorf("%w: stats: %w", ErrValue, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
 		return fmt.Errorf("%w: stats: %w", ErrValue, err)
 	}
 	if err := checkStats(v.Count, v.Sum); err != nil {
@@ -120,8 +131,8 @@ func checkStats(count []int, sum []float64) error {
 		return fmt.Errorf("%w: stats: len(count) = %d, len(sum) = %d, want equal and <= MaxEdges = %d", ErrDimension, len(count), len(sum), MaxEdges)
 	}
 	for e, n := range count {
-		if n < 0 {
-			return fmt.Errorf("%w: stats: count[%d] = %d, want >= 0", ErrValue, e, n)
+		if n < 0 || n > MaxCount {
+			return fmt.Errorf("%w: stats: count[%d] = %d, want 0..MaxCount = %d", ErrValue, e, n, MaxCount)
 		}
 		// Each reward is in [0,1]; the tolerance absorbs rounding of sums.
 		if s := sum[e]; !(s >= 0 && s <= float64(n)*(1+1e-9)) {

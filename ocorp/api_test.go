@@ -103,7 +103,7 @@ func TestLogger(t *testing.T) {
 	for range 3 {
 		w.step(t, p)
 	}
-	assert.Equal(t, 3, strings.Count(buf.String(), "ocorp slot"))
+	assert.Equal(t, 3, strings.Count(buf.String(), "msg=decide family=ocorp policy="), buf.String())
 	assert.Contains(t, buf.String(), "qp=")
 }
 

@@ -88,10 +88,16 @@ func ReadJobsJSON(r io.Reader) ([]Job, error) {
 // ReadInstanceJSON decodes a versioned instance from r: one JSON object,
 // nothing but white space after it, at most MaxEncodedBytes in all.
 func ReadInstanceJSON(r io.Reader) (*Instance, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: nil io.Reader", ErrEmpty)
+	}
 	lr := &limitReader{r: r, n: MaxEncodedBytes}
 	b, err := io.ReadAll(lr)
 	if err != nil {
-		return nil, err
+		if errors.Is(err, ErrTooLarge) || errors.Is(err, ErrFormat) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: reading instance: %w", ErrFormat, err)
 	}
 	var in Instance
 	if err := in.UnmarshalJSON(b); err != nil {
@@ -159,6 +165,9 @@ var csvColumns = [4]string{"arrival", "cores", "memory", "processing"}
 // named twice is an error. Limits: MaxEncodedBytes in all, MaxLineBytes per
 // line and MaxJobs rows (ErrTooLarge).
 func ReadJobsCSV(r io.Reader) ([]Job, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: nil io.Reader", ErrEmpty)
+	}
 	lr := &limitReader{r: r, n: MaxEncodedBytes, line: MaxLineBytes}
 	cr := csv.NewReader(lr)
 	cr.FieldsPerRecord = -1

@@ -174,6 +174,7 @@ func FuzzDecideHostile(f *testing.F) {
 		ctors := []func() (OnlinePolicy, error){
 			func() (OnlinePolicy, error) { return New(ms, Settings{}) },
 			func() (OnlinePolicy, error) { return NewM(ms, Settings{Fill: true}) },
+			func() (OnlinePolicy, error) { return NewM(ms, Settings{Packing: PackFirstFit}) },
 			func() (OnlinePolicy, error) { return NewPlus(ms, PlusSettings{Alpha: 10, Normalize: true}) },
 			func() (OnlinePolicy, error) { return NewTransient(ms) },
 		}

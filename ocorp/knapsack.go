@@ -1,6 +1,7 @@
 package ocorp
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/msched/msched/internal/checked"
@@ -24,7 +25,9 @@ import (
 // the table size is bounded before anything is allocated, so the memory
 // used is O(n + MaxCells) whatever the sizes.
 type KnapsackDP struct {
-	// MaxCells bounds the DP table; 0 means 1 << 24.
+	// MaxCells bounds the DP table; 0 means 1 << 24. Above
+	// CeilingKnapsackCells it is an error from Validate; Solve, which has
+	// no error result, uses the ceiling then.
 	MaxCells int
 	// Exact is set by Solve: false if the weights had to be coarsened.
 	Exact bool
@@ -32,6 +35,20 @@ type KnapsackDP struct {
 	best []float64
 	keep []bool
 	w    []int
+}
+
+// CeilingKnapsackCells is the largest KnapsackDP.MaxCells: 2^32 cells, a
+// 4 GiB table of choices. With MaxCells = MaxInt and weights near 2^39
+// the table was sized in terabytes.
+const CeilingKnapsackCells = 1 << 32
+
+// Validate returns an error wrapping ErrSettings if MaxCells is above
+// CeilingKnapsackCells, naming the field, the value and the ceiling.
+func (ks *KnapsackDP) Validate() error {
+	if ks.MaxCells > CeilingKnapsackCells {
+		return fmt.Errorf("%w: KnapsackDP.MaxCells = %d above its ceiling CeilingKnapsackCells = %d", ErrSettings, ks.MaxCells, CeilingKnapsackCells)
+	}
+	return nil
 }
 
 // Solve sets dst[k] to whether item k is chosen in an optimal solution and
@@ -81,7 +98,7 @@ func (ks *KnapsackDP) Solve(dst []bool, value []float64, weight []int, capacity 
 	// Here g >= 1 (some item has 0 < weight <= capacity) and g <= capacity.
 	W := capacity / g
 	unit := g
-	limit := ks.MaxCells
+	limit := min(ks.MaxCells, CeilingKnapsackCells)
 	if limit <= 0 {
 		limit = 1 << 24
 	}

@@ -45,12 +45,17 @@ type Settings struct {
 	// InitLambda is lambda_j of a job's first slot, which Algorithm 1
 	// leaves unspecified; 0 (the zero value) by default.
 	InitLambda float64
+	// Packing is how OCORP+M places the x step's rates on servers:
+	// PackPooled (the zero value, the paper's) or PackFirstFit
+	// (server-aware). OCORP and OCORP+ ignore it.
+	Packing Packing
 	// Name overrides the policy's name ("" keeps the default, with
 	// "-fill" appended when Fill is set).
 	Name string
-	// Logger, if not nil, receives one Debug record per slot (slot, jobs,
-	// placements, Gamma; OCORP+ adds the QP's status, sweeps and
-	// residual). nil (the zero value) logs nothing and costs nothing.
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family, policy, slot, then jobs, placements, Gamma; OCORP+ adds
+	// the QP's status, sweeps and residual), in the log vocabulary of
+	// package bipartite. nil (the zero value) logs nothing and costs nothing.
 	Logger *slog.Logger
 }
 
@@ -66,6 +71,9 @@ func (s Settings) Validate() error {
 	}
 	if !(s.InitLambda >= 0) || math.IsInf(s.InitLambda, 0) {
 		errs = append(errs, fmt.Errorf("%w: InitLambda = %v, want finite >= 0", ErrSettings, s.InitLambda))
+	}
+	if s.Packing < PackPooled || s.Packing > PackFirstFit {
+		errs = append(errs, fmt.Errorf("%w: Packing = %d, want PackPooled or PackFirstFit", ErrSettings, int(s.Packing)))
 	}
 	return errors.Join(errs...)
 }
@@ -363,7 +371,7 @@ func (d *dual) lambda(id int) float64 {
 }
 
 func (d *dual) log(name string, t, jobs, placements int) {
-	d.s.Logger.Debug("ocorp slot", "policy", name, "t", t, "jobs", jobs, "placements", placements, "gamma", d.gamma)
+	d.s.Logger.Debug("decide", "family", "ocorp", "policy", name, "slot", t, "jobs", jobs, "placements", placements, "gamma", d.gamma)
 }
 
 // core is what OCORP and OCORP+M share: the dual state, the packer and
@@ -395,7 +403,22 @@ func (c *core) finish(t int, obs Obs) Decision {
 	if c.d.s.Logger != nil {
 		c.d.log(c.name, t, len(obs.Jobs), len(c.out.Placements))
 	}
+	if debugChecks {
+		mustBeFeasible(c.name, c.d.ms, obs, c.out)
+	}
 	return c.out
+}
+
+// mustBeFeasible panics if d breaks (4b)-(4f) for obs on ms: the debug
+// build's invariant check (-tags mscheddebug).
+func mustBeFeasible(name string, ms []Machine, obs Obs, d Decision) {
+	ck, err := NewChecker(ms)
+	if err == nil {
+		err = ck.Check(obs, d)
+	}
+	if err != nil {
+		panic("ocorp: " + name + ": infeasible decision: " + err.Error())
+	}
 }
 
 // Policy is OCORP, the single-resource online policy of Section IV-A: in
@@ -488,8 +511,12 @@ func (o *M) Decide(t int, obs Obs) (Decision, error) {
 	}
 	c.d.sortOmega(obs, c.d.s.Fill)
 	mustReset(c.pk, obs.Jobs)
-	c.pk.Pack(c.d.order, c.d.want, true)
-	c.pk.Knapsack(&o.ks, c.d.gain)
+	if c.d.s.Packing == PackFirstFit {
+		c.pk.FirstFit(c.d.order, c.d.want)
+	} else {
+		c.pk.Pack(c.d.order, c.d.want, true)
+		c.pk.Knapsack(&o.ks, c.d.gain)
+	}
 	c.pk.Fill(c.d.order, c.d.want, false)
 	return c.finish(t, obs), nil
 }

@@ -251,3 +251,31 @@ func ExampleTestableConfig() {
 	// Output:
 	// 400 jobs, 4 bursts, SVF l2 flowtime 2.47x the lower bound
 }
+
+// FirstFit on the machines of ExamplePacker: job 0 (3 cores) whole on the
+// 4-core machine, job 1 (2 cores) whole on the 3-core one, job 2 waits
+// (1 core left on each machine).
+func ExamplePacker_FirstFit() {
+	pk, _ := ocorp.NewPacker([]ocorp.Machine{{Cores: 4}, {Cores: 3}})
+	jobs := []ocorp.ActiveJob{
+		{ID: 0, Job: ocorp.Job{Cores: 3, Processing: 1}, Remaining: 3},
+		{ID: 1, Job: ocorp.Job{Cores: 2, Processing: 1}, Remaining: 2},
+		{ID: 2, Job: ocorp.Job{Cores: 2, Processing: 1}, Remaining: 2},
+	}
+	_ = pk.Reset(jobs)
+	pk.FirstFit([]int{0, 1, 2}, []int{3, 2, 2})
+	fmt.Println(pk.Placements())
+	// Output: [{0 0 3 true} {1 1 2 true}]
+}
+
+// OCORP+M with the server-aware packing on ExampleNewM's slot: in omega
+// order (jobs 2, 0, 1) each job goes whole to the first machine with its
+// cores and memory free; job 1 (3 cores, memory 6) then fits nowhere and
+// waits. The paper's packing (ExampleNewM) runs jobs 1 and 2 instead.
+func ExampleNewM_firstFit() {
+	ms := []ocorp.Machine{{Cores: 4, Memory: 8}, {Cores: 2, Memory: 4}}
+	p, _ := ocorp.NewM(ms, ocorp.Settings{Gamma: 20, InitLambda: 1000, Packing: ocorp.PackFirstFit})
+	d, _ := p.Decide(1, obs1)
+	show(d)
+	// Output: job 2: 1 cores on machine 0; job 0: 2 cores on machine 0;
+}

@@ -19,6 +19,9 @@ type Packer struct {
 	ms    []Machine
 	byCap []int // machines by capacity, largest first (ties by index)
 	maxC  int
+	// capMem[k] is the largest memory of machines byCap[0..k] (FirstFit's
+	// test of whether a job could fit whole on an empty machine).
+	capMem []int
 
 	jobs         []ActiveJob
 	freeC, freeM []int
@@ -53,6 +56,13 @@ func NewPacker(ms []Machine) (*Packer, error) {
 		p.maxC = max(p.maxC, ms[i].Cores)
 	}
 	slices.SortStableFunc(p.byCap, func(a, b int) int { return ms[b].Cores - ms[a].Cores })
+	p.capMem = make([]int, len(ms))
+	for k, i := range p.byCap {
+		p.capMem[k] = ms[i].Memory
+		if k > 0 {
+			p.capMem[k] = max(p.capMem[k], p.capMem[k-1])
+		}
+	}
 	p.freeC = make([]int, len(ms))
 	p.freeM = make([]int, len(ms))
 	p.stamp = make([]int, len(ms))
@@ -368,4 +378,118 @@ func mustReset(p *Packer, jobs []ActiveJob) {
 	if err := p.Reset(jobs); err != nil {
 		panic("ocorp: " + err.Error())
 	}
+}
+
+// FirstFit places the jobs in priority order (indices into the jobs given
+// to Reset), each whole: job j takes want[j] cores (less what it already
+// got) on the first machine, largest cores first (ties by index), that has
+// that many free cores and the job's memory free; a job that fits on no
+// machine in this slot is skipped and the next one tried. A job that could
+// not fit whole even on an empty machine (want[j] above the cores of every
+// machine whose memory holds it) is split over the machines, in the same
+// order, that have free cores and its memory free (Remark 1). Memory (4c)
+// is always respected, so Knapsack has nothing to drop afterwards. It
+// panics if len(want) differs from the number of jobs or priority holds an
+// index out of range (programmer errors).
+func (p *Packer) FirstFit(priority, want []int) {
+	if len(want) != len(p.jobs) {
+		panic("ocorp: len(want) != number of jobs")
+	}
+	free := 0
+	for _, c := range p.freeC {
+		free += c
+	}
+	// maxC and maxM bound the free cores and memory of every machine: free
+	// resources only shrink here, so a job above either bound cannot fit
+	// now and is skipped without a scan. A scan that fits nothing tightens
+	// them to the exact maxima.
+	maxC, maxM := math.MaxInt, math.MaxInt
+	for _, j := range priority {
+		if free == 0 {
+			return
+		}
+		u, m := want[j]-p.got[j], p.jobs[j].Memory
+		if u <= 0 {
+			continue
+		}
+		if u <= maxC && m <= maxM {
+			placed := false
+			mc, mm := 0, math.MinInt
+			for _, i := range p.byCap {
+				if p.freeC[i] >= u && p.freeM[i] >= m && p.notOn(j, i) {
+					p.put(j, i, u, false)
+					free -= u
+					placed = true
+					break
+				}
+				mc, mm = max(mc, p.freeC[i]), max(mm, p.freeM[i])
+			}
+			if placed {
+				continue
+			}
+			maxC, maxM = mc, mm
+		}
+		if p.fitsWhole(u, m) {
+			continue
+		}
+		for _, i := range p.byCap {
+			if u > 0 && p.freeC[i] > 0 && p.freeM[i] >= m && p.notOn(j, i) {
+				c := min(u, p.freeC[i])
+				p.put(j, i, c, false)
+				free -= c
+				u -= c
+			}
+		}
+	}
+}
+
+// notOn reports whether job j has no placement on machine i yet.
+func (p *Packer) notOn(j, i int) bool {
+	for e := p.headP[j]; e >= 0; e = p.nextP[e] {
+		if p.place[e].Machine == i {
+			return false
+		}
+	}
+	return true
+}
+
+// fitsWhole reports whether some empty machine holds u cores and memory
+// m: the machines with at least u cores are a prefix of byCap.
+func (p *Packer) fitsWhole(u, m int) bool {
+	k, _ := slices.BinarySearchFunc(p.byCap, u, func(i, u int) int {
+		if p.ms[i].Cores >= u {
+			return -1
+		}
+		return 1
+	})
+	return k > 0 && p.capMem[k-1] >= m
+}
+
+// Packing is how OCORP+M turns the rates of its x step (11) into
+// placements (Settings.Packing).
+type Packing int
+
+const (
+	// PackPooled (the zero value) is the paper's: Lemma 1's rates on the
+	// pooled cluster, packed largest first onto servers largest first with
+	// memory ignored (Packer.Pack, z = 1), then the z step's exact knapsack
+	// per server (Packer.Knapsack), then the freed cores in omega order
+	// (Packer.Fill).
+	PackPooled Packing = iota
+	// PackFirstFit is server-aware: the jobs in omega order, each placed
+	// whole on the first server (largest cores first) that has its cores
+	// and its memory free (Packer.FirstFit), then Packer.Fill. Memory is
+	// never exceeded, so the z step has nothing to drop.
+	PackFirstFit
+)
+
+// String returns "pooled" or "first-fit".
+func (k Packing) String() string {
+	switch k {
+	case PackPooled:
+		return "pooled"
+	case PackFirstFit:
+		return "first-fit"
+	}
+	return fmt.Sprintf("Packing(%d)", int(k))
 }

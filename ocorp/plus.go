@@ -50,8 +50,8 @@ func (ps PlusSettings) Validate() error {
 	if !(ps.QP.Tol >= 0) || math.IsInf(ps.QP.Tol, 0) {
 		errs = append(errs, fmt.Errorf("%w: QP.Tol = %v, want finite >= 0", ErrSettings, ps.QP.Tol))
 	}
-	if ps.QP.MaxSweeps < 0 {
-		errs = append(errs, fmt.Errorf("%w: QP.MaxSweeps = %d, want >= 0", ErrSettings, ps.QP.MaxSweeps))
+	if ps.QP.MaxSweeps < 0 || ps.QP.MaxSweeps > MaxQPSweeps {
+		errs = append(errs, fmt.Errorf("%w: QP.MaxSweeps = %d, want in [0, MaxQPSweeps = %d]", ErrSettings, ps.QP.MaxSweeps, MaxQPSweeps))
 	}
 	if ps.QP.Workers < 0 || ps.QP.Workers > MaxQPWorkers {
 		errs = append(errs, fmt.Errorf("%w: QP.Workers = %d, want in [0, MaxQPWorkers = %d]", ErrSettings, ps.QP.Workers, MaxQPWorkers))
@@ -335,8 +335,11 @@ func (o *Plus) finish(t int, obs Obs) Decision {
 	o.cnt = grow(o.cnt, len(obs.Jobs))
 	o.d.end(t, obs, o.pk.place, o.cnt)
 	if l := o.d.s.Logger; l != nil {
-		l.Debug("ocorp slot", "policy", o.name, "t", t, "jobs", len(obs.Jobs), "placements", len(o.out.Placements),
+		l.Debug("decide", "family", "ocorp", "policy", o.name, "slot", t, "jobs", len(obs.Jobs), "placements", len(o.out.Placements),
 			"gamma", o.d.gamma, "qp", o.res.Status.String(), "sweeps", o.res.Sweeps, "residual", o.res.Residual)
+	}
+	if debugChecks {
+		mustBeFeasible(o.name, o.d.ms, obs, o.out)
 	}
 	return o.out
 }

@@ -1,7 +1,9 @@
 package ocorp
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 )
 
@@ -27,18 +29,35 @@ type Priority struct {
 	order  []int
 	want   []int
 	out    Decision
+	log    *slog.Logger
 }
 
-// NewPriority returns a priority scheduler with the given name and key.
-func NewPriority(name string, ms []Machine, key Key) (*Priority, error) {
+// PrioritySettings configures a Priority scheduler. The zero value is
+// ready.
+type PrioritySettings struct {
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family, policy, slot, jobs, placements).
+	Logger *slog.Logger
+}
+
+// NewPriority returns a priority scheduler with the given name and key,
+// and settings s (at most one; more is an error wrapping ErrSettings).
+func NewPriority(name string, ms []Machine, key Key, s ...PrioritySettings) (*Priority, error) {
 	if key == nil {
 		return nil, fmt.Errorf("%w: nil key", ErrSettings)
+	}
+	if len(s) > 1 {
+		return nil, fmt.Errorf("%w: %d settings values, want at most 1", ErrSettings, len(s))
 	}
 	pk, err := NewPacker(ms)
 	if err != nil {
 		return nil, err
 	}
-	return &Priority{name: name, key: key, pk: pk, maxMem: maxMemory(ms), last: -1}, nil
+	p := &Priority{name: name, key: key, pk: pk, maxMem: maxMemory(ms), last: -1}
+	if len(s) == 1 {
+		p.log = s[0].Logger
+	}
+	return p, nil
 }
 
 // Name returns the name given to NewPriority.
@@ -77,6 +96,13 @@ func (p *Priority) Decide(t int, obs Obs) (Decision, error) {
 	p.pk.Pack(p.order, p.want, false)
 	p.out.Placements = p.pk.Placements()
 	p.last = t
+	if debugChecks {
+		mustBeFeasible(p.name, p.pk.ms, obs, p.out)
+	}
+	if p.log != nil {
+		p.log.LogAttrs(context.Background(), slog.LevelDebug, "decide", slog.String("family", "ocorp"), slog.String("policy", p.name),
+			slog.Int("slot", t), slog.Int("jobs", n), slog.Int("placements", len(p.out.Placements)))
+	}
 	return p.out, nil
 }
 

@@ -47,9 +47,14 @@ const (
 	// Canceled: the context was done between two sweeps; x is the last
 	// sweep's iterate (job constraints exact, machines within Residual).
 	Canceled
+	// Failure: an iterate (a price, a multiplier or the residual) was NaN
+	// or infinite, which finite data within the documented ranges does not
+	// produce; the returned x, Tau and Nu are not a solution. Solve also
+	// returns an error wrapping ErrNotConverged.
+	Failure
 )
 
-var statusNames = [...]string{"NotTerminated", "Success", "IterationLimit", "Canceled"}
+var statusNames = [...]string{"NotTerminated", "Success", "IterationLimit", "Canceled", "Failure"}
 
 func (s Status) String() string {
 	if s >= 0 && int(s) < len(statusNames) {
@@ -94,9 +99,34 @@ type QPSettings struct {
 	Workers int
 }
 
+// QPMaxCostRatio caps the conditioning of the QP: the ratio
+// max_j |c_j| / (2 alpha) between the linear and the quadratic terms. In
+// the dual the loads are differences of terms of size |c_j|/(2 alpha), so
+// their rounding error grows with it (Floor), and beyond about 1e15 no
+// price reproduces the loads to a core: coordinate steps and line searches
+// then spin until MaxSweeps with no progress (OCORP+ with Alpha = 10 at a
+// slot numbered 1.7e9 has costs of 1e23, because mu(t) = t^2.5). When the
+// ratio exceeds QPMaxCostRatio, Solve raises alpha to
+// alpha_eff = max_j |c_j| / (2 QPMaxCostRatio) (reported in
+// QPResult.Alpha): the switching term then weighs at most 1e-8 of the
+// linear term per unit of rate, so the optimal objective of (32) changes by
+// at most alpha_eff sum_j max(b_j, max_i xbar_ji)^2, a relative 1e-8 of
+// its linear part.
+const QPMaxCostRatio = 1e8
+
+// qpScaleAbove is the magnitude max(max_j |c_j|, alpha) above which Solve
+// works in scaled prices: costs, alpha, nu and tau divided by a power of
+// two sigma (exact in floating point), so that the iterates stay far from
+// overflow whatever the slot number; results are returned unscaled.
+const qpScaleAbove = 1 << 32
+
 // MaxQPWorkers bounds QPSettings.Workers (a larger value is an error
 // wrapping ErrSettings).
 const MaxQPWorkers = 1024
+
+// MaxQPSweeps bounds QPSettings.MaxSweeps (a larger value is an error
+// wrapping ErrSettings): 10^6 sweeps, minutes of one slot's QP.
+const MaxQPSweeps = 1_000_000
 
 // QPParallelCells is the size (rows x machines) below which a pass of
 // QPSolver runs serially whatever QPSettings.Workers: 30-150 us of work
@@ -114,7 +144,10 @@ type QPResult struct {
 	// Floor is the rounding-error floor of the loads, about 1e-13
 	// max_i sum_j d_j (|c_j| + tau_j + d_j nu_i + 2 alpha xbar_ji)/(2 alpha);
 	// the solver stops at a residual below max(Tol, Floor).
-	Floor  float64
+	Floor float64
+	// Alpha is the alpha the solver used: SwitchQP.Alpha, or the larger
+	// alpha_eff when max_j |c_j| / (2 alpha) exceeds QPMaxCostRatio.
+	Alpha  float64
 	Status Status
 }
 
@@ -150,6 +183,8 @@ type QPSolver struct {
 	old        []float64   // rowUpdates: the rows of the block before re-projection
 	blk        []int       // rowUpdates: the block of qs.aff being re-projected
 	inv2a      float64     // 1 / (2 alpha)
+	sq         SwitchQP    // the scaled problem (scaled)
+	cost       []float64   // its costs
 
 	// The solve in progress, read by the workers (set before they start).
 	q          *SwitchQP
@@ -197,7 +232,15 @@ type qpTask struct {
 // Solve solves q into res (reusing its slices). It returns an error for
 // invalid data (NaN, negative demand, alpha <= 0) and panics if the slice
 // lengths do not match (n = len(Cost), m = len(Capacity)). Stopping at
-// MaxSweeps is not an error: see res.Status (and Status.Err).
+// MaxSweeps is not an error: see res.Status (and Status.Err). Any finite
+// costs are accepted: above 2^32 the solver works in prices scaled by a
+// power of two, and beyond QPMaxCostRatio it raises alpha (res.Alpha). A
+// warm start (res.Tau, res.Nu) that is negative, NaN or infinite is
+// ignored. An iterate that becomes NaN or infinite (previous rates near
+// MaxFloat64 can do it) stops the solve with res.Status = Failure and an
+// error wrapping ErrNotConverged. Every loop of the solver is bounded:
+// MaxSweeps sweeps, each of at most m coordinate steps and m+1 line
+// searches of at most about 2300 evaluations.
 func (qs *QPSolver) Solve(res *QPResult, q *SwitchQP, s QPSettings) error {
 	return qs.SolveContext(context.Background(), res, q, s)
 }
@@ -216,6 +259,9 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 	}
 	if s.Workers < 0 || s.Workers > MaxQPWorkers {
 		return fmt.Errorf("%w: Workers = %d, want in [0, MaxQPWorkers = %d]", ErrSettings, s.Workers, MaxQPWorkers)
+	}
+	if s.MaxSweeps > MaxQPSweeps || math.IsNaN(s.Tol) || math.IsInf(s.Tol, 0) {
+		return fmt.Errorf("%w: MaxSweeps = %d (want at most MaxQPSweeps = %d), Tol = %v (want finite)", ErrSettings, s.MaxSweeps, MaxQPSweeps, s.Tol)
 	}
 	for j := 0; j < n; j++ {
 		if !(q.Demand[j] > 0) || math.IsInf(q.Demand[j], 0) || !(q.Bound[j] >= 0) || math.IsNaN(q.Cost[j]) || math.IsInf(q.Cost[j], 0) {
@@ -247,6 +293,31 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 		res.Nu = grow(res.Nu, m)
 		clear(res.Nu)
 	}
+	for _, v := range res.Tau { // a warm start must be finite and >= 0
+		if !(v >= 0) || math.IsInf(v, 0) {
+			clear(res.Tau)
+			break
+		}
+	}
+	for _, v := range res.Nu {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			clear(res.Nu)
+			break
+		}
+	}
+	q, sigma := qs.scaled(q, res)
+	alphaUsed := q.Alpha * sigma
+	defer func() {
+		if sigma != 1 {
+			for j := range res.Tau {
+				res.Tau[j] *= sigma
+			}
+			for i := range res.Nu {
+				res.Nu[i] *= sigma
+			}
+		}
+		res.Alpha = alphaUsed
+	}()
 	res.X = grow(res.X, n*m)
 	x := res.X
 	a2 := 2 * q.Alpha
@@ -325,6 +396,10 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 			fl = math.Max(fl, e/a2)
 		}
 		res.Floor = 1e-13 * fl
+		if !qpFinite(r, res.Floor, res.Nu, res.Tau) {
+			res.Status = Failure
+			return fmt.Errorf("%w: non-finite iterate after %d sweeps (residual %v)", ErrNotConverged, sweep, r)
+		}
 		if r <= math.Max(tol, res.Floor) {
 			res.Status = Success
 			return nil
@@ -338,6 +413,67 @@ func (qs *QPSolver) SolveContext(ctx context.Context, res *QPResult, q *SwitchQP
 			return fmt.Errorf("%w: after %d sweeps: %w", ErrNotConverged, sweep, err)
 		}
 	}
+}
+
+// scaled returns the problem the solver works on, and the scale sigma of
+// its prices: q itself if max(max_j |c_j|, alpha) <= qpScaleAbove and the
+// cost ratio is within QPMaxCostRatio; otherwise a copy (in the solver's
+// buffers) with alpha raised to alpha_eff and, above qpScaleAbove, costs
+// and alpha divided by a power of two sigma, the warm start in res divided
+// by sigma too.
+func (qs *QPSolver) scaled(q *SwitchQP, res *QPResult) (*SwitchQP, float64) {
+	maxc := 0.0
+	for _, c := range q.Cost {
+		maxc = math.Max(maxc, math.Abs(c))
+	}
+	alpha := q.Alpha
+	if maxc/(2*QPMaxCostRatio) > alpha {
+		alpha = maxc / (2 * QPMaxCostRatio)
+	}
+	big := math.Max(maxc, alpha)
+	if alpha == q.Alpha && big <= qpScaleAbove {
+		return q, 1
+	}
+	sigma := 1.0
+	if big > qpScaleAbove {
+		_, e := math.Frexp(big) // big = f 2^e, f in [0.5, 1)
+		sigma = math.Ldexp(1, e-1)
+	}
+	qs.sq = *q
+	qs.cost = grow(qs.cost, len(q.Cost))
+	for j, c := range q.Cost {
+		qs.cost[j] = c / sigma
+	}
+	qs.sq.Cost = qs.cost
+	qs.sq.Alpha = alpha / sigma
+	if sigma != 1 {
+		for j := range res.Tau {
+			res.Tau[j] /= sigma
+		}
+		for i := range res.Nu {
+			res.Nu[i] /= sigma
+		}
+	}
+	return &qs.sq, sigma
+}
+
+// qpFinite reports whether the residual, the floor and every price are
+// finite (the NaN/Inf check on each sweep's iterate).
+func qpFinite(r, floor float64, nu, tau []float64) bool {
+	if math.IsNaN(r) || math.IsInf(r, 0) || math.IsNaN(floor) || math.IsInf(floor, 0) {
+		return false
+	}
+	for _, v := range nu {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	for _, v := range tau {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // row sets tau_j and row j of x to the exact minimiser for the given nu:
@@ -649,6 +785,7 @@ func (qs *QPSolver) stop() {
 	}
 	qs.workers = 1
 	qs.q, qs.nu, qs.tau, qs.x = nil, nil, nil, nil
+	qs.sq = SwitchQP{}
 }
 
 // run does part t.k of t.parts of pass t.op, a contiguous range of rows

@@ -51,6 +51,11 @@ const (
 	// minutes of Tetris, 100x the work of the examples' runs.
 	DefaultMaxWork = 1 << 26
 	MaxSeriesSlots = 1 << 22
+	// CeilingMaxBusySlots and CeilingMaxWork bound RunSettings.MaxBusySlots
+	// (2^32 slots) and MaxWork (2^36 job-slots, about three hours of
+	// OCORP); above them Run returns an error wrapping ErrSettings.
+	CeilingMaxBusySlots = 1 << 32
+	CeilingMaxWork      = 1 << 36
 )
 
 // Result is the record of Run: one Series per policy, in the order of the
@@ -156,6 +161,10 @@ func run(jobs []Job, dep []int, ms []Machine, pol OnlinePolicy, s RunSettings) (
 	}
 	if !(k >= 1) || math.IsInf(k, 0) || s.MaxSlots < 0 {
 		return nil, fmt.Errorf("%w: k = %v, max slots %d", ErrSettings, k, s.MaxSlots)
+	}
+	if s.MaxBusySlots > CeilingMaxBusySlots || s.MaxWork > CeilingMaxWork {
+		return nil, fmt.Errorf("%w: RunSettings.MaxBusySlots = %d, MaxWork = %d, want at most CeilingMaxBusySlots = %d and CeilingMaxWork = %d",
+			ErrSettings, s.MaxBusySlots, s.MaxWork, int64(CeilingMaxBusySlots), int64(CeilingMaxWork))
 	}
 	maxMem, C := 0, TotalCores(ms)
 	for _, m := range ms {

@@ -3,6 +3,7 @@ package ocorp
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/msched/msched/internal/snapshot"
 )
@@ -75,17 +76,91 @@ func (d *dual) save() dualState {
 	return st
 }
 
-// check validates a decoded state for machines m (OCORP+ parts only if
-// plus); it names the first bad field.
-func (st *dualState) check(m int, plus bool) error {
+// Bounds of a restored state. A run of a policy whose last Decide was
+// slot L >= 0 (0-based) cannot exceed them; UnmarshalBinary refuses a
+// state that does (see the package doc, "Snapshots"). maxP is the largest
+// processing time a Job may declare (math.MaxInt).
+//
+//   - gmax <= L + 2 maxP (the terms max(a_j + 2 p_j, 2 a_j) of (27) with
+//     a_j <= L); vol <= (L+1) maxObs maxP, each of at most L+1
+//     observations adding at most maxObs jobs (a slice holds at most
+//     math.MaxInt / sizeof(ActiveJob) elements) of volume p_j d_j <=
+//     math.MaxInt; gmax >= 2 and vol >= the number of live jobs when a job
+//     is live (p_j, d_j >= 1).
+//   - Gamma: Settings.Gamma if set; else gmax <= Gamma <= max(gmax, 4 vol)
+//     (Gamma = max(gmax, 4 vol / sum_i C_i) with sum_i C_i >= 1).
+//   - lambda_j <= 2 (InitLambda + (L+1) mu* B): at most L+1 dual updates
+//     (10), each adding at most mu(t) p_j / (Gamma - a_j) <= mu* B, where
+//     mu* = max_{t <= L} mu(t) (mu(L) for ExperimentStep, which grows with
+//     t; the constant of TheoryStep; no bound for another Step), B = 1/2
+//     with the running Gamma (Gamma >= a_j + 2 p_j) and maxP / delta with
+//     a fixed Gamma (a_j <= ceil(Gamma) - 1, delta = Gamma - ceil(Gamma) +
+//     1). The factor 2 absorbs rounding.
+//   - OCORP+: tau_j, nu_i <= 2 (2 alpha + c*), from the stationarity of the
+//     QP (a positive multiplier needs some x_ji > 0, so tau_j + d_j nu_i
+//     <= 2 alpha xbar_ji - c_j with xbar <= 1, d_j >= 1), where c* bounds
+//     |c_j|: 1 with Normalize, else max(lambda bound, (L+1)^k + maxP^(k-1))
+//     (the weight (9) at slot L); decisions <= L + 1; the rates of a job in
+//     the previous decision sum to at most 1.
+type stateBounds struct {
+	last        int
+	gmax        float64
+	vol         float64
+	gamma       float64 // fixed Gamma, 0 for the running one
+	lambda      float64
+	multipliers float64
+}
+
+const maxP = float64(math.MaxInt)
+
+// maxObs bounds the jobs of one observation: a slice holds at most
+// math.MaxInt bytes.
+var maxObs = float64(math.MaxInt / int(unsafe.Sizeof(ActiveJob{})))
+
+func capInf(v float64) float64 {
+	if !(v < math.MaxFloat64) { // +Inf or NaN: no bound
+		return math.MaxFloat64
+	}
+	return v
+}
+
+// bounds returns the bounds of a state whose last Decide was slot last
+// (>= 0) for settings s (normalised) and, for OCORP+, alpha and normalize.
+func (s *Settings) bounds(last int, alpha float64, normalize bool) stateBounds {
+	L := float64(last)
+	b := stateBounds{last: last, gmax: L + 2*maxP, vol: (L + 1) * maxObs * maxP, gamma: s.Gamma}
+	var mu float64
+	switch st := s.Step.(type) {
+	case ExperimentStep:
+		mu = st.Mu(last)
+	case TheoryStep:
+		mu = st.Mu(0)
+	default:
+		mu = math.Inf(1)
+	}
+	B := 0.5
+	if s.Gamma > 0 {
+		B = maxP / (s.Gamma - math.Ceil(s.Gamma) + 1)
+	}
+	b.lambda = capInf(2 * (s.InitLambda + (L+1)*mu*B))
+	c := 1.0
+	if !normalize {
+		c = max(b.lambda, capInf(math.Pow(L+1, s.K)+math.Pow(maxP, s.K-1)))
+	}
+	b.multipliers = capInf(2 * (2*alpha + c))
+	return b
+}
+
+// check validates a decoded state for m machines and settings s (OCORP+
+// parts only if plus, with its alpha and normalize): every number finite,
+// within the bounds above and consistent with the rest; it names the first
+// bad field.
+func (st *dualState) check(m int, s *Settings, plus bool, alpha float64, normalize bool) error {
 	if st.Last < -1 {
 		return fmt.Errorf("last = %d < -1", st.Last)
 	}
 	if !finiteNonNeg(st.GMax) || !finiteNonNeg(st.Vol) || !finiteNonNeg(st.Gamma) {
 		return fmt.Errorf("gmax = %v, vol = %v, gamma = %v: want finite >= 0", st.GMax, st.Vol, st.Gamma)
-	}
-	if st.Last == -1 && len(st.Jobs) > 0 {
-		return fmt.Errorf("%d jobs before the first slot", len(st.Jobs))
 	}
 	if st.Decisions < 0 || (!plus && (st.Decisions != 0 || st.Nu != nil)) {
 		return fmt.Errorf("decisions = %d, nu of length %d", st.Decisions, len(st.Nu))
@@ -93,9 +168,33 @@ func (st *dualState) check(m int, plus bool) error {
 	if plus && st.Nu != nil && len(st.Nu) != m {
 		return fmt.Errorf("nu has %d entries for %d machines", len(st.Nu), m)
 	}
+	if st.Last == -1 {
+		if len(st.Jobs) > 0 || st.GMax != 0 || st.Vol != 0 || st.Gamma != 0 || st.Decisions != 0 {
+			return fmt.Errorf("before the first slot: %d jobs, gmax = %v, vol = %v, gamma = %v, decisions = %d, want none and 0",
+				len(st.Jobs), st.GMax, st.Vol, st.Gamma, st.Decisions)
+		}
+	}
+	b := s.bounds(max(st.Last, 0), alpha, normalize)
+	if st.GMax > b.gmax || st.Vol > b.vol {
+		return fmt.Errorf("gmax = %v, vol = %v: above %v and %v, the largest a run to slot %d reaches", st.GMax, st.Vol, b.gmax, b.vol, st.Last)
+	}
+	if len(st.Jobs) > 0 && (st.GMax < 2 || st.Vol < float64(len(st.Jobs))) {
+		return fmt.Errorf("gmax = %v, vol = %v with %d live jobs: want gmax >= 2 and vol >= %d", st.GMax, st.Vol, len(st.Jobs), len(st.Jobs))
+	}
+	if st.Last >= 0 {
+		if b.gamma > 0 && st.Gamma != b.gamma {
+			return fmt.Errorf("gamma = %v, want Settings.Gamma = %v", st.Gamma, b.gamma)
+		}
+		if b.gamma == 0 && (st.Gamma < st.GMax || st.Gamma > max(st.GMax, 4*st.Vol)) {
+			return fmt.Errorf("gamma = %v, want in [gmax, max(gmax, 4 vol)] = [%v, %v]", st.Gamma, st.GMax, max(st.GMax, 4*st.Vol))
+		}
+	}
+	if st.Decisions > st.Last+1 {
+		return fmt.Errorf("decisions = %d after the slots up to %d", st.Decisions, st.Last)
+	}
 	for i, v := range st.Nu {
-		if !finiteNonNeg(v) {
-			return fmt.Errorf("nu[%d] = %v: want finite >= 0", i, v)
+		if !finiteNonNeg(v) || v > b.multipliers {
+			return fmt.Errorf("nu[%d] = %v: want finite in [0, %v]", i, v, b.multipliers)
 		}
 	}
 	seen := make(map[int]struct{}, len(st.Jobs))
@@ -104,15 +203,22 @@ func (st *dualState) check(m int, plus bool) error {
 			return fmt.Errorf("jobs[%d]: duplicate id %d", k, j.ID)
 		}
 		seen[j.ID] = struct{}{}
-		if !finiteNonNeg(j.Lambda) || !finiteNonNeg(j.Tau) {
-			return fmt.Errorf("jobs[%d] (id %d): lambda = %v, tau = %v: want finite >= 0", k, j.ID, j.Lambda, j.Tau)
+		if !finiteNonNeg(j.Lambda) || j.Lambda > b.lambda {
+			return fmt.Errorf("jobs[%d] (id %d): lambda = %v: want finite in [0, %v]", k, j.ID, j.Lambda, b.lambda)
+		}
+		if !finiteNonNeg(j.Tau) || j.Tau > b.multipliers {
+			return fmt.Errorf("jobs[%d] (id %d): tau = %v: want finite in [0, %v]", k, j.ID, j.Tau, b.multipliers)
 		}
 		if !plus && (j.Tau != 0 || j.Prev || j.Machines != nil || j.Rates != nil) {
 			return fmt.Errorf("jobs[%d] (id %d): OCORP+ fields in a state without them", k, j.ID)
 		}
+		if j.Prev && st.Decisions == 0 {
+			return fmt.Errorf("jobs[%d] (id %d): in a previous decision, but decisions = 0", k, j.ID)
+		}
 		if len(j.Machines) != len(j.Rates) || len(j.Machines) > m || (!j.Prev && len(j.Machines) > 0) {
 			return fmt.Errorf("jobs[%d] (id %d): %d machines, %d rates (prev %v, %d machines in the cluster)", k, j.ID, len(j.Machines), len(j.Rates), j.Prev, m)
 		}
+		sum := 0.0
 		for e, i := range j.Machines {
 			if i < 0 || i >= m {
 				return fmt.Errorf("jobs[%d] (id %d): machines[%d] = %d not in [0, %d)", k, j.ID, e, i, m)
@@ -125,6 +231,10 @@ func (st *dualState) check(m int, plus bool) error {
 			if r := j.Rates[e]; !(r > 0 && r <= 1) {
 				return fmt.Errorf("jobs[%d] (id %d): rates[%d] = %v not in (0, 1]", k, j.ID, e, r)
 			}
+			sum += j.Rates[e]
+		}
+		if sum > 1+1e-9 {
+			return fmt.Errorf("jobs[%d] (id %d): rates sum to %v > 1", k, j.ID, sum)
 		}
 	}
 	return nil
@@ -142,12 +252,12 @@ func (d *dual) install(st *dualState) {
 	}
 }
 
-func decodeDual(data []byte, format, model string, m int, plus bool) (*dualState, error) {
+func decodeDual(data []byte, format, model string, d *dual, plus bool, alpha float64, normalize bool) (*dualState, error) {
 	var st dualState
 	if err := snapshot.Decode(data, format, snapshotVersion, model, &st); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSnapshot, err)
 	}
-	if err := st.check(m, plus); err != nil {
+	if err := st.check(len(d.ms), &d.s, plus, alpha, normalize); err != nil {
 		return nil, fmt.Errorf("%w: %w: %w", ErrSnapshot, snapshot.ErrCorrupt, err)
 	}
 	return &st, nil
@@ -166,7 +276,7 @@ func (o *Policy) MarshalBinary() ([]byte, error) {
 // version, model, a corrupt or invalid value) is an error wrapping
 // ErrSnapshot, and the policy is then unchanged.
 func (o *Policy) UnmarshalBinary(data []byte) error {
-	st, err := decodeDual(data, formatPolicy, o.c.d.fingerprint(formatPolicy, nil), len(o.c.d.ms), false)
+	st, err := decodeDual(data, formatPolicy, o.c.d.fingerprint(formatPolicy, nil), &o.c.d, false, 0, false)
 	if err != nil {
 		return err
 	}
@@ -183,13 +293,13 @@ func (o *Policy) UnmarshalJSON(data []byte) error { return o.UnmarshalBinary(dat
 // MarshalBinary saves OCORP+M's state, as Policy.MarshalBinary does
 // (format "msched/ocorp.M").
 func (o *M) MarshalBinary() ([]byte, error) {
-	return snapshot.Encode(formatM, snapshotVersion, o.c.d.fingerprint(formatM, nil), o.c.d.save())
+	return snapshot.Encode(formatM, snapshotVersion, o.c.d.fingerprint(formatM, o.hashPacking), o.c.d.save())
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary, as
 // Policy.UnmarshalBinary does.
 func (o *M) UnmarshalBinary(data []byte) error {
-	st, err := decodeDual(data, formatM, o.c.d.fingerprint(formatM, nil), len(o.c.d.ms), false)
+	st, err := decodeDual(data, formatM, o.c.d.fingerprint(formatM, o.hashPacking), &o.c.d, false, 0, false)
 	if err != nil {
 		return err
 	}
@@ -243,7 +353,7 @@ func (o *Plus) MarshalBinary() ([]byte, error) {
 // Policy.UnmarshalBinary does.
 func (o *Plus) UnmarshalBinary(data []byte) error {
 	m := len(o.d.ms)
-	st, err := decodeDual(data, formatPlus, o.d.fingerprint(formatPlus, o.hashSettings), m, o.ps.Alpha > 0)
+	st, err := decodeDual(data, formatPlus, o.d.fingerprint(formatPlus, o.hashSettings), &o.d, o.ps.Alpha > 0, o.ps.Alpha, o.ps.Normalize)
 	if err != nil {
 		return err
 	}
@@ -309,3 +419,13 @@ func (p *Priority) MarshalJSON() ([]byte, error) { return p.MarshalBinary() }
 
 // UnmarshalJSON is UnmarshalBinary.
 func (p *Priority) UnmarshalJSON(data []byte) error { return p.UnmarshalBinary(data) }
+
+// hashPacking adds OCORP+M's Packing to its fingerprint. PackPooled, the
+// only packing before Settings.Packing existed, adds nothing, so its
+// earlier snapshots restore into a policy with PackPooled and fail into
+// one with another packing.
+func (o *M) hashPacking(h *snapshot.Hasher) {
+	if p := o.c.d.s.Packing; p != PackPooled {
+		h.String("packing").Int(int(p))
+	}
+}

@@ -184,7 +184,7 @@ func checkKKT(t *testing.T, it int, q *SwitchQP, res *QPResult, scale float64) {
 	n, m := len(q.Cost), len(q.Capacity)
 	x := res.X
 	tol := 1e-7 * math.Max(1, scale)
-	ftol := 1e-8
+	ftol := math.Max(1e-8, 1e-15*scale/q.Alpha) // the rows are projections of z of size scale/(2 alpha)
 	ltol := math.Max(2e-7, 2*res.Floor)
 	for j := 0; j < n; j++ {
 		sum := 0.0

@@ -344,6 +344,9 @@ func bestFixed(p *Problem, X []float64, s BestFixedSettings) (*BestFixedResult, 
 				}
 				L *= 2
 			}
+			if math.IsNaN(Fn) || math.IsInf(Fn, 0) {
+				return nil, fmt.Errorf("%w: BestFixed: non-finite smoothed objective %v at iteration %d", ErrValue, Fn, it)
+			}
 			if Fn < Fcur { // adaptive restart: drop the momentum, keep y
 				tk = 1
 				copy(yPrev, y)
@@ -379,6 +382,9 @@ func bestFixed(p *Problem, X []float64, s BestFixedSettings) (*BestFixedResult, 
 	copy(res.Y, bestY)
 	res.Value = p.Reward(X, bestY)
 	res.Bound = math.Max(bestB*sumX, res.Value)
+	if math.IsNaN(res.Value) || math.IsInf(res.Value, 0) || math.IsNaN(res.Bound) || math.IsInf(res.Bound, 0) {
+		return nil, fmt.Errorf("%w: BestFixed: non-finite value %v or bound %v after %d iterations", ErrValue, res.Value, res.Bound, it)
+	}
 	res.Converged = res.Bound-res.Value <= s.Tol*math.Max(1, math.Abs(res.Value))
 	return res, nil
 }

@@ -162,6 +162,21 @@ func (p *Problem) checkEdit() error {
 	return p.validate()
 }
 
+// Validate checks m as the Mapping from the problem to, built by an edit
+// method, to the problem from it was built from: one entry per port and
+// node of to, each -1 or an index of from, no index of from twice. A nil
+// problem or a bad entry is an error wrapping ErrDimension or ErrValue
+// that names the field and index.
+func (m Mapping) Validate(from, to *Problem) error {
+	if from == nil || to == nil {
+		return fmt.Errorf("%w: Mapping.Validate: nil problem", ErrDimension)
+	}
+	if err := checkMap("Ports", m.Ports, to.NumPorts(), from.NumPorts()); err != nil {
+		return err
+	}
+	return checkMap("Nodes", m.Nodes, to.NumNodes(), from.NumNodes())
+}
+
 // checkMap validates m as a map from n new indices into old ones.
 func checkMap(what string, m []int, n, old int) error {
 	if len(m) != n {
@@ -194,7 +209,13 @@ func checkMap(what string, m []int, n, old int) error {
 //
 // With the exact projection the carried y is feasible for q; with
 // Settings.PaperProjection it is the paper procedure's output.
-func (o *Policy) Rebuild(q *Problem, m Mapping) (*Policy, error) {
+//
+// Deprecated: use ChangeCluster, which makes the same change in place (the
+// cluster-change contract of package bipartite), so no second policy has
+// to be closed.
+func (o *Policy) Rebuild(q *Problem, m Mapping) (*Policy, error) { return o.rebuild(q, m) }
+
+func (o *Policy) rebuild(q *Problem, m Mapping) (*Policy, error) {
 	if q == nil {
 		return nil, fmt.Errorf("%w: Rebuild: nil problem", ErrDimension)
 	}
@@ -231,7 +252,26 @@ func (o *Policy) Rebuild(q *Problem, m Mapping) (*Policy, error) {
 	clear(n.grad)
 	n.decided, n.observed = o.decided, o.observed
 	if o.log != nil {
-		o.log.Info("ogasched: rebuild", "ports", q.NumPorts(), "nodes", q.NumNodes(), "edges", q.Graph.NumEdges(), "carriedEdges", carried, "slot", o.decided)
+		o.log.Info("rebuild", "family", "ogasched", "policy", o.Name(), "slot", o.decided, "ports", q.NumPorts(), "nodes", q.NumNodes(), "edges", q.Graph.NumEdges(), "carriedEdges", carried)
 	}
 	return n, nil
+}
+
+// ChangeCluster moves o, in place, onto q, a problem built from o's
+// current problem by AddNode, RemoveNode, AddPort or RemovePort with the
+// Mapping m, under the cluster-change contract of package bipartite: the
+// learned y of every surviving edge carries over (other coordinates start
+// at 0) and is projected onto q's feasible set; the slot counters carry
+// over; the settings are o's. A snapshot taken afterwards restores into a
+// policy built by New on q. On error (a nil q, another K, an invalid
+// mapping: ErrDimension or ErrValue) o is unchanged. It allocates the
+// buffers of q's size (O(Dim)) and releases o's projection workers.
+func (o *Policy) ChangeCluster(q *Problem, m Mapping) error {
+	n, err := o.rebuild(q, m)
+	if err != nil {
+		return err
+	}
+	o.Close()
+	*o = *n
+	return nil
 }

@@ -202,9 +202,9 @@ func TestLoggerAndSettingsValidate(t *testing.T) {
 	require.NoError(t, err)
 	next.Close()
 	out := buf.String()
-	require.Equal(t, 2, strings.Count(out, "ogasched: step"), out)
+	require.Equal(t, 2, strings.Count(out, "msg=observe family=ogasched"), out)
 	require.Contains(t, out, "slot=1 gradNorm=")
-	require.Contains(t, out, "ogasched: rebuild")
+	require.Contains(t, out, "msg=rebuild family=ogasched")
 
 	err = Settings{Workers: -1, Horizon: -2, Init: []float64{math.NaN()}}.Validate()
 	require.ErrorIs(t, err, ErrSettings)

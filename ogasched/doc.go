@@ -12,11 +12,23 @@
 // arrivals x(t) are known, pol.Observe(t, x) learns from them. Save the
 // learned state with pol.MarshalBinary and restore it into New(p, same
 // Settings) with UnmarshalBinary. When the cluster changes, derive the new
-// problem (Problem.AddNode, RemoveNode, AddPort, RemovePort) and carry the
-// state over with pol.Rebuild(q, mapping). See Example.
+// problem (q, m, err := p.RemoveNode(r), or AddNode, AddPort, RemovePort)
+// and move the policy onto it with pol.ChangeCluster(q, m). See Example.
 //
-// The conventions of package bipartite hold: decisions are owned by the
-// policy until its next call; Decide needs t > the previous Decide's t and
+// Decision lifetime: a decision returned by Decide, and every slice in it,
+// is owned by the policy and valid until the next call of any method of
+// that policy; copy what you keep. The policy never reads a returned
+// decision back, so a caller that modifies it changes nothing the policy
+// does later.
+//
+// Cluster changes are made in place on the policy, which keeps what it
+// learned about what survives. The edit methods of Problem build the changed problem and its
+// Mapping (new index -> old index, -1 = new) and leave p unchanged;
+// surviving ports and nodes keep their order and are renumbered compactly;
+// ChangeCluster(q, m) carries y over; a snapshot taken afterwards restores
+// into New(q, same Settings) (the contract of package bipartite).
+//
+// The other conventions of package bipartite hold: Decide needs t > the previous Decide's t and
 // Observe names the latest Decide's t once (else ErrSlot; a skipped slot or
 // a missing Observe is a slot without arrivals, which does not move y); a
 // failed call leaves the policy unchanged; errors wrap the sentinels of
@@ -25,16 +37,16 @@
 // job type, so it has no job IDs; a caller with several jobs of one type in
 // a slot uses Expand (Section III-D). The baselines of package baselines
 // (DRF, FAIRNESS, BINPACKING, SPREADING and the -pod variants) learn
-// nothing; their snapshot keeps only the slot order; when the cluster
-// changes, build them again on the new problem.
+// nothing; their snapshot keeps only the slot order; ChangeCluster moves
+// them onto a changed problem in place.
 //
 // A snapshot is {"format":"msched/ogasched.Policy","version":1,
-// "model":FINGERPRINT,"state":{"decided","observed","y","check"}}: y(t) and
-// the slot counters (the step schedules of this package depend on the slot
-// only); the fingerprint covers the problem (graph, K, demands,
+// "model":FINGERPRINT,"check":"sha256:…","state":{"decided","observed","y",
+// "check"}}: y(t) and the slot counters (the step schedules of this
+// package depend on the slot only); the fingerprint covers the problem (graph, K, demands,
 // capacities, utilities, beta), the step schedule and the projection, not
 // Workers or Logger. Restoring into another model, truncated or altered
-// bytes give an error wrapping ErrSnapshot. Rebuild keeps y on every edge
+// bytes give an error wrapping ErrSnapshot. ChangeCluster keeps y on every edge
 // whose port and node survive, starts new edges at 0, and projects onto
 // the new feasible set, so the carried decision is feasible for the new
 // cluster.
@@ -228,6 +240,17 @@
 // policy unchanged. The JSON decoders reject unknown fields, trailing data,
 // a trace with fewer than one port, and declared sizes above the limits
 // before the graph is built.
+//
+// Feasibility is an invariant: every decision Decide returns or Observe
+// keeps satisfies (6) within FeasibilityTol (1e-9) times the problem's
+// largest demand or capacity, and (5) exactly with the exact projection.
+// At the value limits a gradient step reaches 1e30 (a step of 1e15 times
+// arrivals of 1e15), where the projection's rounding alone exceeded a
+// capacity of 2 by 1; when eta |grad| is large enough for that to be
+// possible, Observe checks every block and scales one whose sum exceeds
+// its capacity onto it (the decision is then feasible, no longer the exact
+// projection). A debug build (go test -tags mscheddebug) asserts the
+// invariant in every Decide and Observe and panics on a violation.
 //
 // # Simulation
 //

@@ -57,12 +57,10 @@ func Example() {
 			if err != nil {
 				panic(err)
 			}
-			next, err := pol.Rebuild(q, m)
-			if err != nil {
+			if err := pol.ChangeCluster(q, m); err != nil { // in place
 				panic(err)
 			}
-			pol.Close()
-			pol, p = next, q
+			p = q
 		}
 		x := arrivals(t, p.NumPorts())
 		y, err := pol.Decide(t, x) // y(t), owned by pol until its next call

@@ -57,6 +57,9 @@ var nodeClass = [][]float64{
 
 // Generate draws an instance from cfg using rng.
 func Generate(cfg Config, rng *rand.Rand) (*Problem, error) {
+	if rng == nil {
+		return nil, fmt.Errorf("%w: rng is a nil *rand.Rand", ErrSettings)
+	}
 	if cfg.Ports <= 0 || cfg.Nodes <= 0 || cfg.K <= 0 {
 		return nil, fmt.Errorf("%w: Ports = %d, Nodes = %d, K = %d, want > 0", ErrSettings, cfg.Ports, cfg.Nodes, cfg.K)
 	}
@@ -117,7 +120,7 @@ func Generate(cfg Config, rng *rand.Rand) (*Problem, error) {
 	}
 	g, err := bipartite.NewGraph(L, R, edges)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: generated graph: %w", ErrSettings, err)
 	}
 	capacity := make([][]float64, R)
 	util := make([][]utility.Utility, R)
@@ -130,7 +133,7 @@ func Generate(cfg Config, rng *rand.Rand) (*Problem, error) {
 			a := cfg.ALo + (cfg.AHi-cfg.ALo)*rng.Float64()
 			u, err := utility.New(kinds[rng.IntN(len(kinds))], a)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%w: generated utility: %w", ErrSettings, err)
 			}
 			util[r][k] = u
 		}

@@ -54,7 +54,7 @@ func Expand(p *Problem, J []int) (*Problem, error) {
 	}
 	ng, err := bipartite.NewGraph(port, g.NumRight(), edges)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: expanded graph: %w", ErrDimension, err)
 	}
 	return NewProblem(ng, demand, p.Capacity, p.Utility, p.Beta)
 }

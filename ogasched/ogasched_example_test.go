@@ -139,13 +139,12 @@ func ExamplePolicy_Rebuild() {
 	if err != nil {
 		panic(err)
 	}
-	next, err := pol.Rebuild(q, m)
-	if err != nil {
+	before := append([]float64(nil), pol.Y()...)
+	if err := pol.ChangeCluster(q, m); err != nil { // in place
 		panic(err)
 	}
-	defer next.Close()
-	y, _ := next.Decide(3, x) // edges (0,0), (1,0), (1,1): y of (1,1) starts at 0
-	fmt.Printf("before %.4f\nafter  %.4f\n", pol.Y(), y)
+	y, _ := pol.Decide(3, x) // edges (0,0), (1,0), (1,1): y of (1,1) starts at 0
+	fmt.Printf("before %.4f\nafter  %.4f\n", before, y)
 	// Output:
 	// before [1.0000 1.0000]
 	// after  [1.0000 1.0000 0.0000]

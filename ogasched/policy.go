@@ -53,8 +53,10 @@ type Settings struct {
 	// Init is y(0) in the flat layout; nil (the zero value) means zero. It
 	// is projected onto Y; its values must be finite and its length Dim.
 	Init []float64
-	// Logger, if not nil, receives one Debug record per Observe (slot,
-	// gradient norm, step eta_t) and one Info record per Rebuild. nil (the
+	// Logger, if not nil, receives one Debug record "observe" per Observe
+	// (family, policy, slot, then gradient norm, step eta_t) and one Info
+	// record "rebuild" per Rebuild, in the log vocabulary of package
+	// bipartite. nil (the
 	// zero value) is off and costs one comparison per slot.
 	Logger *slog.Logger
 }
@@ -157,9 +159,13 @@ type Policy struct {
 	yb      []float64 // y in block order
 	zb      []float64
 	y       []float64 // flat y(t)
+	out     []float64 // what Decide and Y return: a copy of y, never read back
 	grad    []float64 // flat gradient
 	rt      *rewardTables
 	sums    []float64 // per-type scratch of rt.gradient
+
+	repairAbove float64 // eta*|grad| above which Observe checks (6) (setRepairAbove)
+	scale       float64 // Problem.scale, the unit of FeasibilityTol
 
 	decided  int  // t of the latest Decide, -1 before the first
 	observed bool // Observe(decided) was called
@@ -216,7 +222,7 @@ func newPolicy(p *Problem, s Settings) *Policy {
 		perm: make([]int, 0, n), u: make([]float64, 0, n),
 		tau: make([]float64, g.NumRight()*K),
 		yb:  make([]float64, n), zb: make([]float64, n),
-		y: make([]float64, n), grad: make([]float64, n), decided: -1,
+		y: make([]float64, n), out: make([]float64, n), grad: make([]float64, n), decided: -1,
 	}
 	// Blocks (r, k) in two groups: first the loose ones, whose bounds sum
 	// to at most c_r^k (with a margin of 4 n eps for the rounding of any
@@ -314,6 +320,7 @@ func newPolicy(p *Problem, s Settings) *Policy {
 	}
 	pol.rt, pol.sums = newRewardTables(p), make([]float64, K)
 	pol.model = fingerprint(p, step, s.PaperProjection)
+	pol.setRepairAbove()
 	return pol
 }
 
@@ -348,9 +355,13 @@ func (o *Policy) checkX(x []float64) error {
 }
 
 // Decide returns y(t) (flat layout y[e*K+k]). The arrivals x are not used
-// to decide: OGASched decides before x(t) is revealed. They are validated
-// (length, finite, non-negative) like Observe's. t must be >= 0 and greater
-// than the previous Decide's (ErrSlot). On error nothing changes.
+// to decide: OGASched decides before x(t) is revealed. A nil x is
+// accepted; a non-nil one is validated (length, finite, non-negative) like
+// Observe's. t must be >= 0 and greater than the previous Decide's
+// (ErrSlot). On error nothing changes. The returned slice follows the
+// decision-lifetime rule of package bipartite: owned by the policy, valid
+// until the next call of any of its methods, never read back (Observe
+// steps from the policy's own copy of y(t)).
 func (o *Policy) Decide(t int, x []float64) ([]float64, error) {
 	if t < 0 {
 		return nil, fmt.Errorf("%w: Decide: slot t = %d, want >= 0", ErrSlot, t)
@@ -358,11 +369,17 @@ func (o *Policy) Decide(t int, x []float64) ([]float64, error) {
 	if t <= o.decided {
 		return nil, fmt.Errorf("%w: Decide: slot t = %d, want > %d (the previous Decide)", ErrSlot, t, o.decided)
 	}
-	if err := o.checkX(x); err != nil {
-		return nil, err
+	if x != nil {
+		if err := o.checkX(x); err != nil {
+			return nil, err
+		}
 	}
 	o.decided, o.observed = t, false
-	return o.y, nil
+	copy(o.out, o.y)
+	if debugChecks {
+		o.mustBeFeasible("Decide")
+	}
+	return o.out, nil
 }
 
 // Observe reveals x(t) of the slot of the latest Decide and takes the
@@ -421,9 +438,15 @@ func (o *Policy) stepFrom(t int) error {
 		}
 	}
 	o.project()
+	if eta*norm > o.repairAbove {
+		o.repair()
+	}
+	if debugChecks {
+		o.mustBeFeasible("Observe")
+	}
 	o.observed = true
 	if o.log != nil {
-		o.log.Debug("ogasched: step", "slot", t, "gradNorm", norm, "eta", eta)
+		o.log.Debug("observe", "family", "ogasched", "policy", o.Name(), "slot", t, "gradNorm", norm, "eta", eta)
 	}
 	return nil
 }
@@ -491,11 +514,116 @@ func (o *Policy) setY(y []float64) {
 		o.zb[i] = y[j]
 	}
 	o.project()
+	o.repair()
+}
+
+// FeasibilityTol is the tolerance of the capacity constraints (6) in
+// every decision a Policy returns or keeps, relative to the problem's
+// scale S (its largest demand or capacity, at least 1):
+// sum_l y_lr^k <= c_r^k + FeasibilityTol S. The demand bounds (5) hold
+// exactly with the exact projection (the paper's procedure may break them,
+// see Settings.PaperProjection). A debug build (-tags mscheddebug) checks
+// both in every Decide and Observe and panics on a violation.
+const FeasibilityTol = 1e-9
+
+// setRepairAbove sets o.repairAbove, the step size eta*|grad| above which
+// the rounding of a projection may exceed half of FeasibilityTol S: each
+// coordinate z - tau of a block of n carries an error of about eps max|z|,
+// with max|z| <= max(u, c) + eta*|grad|, so below n * 4 eps max|z| stays
+// under FeasibilityTol S / 2.
+func (o *Policy) setRepairAbove() {
+	p := o.p
+	g := p.Graph
+	nmax := 1
+	for r := 0; r < g.NumRight(); r++ {
+		nmax = max(nmax, len(g.RightEdges(r)))
+	}
+	o.scale = p.scale()
+	o.repairAbove = FeasibilityTol*o.scale/(8*float64(nmax)*0x1p-52) - o.scale
+}
+
+// repair enforces (6) after a projection whose rounding may have broken
+// it (a gradient step of 1e30 gave capacity 2, allocated 3): every block
+// whose sum exceeds its capacity is scaled onto it, with a margin for the
+// rounding of the scaled sum. The decision is then feasible, no longer the
+// exact projection, which double precision cannot resolve at that step.
+func (o *Policy) repair() {
+	p := o.p
+	g, K := p.Graph, p.K
+	fixed := false
+	for r := 0; r < g.NumRight(); r++ {
+		es := g.RightEdges(r)
+		for k := 0; k < K; k++ {
+			c := p.Capacity[r][k]
+			sum := 0.0
+			for _, e := range es {
+				sum += o.y[e*K+k]
+			}
+			if sum <= c+FeasibilityTol*o.scale/2 {
+				continue
+			}
+			f := c / sum * (1 - float64(len(es)+2)*0x1p-52)
+			for _, e := range es {
+				o.y[e*K+k] = max(0, o.y[e*K+k]*f)
+			}
+			fixed = true
+		}
+	}
+	if fixed {
+		for i, j := range o.perm {
+			o.yb[i] = o.y[j]
+		}
+	}
+}
+
+// feasible reports whether y satisfies (6) within FeasibilityTol and, with
+// the exact projection, (5) exactly.
+func (o *Policy) feasible(y []float64) error {
+	p := o.p
+	g, K := p.Graph, p.K
+	if len(y) != p.Dim() {
+		return fmt.Errorf("%w: len(y) = %d, want %d", ErrDimension, len(y), p.Dim())
+	}
+	if !o.paper {
+		for e := 0; e < g.NumEdges(); e++ {
+			l := g.Edge(e).Left
+			for k := 0; k < K; k++ {
+				if v := y[e*K+k]; !(v >= 0 && v <= p.Demand[l][k]) {
+					return fmt.Errorf("%w: (5) violated: y[%d] = %v, want in [0, %v]", ErrValue, e*K+k, v, p.Demand[l][k])
+				}
+			}
+		}
+	}
+	for r := 0; r < g.NumRight(); r++ {
+		for k := 0; k < K; k++ {
+			c := p.Capacity[r][k]
+			sum := 0.0
+			for _, e := range g.RightEdges(r) {
+				sum += y[e*K+k]
+			}
+			if !(sum <= c+FeasibilityTol*o.scale) {
+				return fmt.Errorf("%w: (6) violated at node %d type %d: sum %v > capacity %v + FeasibilityTol * %v", ErrValue, r, k, sum, c, o.scale)
+			}
+		}
+	}
+	return nil
+}
+
+// mustBeFeasible panics if the kept decision breaks (5)-(6): the debug
+// build's invariant check (a bug, never a data error).
+func (o *Policy) mustBeFeasible(where string) {
+	if err := o.feasible(o.y); err != nil {
+		panic("ogasched: " + where + ": infeasible decision: " + err.Error())
+	}
 }
 
 // Y returns the current decision y(t) in the flat layout (owned by the
-// policy, valid until the next call of any of its methods).
-func (o *Policy) Y() []float64 { return o.y }
+// policy, valid until the next call of any of its methods, never read
+// back).
+func (o *Policy) Y() []float64 {
+	copy(o.out, o.y)
+	return o.out
+}
 
 // norm2 returns the Euclidean norm of x: the square root of the sum of
 // squares (four partial sums) when that sum is safely inside the normal

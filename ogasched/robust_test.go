@@ -157,7 +157,6 @@ func TestDecideObserveHostileInputsLeavePolicyUnchanged(t *testing.T) {
 	}{
 		{"short", []float64{1}, ErrDimension},
 		{"long", []float64{1, 1, 1}, ErrDimension},
-		{"nil", nil, ErrDimension},
 		{"NaN", []float64{math.NaN(), 1}, ErrValue},
 		{"+Inf", []float64{1, math.Inf(1)}, ErrValue},
 		{"-Inf", []float64{math.Inf(-1), 1}, ErrValue},
@@ -319,4 +318,29 @@ func TestDecodersRejectRepeatedKeys(t *testing.T) {
 	}
 	var tr Trace
 	require.ErrorIs(t, json.Unmarshal([]byte(`{"version":1,"ports":2,"ports":3,"arrivals":[[0,1,1]]}`), &tr), ErrValue)
+}
+
+// TestDecideNilArrivals: Decide does not use x, so nil is accepted and
+// gives the same y(t) as any valid x; Observe needs x (nil: ErrDimension,
+// nothing changes).
+func TestDecideNilArrivals(t *testing.T) {
+	p := handProblem(t)
+	a, err := New(p, Settings{})
+	require.NoError(t, err)
+	b, err := New(p, Settings{})
+	require.NoError(t, err)
+	x := make([]float64, p.NumPorts())
+	for l := range x {
+		x[l] = 1
+	}
+	for s := range 4 {
+		ya, err := a.Decide(s, nil)
+		require.NoError(t, err)
+		yb, err := b.Decide(s, x)
+		require.NoError(t, err)
+		require.Equal(t, yb, ya, "slot %d", s)
+		require.ErrorIs(t, a.Observe(s, nil), ErrDimension)
+		require.NoError(t, a.Observe(s, x))
+		require.NoError(t, b.Observe(s, x))
+	}
 }

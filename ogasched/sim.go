@@ -18,6 +18,9 @@ type Trace struct {
 
 // BernoulliTrace draws T slots of independent Bernoulli(rho) arrivals per port.
 func BernoulliTrace(ports, T int, rho float64, rng *rand.Rand) (*Trace, error) {
+	if rng == nil {
+		return nil, fmt.Errorf("%w: rng is a nil *rand.Rand", ErrSettings)
+	}
 	if ports <= 0 || T < 0 || !(rho >= 0 && rho <= 1) {
 		return nil, fmt.Errorf("%w: ports = %d, T = %d, rho = %v", ErrSettings, ports, T, rho)
 	}

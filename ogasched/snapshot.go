@@ -95,7 +95,7 @@ func fingerprint(p *Problem, step Step, paper bool) string {
 // MarshalBinary implements encoding.BinaryMarshaler: the snapshot
 //
 //	{"format":"msched/ogasched.Policy","version":1,"model":FINGERPRINT,
-//	 "state":{"decided":t,"observed":bool,"y":[...],"check":SUM}}
+//	 "check":"sha256:…","state":{"decided":t,"observed":bool,"y":[...],"check":SUM}}
 //
 // of y(t) and the slot counters. FINGERPRINT covers the problem, the step
 // schedule and the projection (not Workers or Logger), so that a snapshot

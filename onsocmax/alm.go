@@ -5,6 +5,14 @@ import (
 	"math"
 )
 
+// CeilingMaxOuter and CeilingMaxInner bound ALMSettings.MaxOuter (10^6)
+// and MaxInner (10^7): with both at MaxInt one job's solve had no
+// iteration cap left.
+const (
+	CeilingMaxOuter = 1_000_000
+	CeilingMaxInner = 10_000_000
+)
+
 // Terms is a separable convex objective sum_i h_i(x_i). Term returns
 // h_i(x) and h_i'(x) for x in the hard domain of the problem; both must be
 // finite there.
@@ -63,8 +71,8 @@ type ALMSettings struct {
 	// epsilon_k shrink after a successful outer step; 10. Algorithm 2
 	// divides by sigma_k, which is below 1 for sigma_0 = 0.97.
 	MinShrink      float64
-	MaxOuter       int  // outer iterations; 1000
-	MaxInner       int  // inner iterations per outer iteration; 20000
+	MaxOuter       int  // outer iterations; 1000; at most CeilingMaxOuter
+	MaxInner       int  // inner iterations per outer iteration; 20000; at most CeilingMaxInner
 	PaperViolation bool // use the signed sum of (25) instead of absolute values
 	// PaperSchedule updates the multipliers only after an outer iteration
 	// with v <= epsilon_k, as Algorithm 2 does. With Table II's p = 1.002
@@ -122,8 +130,9 @@ func (s *ALMSettings) withDefaults() (ALMSettings, error) {
 		return o, fmt.Errorf("%w: Decay = %v, want in (0, 1)", ErrSettings, o.Decay)
 	case !(o.MinShrink >= 1):
 		return o, fmt.Errorf("%w: MinShrink = %v, want >= 1", ErrSettings, o.MinShrink)
-	case o.MaxOuter < 0 || o.MaxInner < 0:
-		return o, fmt.Errorf("%w: MaxOuter = %d, MaxInner = %d", ErrSettings, o.MaxOuter, o.MaxInner)
+	case o.MaxOuter < 0 || o.MaxInner < 0 || o.MaxOuter > CeilingMaxOuter || o.MaxInner > CeilingMaxInner:
+		return o, fmt.Errorf("%w: MaxOuter = %d, MaxInner = %d, want in [0, CeilingMaxOuter = %d] and [0, CeilingMaxInner = %d]",
+			ErrSettings, o.MaxOuter, o.MaxInner, CeilingMaxOuter, CeilingMaxInner)
 	}
 	return o, nil
 }
@@ -233,6 +242,10 @@ func (a *ALM) Minimize(dst []float64, prob *SeparableProblem) (SolveResult, erro
 		res.Iterations = k + 1
 		v := a.violation(dst)
 		res.Violation = v
+		if math.IsNaN(pg) || math.IsInf(pg, 0) || math.IsNaN(v) || math.IsInf(v, 0) {
+			res.Status = Failure
+			return res, fmt.Errorf("%w: ALM: non-finite iterate at outer iteration %d (gradient norm %v, violation %v)", ErrValue, k+1, pg, v)
+		}
 		if pg <= set.GradTol && v <= set.ViolationTol {
 			res.Status = Success
 			if !ok {

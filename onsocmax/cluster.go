@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/internal/checked"
 )
 
@@ -42,6 +43,21 @@ func (p *Policy) Units(dst []int, nodes []int, arrival, deadline int) ([]int, er
 	return dst, nil
 }
 
+// Mesh returns the current cluster as a new mesh of NumNodes() nodes × W
+// slots: each node's capacity template, zero for a removed node. It is
+// the model a snapshot taken now restores into, New(p.Mesh(), same
+// Settings), as the cluster-change contract of package bipartite asks: a
+// snapshot taken after AddNode or RemoveNode is refused by a policy built
+// on the mesh before the change.
+func (p *Policy) Mesh() *bipartite.Mesh {
+	return &bipartite.Mesh{Nodes: p.nodes, Slots: p.w, Capacity: slices.Clone(p.capacity)}
+}
+
+// remodel refingerprints the policy on its current cluster after a change.
+func (p *Policy) remodel() {
+	p.model = fingerprint(&bipartite.Mesh{Nodes: p.nodes, Slots: p.w, Capacity: p.capacity}, p.settings)
+}
+
 // AddNode adds a node whose capacity in absolute slot s is
 // capacity[s%W] (len(capacity) = W, finite, non-negative) and returns its
 // index: the lowest index of a removed node, else NumNodes(). The new
@@ -69,6 +85,7 @@ func (p *Policy) AddNode(capacity []float64) (int, error) {
 		p.alive = append(p.alive, true)
 		p.capacity = append(p.capacity, capacity...)
 		p.usage = append(p.usage, make([]float64, p.w)...)
+		p.remodel()
 		return node, nil
 	}
 	p.alive[node] = true
@@ -81,6 +98,7 @@ func (p *Policy) AddNode(capacity []float64) (int, error) {
 		p.usage[node*p.w+col] = 0
 	}
 	copy(p.capacity[node*p.w:(node+1)*p.w], capacity)
+	p.remodel()
 	return node, nil
 }
 
@@ -117,5 +135,6 @@ func (p *Policy) RemoveNode(node int, dst []Allocation) ([]Allocation, error) {
 	}
 	p.alive[node] = false
 	clear(p.capacity[node*p.w : (node+1)*p.w])
+	p.remodel()
 	return dst, nil
 }

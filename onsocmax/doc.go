@@ -13,7 +13,7 @@
 //		// dec.Allocations: x on (Node, Slot); dec.Outcomes: per job, why
 //	}
 //	removed, _ := pol.RemoveNode(i, nil)       // its future reservations, to place again
-//	state, _ := pol.MarshalBinary()            // restore: New(mesh, settings) + UnmarshalBinary
+//	state, _ := pol.MarshalBinary()            // restore: New(pol.Mesh(), settings) + UnmarshalBinary
 //
 // Example_embedding is the whole loop. The rules shared by every family
 // (slots, decision ownership, job IDs, snapshots, errors) are in the
@@ -144,8 +144,15 @@
 // slots stand. On a fixed instance (slots below W) this is exactly the
 // paper's policy.
 //
-// A changing cluster. AddNode adds a node with its own capacity template
-// (reusing a removed node's index); RemoveNode cancels the node's
+// A changing cluster.
+// Cluster changes are made in place on the policy, which keeps what it
+// learned about what survives.
+// A snapshot taken after a change restores into a policy built by New on
+// the current mesh, Policy.Mesh() (removed nodes have zero capacity
+// there), with the same settings. Unlike the contract of package
+// bipartite (planned for v0.3.0, see CHANGELOG.md), node indices stay
+// stable: AddNode adds a node with its own capacity template (reusing a
+// removed node's index); RemoveNode cancels the node's
 // reservations in the slots after the latest Decide and returns them, so
 // the scheduler can place that work again (as new jobs); the slot being
 // executed keeps its reservations. The usage levels of every other node
@@ -163,8 +170,13 @@
 // gets an Outcome: Allocated, PricedOut (the prices exceed its marginal
 // welfare), NoCapacity, AboveBounds or BelowBounds.
 //
-// Decisions and errors. The Decision's slices are owned by the policy and
-// valid until its next method call. Decide is all or nothing: on any
+// Decisions and errors.
+// Decision lifetime: a decision returned by Decide, and every slice in it,
+// is owned by the policy and valid until the next call of any method of
+// that policy; copy what you keep. The policy never reads a returned
+// decision back, so a caller that modifies it changes nothing the policy
+// does later.
+// Decide is all or nothing: on any
 // error (a slot out of order, an invalid job, a duplicate ID in the batch,
 // a solver failure on a later job) it returns a zero Decision and leaves
 // the policy exactly as it was. Job IDs are the caller's, opaque; the
@@ -173,12 +185,14 @@
 // Snapshots. MarshalBinary (and MarshalJSON, same bytes) saves the window
 // position, the cluster's nodes and every reservation in the window, in
 // the envelope {"format":"msched/onsocmax.Policy","version":1,"model":…,
-// "state":…}, fingerprinted on the mesh and settings given to New.
+// "check":"sha256:…","state":…}, fingerprinted on the mesh and settings
+// given to New.
 // UnmarshalBinary into a policy built by New on the same model checks
 // every index, slot and value, recomputes the usage levels from the
 // reservations in their original order (bit for bit) and checks them
-// against the capacities; any mismatch is an error wrapping ErrSnapshot
-// and the internal/snapshot cause, with the policy unchanged.
+// against the capacities (0 < x <= MaxValue, one reservation per job and
+// unit, none before the first Decide); any mismatch is an error wrapping
+// ErrSnapshot and the internal/snapshot cause, with the policy unchanged.
 //
 // Diagnostics. Settings.Logger, when set, receives one Debug record per
 // Decide and one per job that got nothing; nil costs one comparison.

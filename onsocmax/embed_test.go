@@ -230,7 +230,8 @@ func cmpInts(a1, b1, a2, b2 int) int {
 }
 
 // TestSnapshotContinuation: N slots, snapshot, restore into a policy
-// freshly built by New on the same mesh and settings, M more slots: the
+// freshly built by New on the current mesh (Policy.Mesh) and the same
+// settings, M more slots: the
 // decisions and cancelled reservations are bit-identical to those of the
 // uninterrupted policy, for every setting, with nodes joining and leaving
 // on both sides of the snapshot. JSON gives the same bytes.
@@ -248,7 +249,12 @@ func TestSnapshotContinuation(t *testing.T) {
 		js, err := a.MarshalJSON()
 		require.NoError(t, err)
 		require.Equal(t, data, js)
-		b, err := New(m, set)
+		stale, err := New(m, set)
+		require.NoError(t, err)
+		if !slices.Equal(a.Mesh().Capacity, m.Capacity) || a.NumNodes() != m.Nodes {
+			require.Error(t, stale.UnmarshalBinary(data), "the mesh before the changes refuses the snapshot")
+		}
+		b, err := New(a.Mesh(), set)
 		require.NoError(t, err)
 		require.NoError(t, b.UnmarshalBinary(data))
 		again, err := b.MarshalBinary()
@@ -505,7 +511,7 @@ func TestSnapshotAfterNodeReuse(t *testing.T) {
 	require.Equal(t, 0, i)
 	data, err := p.MarshalBinary()
 	require.NoError(t, err)
-	q, err := New(m, set)
+	q, err := New(p.Mesh(), set) // the current cluster
 	require.NoError(t, err)
 	require.NoError(t, q.UnmarshalBinary(data))
 	j2 := j
@@ -532,7 +538,7 @@ func TestLogger(t *testing.T) {
 	_, err = p.Decide(0, []Job{oneUnitJob(1, 3), {ID: 2, Rho: 1, Units: []int{0}, XBar: []float64{1}, Beta: []float64{0}, Utility: []utility.Utility{lin(9)}}})
 	require.NoError(t, err)
 	out := buf.String()
-	assert.Contains(t, out, "onsocmax: decide")
+	assert.Contains(t, out, "msg=decide family=onsocmax policy=OnSocMax slot=0")
 	assert.Contains(t, out, "reason=AboveBounds")
 	assert.Equal(t, 2, strings.Count(out, "\n"))
 }

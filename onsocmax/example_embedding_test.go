@@ -51,9 +51,10 @@ func Example_embedding() {
 			cancelled, _ := pol.RemoveNode(1, nil)
 			fmt.Printf("node 1 leaves: %d reservations cancelled\n", len(cancelled))
 		}
-		if t == 3 { // restart: save, rebuild on the same model, restore
+		if t == 3 { // restart: save, rebuild on the current model, restore
 			saved, _ = pol.MarshalBinary()
-			pol, _ = onsocmax.New(mesh, settings)
+			current := pol.Mesh() // node 1 removed: its capacity is zero
+			pol, _ = onsocmax.New(current, settings)
 			if err := pol.UnmarshalBinary(saved); err != nil {
 				fmt.Println(err)
 				return
@@ -79,7 +80,7 @@ func Example_embedding() {
 	// node 1 leaves: 6 reservations cancelled
 	// slot 2: job 20 Allocated 7.22
 	// slot 2: job 21 Allocated 4.42
-	// restarted from 782 bytes
+	// restarted from 864 bytes
 	// slot 3: job 30 Allocated 5.17
 	// slot 3: job 31 Allocated 3.36
 	// slot 4: job 40 Allocated 5.17

@@ -128,7 +128,7 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 	}
 	m, err := bipartite.NewMesh(c.Nodes, c.Slots, capacity)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: generated mesh: %w", ErrSettings, err)
 	}
 	in := &Instance{Mesh: m}
 	total := 0
@@ -159,7 +159,7 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 			var u utility.Utility
 			if c.PerJobUtility {
 				if u, err = utility.New(kind, c.AMin+(c.AMax-c.AMin)*rng.Float64()); err != nil {
-					return nil, err
+					return nil, fmt.Errorf("%w: generated utility: %w", ErrSettings, err)
 				}
 			}
 			units, err := m.Available(nil, nodes, t, dl)
@@ -177,7 +177,7 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 				j.Beta[q] = c.BetaMin + (c.BetaMax-c.BetaMin)*rng.Float64()
 				if !c.PerJobUtility {
 					if u, err = utility.New(kind, c.AMin+(c.AMax-c.AMin)*rng.Float64()); err != nil {
-						return nil, err
+						return nil, fmt.Errorf("%w: generated utility: %w", ErrSettings, err)
 					}
 				}
 				j.Utility[q] = u

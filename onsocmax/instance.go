@@ -2,6 +2,7 @@ package onsocmax
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -150,7 +151,19 @@ func checkMesh(m *bipartite.Mesh) error {
 	if !ok || n > MaxUnits {
 		return fmt.Errorf("%w: mesh nodes %d x slots %d > MaxUnits = %d", ErrTooLarge, m.Nodes, m.Slots, MaxUnits)
 	}
-	return m.Validate()
+	if err := m.Validate(); err != nil {
+		// The package's own sentinel first, bipartite's kept as a second
+		// cause (%w twice).
+		sentinel := ErrValue
+		switch {
+		case errors.Is(err, bipartite.ErrDimension):
+			sentinel = ErrDimension
+		case errors.Is(err, bipartite.ErrTooLarge):
+			sentinel = ErrTooLarge
+		}
+		return fmt.Errorf("%w: mesh: %w", sentinel, err)
+	}
+	return nil
 }
 
 // DefaultMinUnit is the workload at which a utility with f'(0) = +Inf
@@ -281,10 +294,13 @@ const MaxInstanceBytes = 1 << 30
 // JSON object other than white space is an error, as is a mesh whose
 // Nodes*Slots overflows or exceeds MaxUnits.
 func ReadInstance(r io.Reader) (*Instance, error) {
+	if r == nil {
+		return nil, fmt.Errorf("%w: nil io.Reader", ErrValue)
+	}
 	lr := &io.LimitedReader{R: r, N: MaxInstanceBytes + 1}
 	b, err := io.ReadAll(lr)
 	if err != nil {
-		return nil, fmt.Errorf("onsocmax: read instance: %w", err)
+		return nil, fmt.Errorf("%w: read instance: %w", ErrValue, err)
 	}
 	if len(b) > MaxInstanceBytes {
 		return nil, fmt.Errorf("%w: instance larger than MaxInstanceBytes = %d", ErrTooLarge, MaxInstanceBytes)
@@ -319,7 +335,7 @@ func (in *Instance) UnmarshalJSON(b []byte) error {
 	}
 	m, err := bipartite.NewMesh(v.Mesh.Nodes, v.Mesh.Slots, v.Mesh.Capacity)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: mesh: %w", ErrValue, err)
 	}
 	out := Instance{Mesh: m, Jobs: v.Jobs}
 	if err := out.Validate(); err != nil {

@@ -8,9 +8,12 @@ import (
 	"github.com/msched/msched/utility"
 )
 
+// CeilingMaxOfflineIterations bounds OfflineSettings.MaxIterations.
+const CeilingMaxOfflineIterations = 10_000_000
+
 // OfflineSettings configures OfflineConcave. The zero value is valid.
 type OfflineSettings struct {
-	MaxIterations int     // dual iterations; 0 means 500 (then up to MaxIterations/4+20 Frank-Wolfe steps)
+	MaxIterations int     // dual iterations; 0 means 500 (then up to MaxIterations/4+20 Frank-Wolfe steps); at most CeilingMaxOfflineIterations
 	GapTol        float64 // stop when (Upper-Lower) <= GapTol*Upper; 0 means 1e-5
 	// Context, if not nil, is checked before every dual and Frank-Wolfe
 	// iteration; once it is done OfflineConcave returns its error
@@ -58,8 +61,8 @@ func OfflineConcave(in *Instance, s *OfflineSettings) (*OfflineResult, error) {
 	var ctx context.Context
 	if s != nil {
 		ctx = s.Context
-		if s.MaxIterations < 0 || s.GapTol < 0 || math.IsNaN(s.GapTol) {
-			return nil, fmt.Errorf("%w: MaxIterations %d GapTol %v", ErrSettings, s.MaxIterations, s.GapTol)
+		if s.MaxIterations < 0 || s.MaxIterations > CeilingMaxOfflineIterations || s.GapTol < 0 || math.IsNaN(s.GapTol) {
+			return nil, fmt.Errorf("%w: MaxIterations = %d (want in [0, CeilingMaxOfflineIterations = %d]), GapTol = %v", ErrSettings, s.MaxIterations, CeilingMaxOfflineIterations, s.GapTol)
 		}
 		if s.MaxIterations > 0 {
 			maxIter = s.MaxIterations

@@ -53,6 +53,14 @@ type FlowSettings struct {
 	MaxWork int64
 }
 
+// CeilingMaxAugmentations and CeilingMaxFlowWork are the largest
+// FlowSettings.MaxAugmentations and MaxWork (2^40 arc scans, hours of
+// work); above them Validate returns an error.
+const (
+	CeilingMaxAugmentations = 1 << 40
+	CeilingMaxFlowWork      = 1 << 40
+)
+
 // DefaultMaxFlowWork is the default FlowSettings.MaxWork: 2^28 arc scans,
 // about 10 s here; a 20x default day scans 4.3e4 (1.6 ms).
 const DefaultMaxFlowWork = 1 << 28
@@ -70,11 +78,11 @@ func DefaultMaxAugmentations(arcs int) int {
 
 // Validate reports invalid settings, wrapping ErrSettings.
 func (s FlowSettings) Validate() error {
-	if s.MaxAugmentations < 0 {
-		return fmt.Errorf("%w: FlowSettings.MaxAugmentations = %d, want >= 0", ErrSettings, s.MaxAugmentations)
+	if s.MaxAugmentations < 0 || s.MaxAugmentations > CeilingMaxAugmentations {
+		return fmt.Errorf("%w: FlowSettings.MaxAugmentations = %d, want in [0, CeilingMaxAugmentations = %d]", ErrSettings, s.MaxAugmentations, CeilingMaxAugmentations)
 	}
-	if s.MaxWork < 0 {
-		return fmt.Errorf("%w: FlowSettings.MaxWork = %d, want >= 0", ErrSettings, s.MaxWork)
+	if s.MaxWork < 0 || s.MaxWork > CeilingMaxFlowWork {
+		return fmt.Errorf("%w: FlowSettings.MaxWork = %d, want in [0, CeilingMaxFlowWork = %d]", ErrSettings, s.MaxWork, int64(CeilingMaxFlowWork))
 	}
 	if !(s.CapacityTol >= 0 && s.CapacityTol <= 1e-3) {
 		return fmt.Errorf("%w: FlowSettings.CapacityTol = %v, want in [0, 1e-3]", ErrSettings, s.CapacityTol)

@@ -219,7 +219,22 @@ func (p *Policy) Decide(t int, jobs []Job) (Decision, error) {
 	if p.settings.Logger != nil {
 		p.log(t, len(jobs))
 	}
+	if debugChecks {
+		p.mustBeFeasible()
+	}
 	return p.out, nil
+}
+
+// mustBeFeasible panics if a usage level exceeds its capacity by more than
+// a relative 1e-9 or is negative or not finite: the debug build's
+// invariant check (-tags mscheddebug).
+func (p *Policy) mustBeFeasible() {
+	for r, u := range p.usage {
+		c := p.capacity[r]
+		if !(u >= 0 && u <= c+1e-9*math.Max(1, c)) {
+			panic(fmt.Sprintf("onsocmax: infeasible usage: unit %d: omega = %v, capacity %v", r, u, c))
+		}
+	}
 }
 
 func (p *Policy) log(t, jobs int) {
@@ -228,10 +243,10 @@ func (p *Policy) log(t, jobs int) {
 	if !l.Enabled(ctx, slog.LevelDebug) {
 		return
 	}
-	l.LogAttrs(ctx, slog.LevelDebug, "onsocmax: decide", slog.Int("slot", t), slog.Int("jobs", jobs), slog.Int("allocations", len(p.out.Allocations)))
+	l.LogAttrs(ctx, slog.LevelDebug, "decide", slog.String("family", "onsocmax"), slog.String("policy", p.Name()), slog.Int("slot", t), slog.Int("jobs", jobs), slog.Int("allocations", len(p.out.Allocations)))
 	for _, o := range p.out.Outcomes {
 		if o.Reason != Allocated {
-			l.LogAttrs(ctx, slog.LevelDebug, "onsocmax: job got nothing", slog.Int("slot", t), slog.Int("job", o.Job), slog.String("reason", o.Reason.String()))
+			l.LogAttrs(ctx, slog.LevelDebug, "outcome", slog.String("family", "onsocmax"), slog.String("policy", p.Name()), slog.Int("slot", t), slog.Int("job", o.Job), slog.String("reason", o.Reason.String()))
 		}
 	}
 }

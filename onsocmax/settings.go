@@ -39,9 +39,13 @@ const (
 	AdmitOutOfBounds
 )
 
-// Settings configures Policy (New). Iota and V have no default; every
-// other zero field is the paper's setup: the exact solver, partitionable
-// jobs, out-of-bounds jobs rejected.
+// Settings configures Policy (New). Iota and V have no default and are
+// the one exception to the zero-value rule of package bipartite: they bound
+// the marginal welfare of the jobs to come, which the mesh does not
+// determine, so the operator declares them (Instance.MarginalBounds
+// computes them for a known instance), and Settings{} is an error naming
+// both. Every other zero field is the paper's setup: the exact solver,
+// partitionable jobs, out-of-bounds jobs rejected.
 type Settings struct {
 	// Iota and V are the bounds 0 < Iota <= V < Inf of the marginal
 	// welfare, eq. (8), declared by the operator; the Theorem 2 pricing
@@ -70,8 +74,9 @@ type Settings struct {
 	// setting) this picks the single best unit, i.e. it is exact. Zero
 	// (false) is the partitionable OnSocMax.
 	NonPartitionable bool
-	// Logger receives one Debug record per Decide (slot, jobs,
-	// allocations) and one per job that got nothing (its Reason); nil
+	// Logger receives one Debug record "decide" per Decide (family,
+	// policy, slot, jobs, allocations) and one "outcome" per job that got
+	// nothing (its Reason), in the log vocabulary of package bipartite; nil
 	// (the default) logs nothing and costs one comparison.
 	Logger *slog.Logger
 }

@@ -57,8 +57,8 @@ type reservationRecord struct {
 // MarshalBinary saves the learned state: the usage levels omega_r of the
 // window (as the reservations they sum), the window position and the
 // cluster's nodes, in the envelope of internal/snapshot with format
-// "msched/onsocmax.Policy", version 1 and a fingerprint of the mesh and
-// settings given to New. Last and the Logger are not saved.
+// "msched/onsocmax.Policy", version 1 and a fingerprint of the current
+// mesh (New's, or Mesh() after AddNode or RemoveNode) and the settings. Last and the Logger are not saved.
 func (p *Policy) MarshalBinary() ([]byte, error) {
 	if p == nil || p.w == 0 {
 		return nil, fmt.Errorf("%w: Policy not built by New", ErrSnapshot)
@@ -85,11 +85,16 @@ func (p *Policy) MarshalJSON() ([]byte, error) { return p.MarshalBinary() }
 func (p *Policy) UnmarshalJSON(b []byte) error { return p.UnmarshalBinary(b) }
 
 // UnmarshalBinary restores state saved by MarshalBinary into p, which
-// must have been built by New on the same mesh and settings. Every
+// must have been built by New on the saving policy's current mesh
+// (Policy.Mesh) and the same settings. Every
 // length, index, slot and value is checked and the usage levels are
-// recomputed from the reservations (each unit within its capacity)
-// before anything is installed: on any error, which wraps ErrSnapshot and
-// the internal/snapshot cause, p is unchanged.
+// recomputed from the reservations before anything is installed: the
+// window position 0 <= now <= math.MaxInt-2W (0 and no reservation before
+// the first Decide), capacities finite and >= 0 (0 on a removed node),
+// reservations in slot order within the window, 0 < x <= MaxValue, one
+// per job and unit, and each live unit's usage within its capacity. On
+// any error, which wraps ErrSnapshot and the internal/snapshot cause, p is
+// unchanged.
 func (p *Policy) UnmarshalBinary(b []byte) error {
 	if p == nil || p.w == 0 {
 		return fmt.Errorf("%w: Policy not built by New", ErrSnapshot)
@@ -116,16 +121,26 @@ func (p *Policy) UnmarshalBinary(b []byte) error {
 			return bad("capacity[%d] = %v (node alive %v)", r, c, st.Alive[r/w])
 		}
 	}
+	if !st.Started && len(st.Reservations) > 0 {
+		return bad("%d reservations before the first Decide", len(st.Reservations))
+	}
 	usage := make([]float64, st.Nodes*w)
 	ledger := make([][]reservation, w)
+	type unit struct{ job, node, slot int }
+	units := make(map[unit]struct{}, len(st.Reservations))
 	prevSlot := st.Now
 	for k, e := range st.Reservations {
 		// In slot order; those of a removed node survive in the current
-		// slot only.
+		// slot only; x <= xbar <= MaxValue; one per job and unit.
 		if e.Node < 0 || e.Node >= st.Nodes || e.Slot >= st.Now+w || e.Slot < prevSlot ||
-			!(e.X > 0) || math.IsInf(e.X, 1) || (!st.Alive[e.Node] && (!st.Started || e.Slot != st.Now)) {
-			return bad("reservation %d: %+v (window [%d, %d), %d nodes)", k, e, st.Now, st.Now+w, st.Nodes)
+			!(e.X > 0 && e.X <= MaxValue) || (!st.Alive[e.Node] && (!st.Started || e.Slot != st.Now)) {
+			return bad("reservation %d: %+v (window [%d, %d), %d nodes, x in (0, MaxValue = %g])", k, e, st.Now, st.Now+w, st.Nodes, MaxValue)
 		}
+		u := unit{e.Job, e.Node, e.Slot}
+		if _, dup := units[u]; dup {
+			return bad("reservation %d: job %d holds node %d slot %d twice", k, e.Job, e.Node, e.Slot)
+		}
+		units[u] = struct{}{}
 		prevSlot = e.Slot
 		col := e.Slot % w
 		r := e.Node*w + col

@@ -23,9 +23,12 @@ const (
 	// Trivial: the problem was solved without iterating (empty job, zero
 	// target, or the unconstrained optimum already feasible).
 	Trivial
+	// Failure: an iterate became NaN or infinite (the solver also returns
+	// an error wrapping ErrValue); dst is not a solution.
+	Failure
 )
 
-var statusNames = [...]string{"NotTerminated", "Success", "IterationLimit", "InnerIterationLimit", "Trivial"}
+var statusNames = [...]string{"NotTerminated", "Success", "IterationLimit", "InnerIterationLimit", "Trivial", "Failure"}
 
 // String returns the status name.
 func (s Status) String() string {
@@ -36,11 +39,15 @@ func (s Status) String() string {
 }
 
 // Err returns the error of an early stop: an error wrapping
-// ErrIterationLimit for IterationLimit and InnerIterationLimit, nil for
-// every other status (NotTerminated included, as in gonum's optimize).
+// ErrIterationLimit for IterationLimit and InnerIterationLimit, ErrValue
+// for Failure, nil for every other status (NotTerminated included, as in
+// gonum's optimize).
 func (s Status) Err() error {
-	if s == IterationLimit || s == InnerIterationLimit {
+	switch s {
+	case IterationLimit, InnerIterationLimit:
 		return fmt.Errorf("%w: status %v", ErrIterationLimit, s)
+	case Failure:
+		return fmt.Errorf("%w: status %v: non-finite iterate", ErrValue, s)
 	}
 	return nil
 }

@@ -10,9 +10,14 @@ import (
 // WaterFillSettings configures WaterFill. The zero value is valid.
 type WaterFillSettings struct {
 	// MaxIterations bounds the bisection steps on mu; 0 means 200, enough to
-	// reach adjacent floating-point numbers.
+	// reach adjacent floating-point numbers; at most
+	// CeilingWaterFillIterations (the bracket of a float64 bisection is
+	// exhausted after about 2100 steps).
 	MaxIterations int
 }
+
+// CeilingWaterFillIterations bounds WaterFillSettings.MaxIterations.
+const CeilingWaterFillIterations = 100_000
 
 // WaterFill solves P3 exactly by dual bisection ("water-filling") and
 // writes the solution to dst. For a multiplier mu the per-unit response
@@ -40,8 +45,8 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 	}
 	maxIter := 200
 	if settings != nil && settings.MaxIterations != 0 {
-		if settings.MaxIterations < 0 {
-			return SolveResult{}, fmt.Errorf("%w: MaxIterations = %d", ErrSettings, settings.MaxIterations)
+		if settings.MaxIterations < 0 || settings.MaxIterations > CeilingWaterFillIterations {
+			return SolveResult{}, fmt.Errorf("%w: MaxIterations = %d, want in [0, CeilingWaterFillIterations = %d]", ErrSettings, settings.MaxIterations, CeilingWaterFillIterations)
 		}
 		maxIter = settings.MaxIterations
 	}
@@ -86,6 +91,9 @@ func WaterFill(dst []float64, p *P3, settings *WaterFillSettings, work []float64
 			}
 		}
 		fm := p.responseSum(mid) - p.Rho
+		if math.IsNaN(fm) || math.IsInf(fm, 0) {
+			return SolveResult{Iterations: it, Status: Failure}, fmt.Errorf("%w: water-filling: non-finite response sum %v at mu = %v", ErrValue, fm, mid)
+		}
 		if math.Abs(fm) <= 1e-14*math.Max(1, p.Rho) {
 			lo, hi = mid, mid
 			break

@@ -19,4 +19,7 @@ var (
 	ErrRange = errors.New("projection: value out of range")
 	// ErrNegativeCapacity reports a negative capacity c.
 	ErrNegativeCapacity = errors.New("projection: negative capacity")
+	// ErrNil reports a nil pointer argument (ProjectCappedSimplex8's c
+	// or tau).
+	ErrNil = errors.New("projection: nil argument")
 )

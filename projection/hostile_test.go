@@ -98,7 +98,7 @@ func testKernelsBoundedOnHostileInput(t *testing.T) {
 		},
 	}
 	for _, tc := range hostileInputs() {
-		valid := checkProjectInput(tc.z, tc.z, tc.u, tc.c) == nil
+		valid := checkProjectInput(tc.z, tc.z, tc.u, tc.c, false) == nil
 		for name, k := range kernels {
 			dst := make([]float64, len(tc.z))
 			if name == "capNewton" && !(tc.c >= 0) {
@@ -123,7 +123,7 @@ func testKernelsBoundedOnHostileInput(t *testing.T) {
 			var err error
 			v := runBounded(t, name+" "+tc.name, func() { _, err = w(dst, tc.z, tc.u, tc.c) })
 			require.Nil(t, v, "%s %s panicked", name, tc.name)
-			if !valid {
+			if valid := checkProjectInput(tc.z, tc.z, tc.u, tc.c, name == "ProjectCappedSimplex") == nil; !valid {
 				require.Error(t, err, "%s %s", name, tc.name)
 				for i := range dst {
 					require.Equal(t, 42.0, dst[i], "%s %s: dst written on error", name, tc.name)
@@ -174,4 +174,84 @@ func TestNewProjectorHugeWorkers(t *testing.T) {
 		assert.Equal(t, []float64{1, 0, 0, 1}, dst, "workers=%d", w)
 		p.Close()
 	}
+}
+
+// TestProjectCappedSimplex8Nil is issue 22 class 4: the validating entry
+// point returns ErrNil for a nil c or tau and ErrLength for nil slices,
+// where it panicked; the raw kernel documents its panic.
+func TestProjectCappedSimplex8Nil(t *testing.T) {
+	var c, tau [8]float64
+	z := make([]float64, 8)
+	for _, tc := range []struct {
+		dst, z, u []float64
+		c, tau    *[8]float64
+		want      error
+	}{
+		{nil, nil, nil, &c, &tau, ErrLength},
+		{z, z, z, nil, &tau, ErrNil},
+		{z, z, z, &c, nil, ErrNil},
+		{nil, nil, nil, nil, nil, ErrNil},
+	} {
+		require.NotPanics(t, func() {
+			require.ErrorIs(t, ProjectCappedSimplex8(tc.dst, tc.z, tc.u, tc.c, tc.tau), tc.want)
+		})
+	}
+	require.PanicsWithValue(t, "projection: CappedSimplex8 with a nil c or tau", func() { CappedSimplex8(z, z, z, nil, &tau) })
+}
+
+// TestProjectCappedSimplexInfiniteCapacity: c = +Inf means no sum
+// constraint in ProjectCappedSimplex as in CappedSimplex (the box
+// projection clip(z, 0, u), the same bits), and is rejected by the paper's
+// wrapper, whose procedure would fill an infinite capacity.
+func TestProjectCappedSimplexInfiniteCapacity(t *testing.T) {
+	z := []float64{-1, 0.5, 3, 7}
+	u := []float64{1, 1, 2, 10}
+	want := make([]float64, len(z))
+	wantTau := CappedSimplex(want, z, u, math.Inf(1))
+	require.Equal(t, []float64{0, 0.5, 2, 7}, want)
+	got := make([]float64, len(z))
+	tau, err := ProjectCappedSimplex(got, z, u, math.Inf(1))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+	require.Equal(t, wantTau, tau)
+	_, err = ProjectCappedSimplex(got, z, u, math.Inf(-1))
+	require.ErrorIs(t, err, ErrInf)
+	_, err = ProjectCappedSimplexPaper(got, z, u, math.Inf(1))
+	require.ErrorIs(t, err, ErrInf)
+}
+
+// TestProjectCappedSimplex8InfiniteCapacity: a block with c[b] = +Inf gets
+// CappedSimplex's box projection bit for bit, in the validating wrapper as
+// in the kernel.
+func TestProjectCappedSimplex8InfiniteCapacity(t *testing.T) {
+	forEachKernel(t, func(impl string) {
+		for _, n := range []int{1, 3, 5, 8} {
+			z := make([]float64, 8*n)
+			u := make([]float64, 8*n)
+			for i := range z {
+				z[i] = float64(i%7) - 2.5
+				u[i] = 1 + float64(i%3)
+			}
+			var c, tau [8]float64
+			for b := range c {
+				c[b] = float64(b + 1)
+			}
+			c[2], c[5] = math.Inf(1), math.Inf(1)
+			got := make([]float64, len(z))
+			require.NoError(t, ProjectCappedSimplex8(got, z, u, &c, &tau), "%s n=%d", impl, n)
+			for b := range 8 {
+				zb, ub, want := make([]float64, n), make([]float64, n), make([]float64, n)
+				for i := range n {
+					zb[i], ub[i] = z[8*i+b], u[8*i+b]
+				}
+				wt := CappedSimplex(want, zb, ub, c[b])
+				for i := range n {
+					require.Equal(t, math.Float64bits(want[i]), math.Float64bits(got[8*i+b]), "%s n=%d block %d coordinate %d", impl, n, b, i)
+				}
+				require.Equal(t, math.Float64bits(wt), math.Float64bits(tau[b]), "%s n=%d block %d tau", impl, n, b)
+			}
+			c[3] = math.Inf(-1)
+			require.ErrorIs(t, ProjectCappedSimplex8(got, z, u, &c, &tau), ErrInf)
+		}
+	})
 }

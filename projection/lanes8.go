@@ -16,11 +16,14 @@ import (
 // one block (4-5x faster than eight calls for OGASched's blocks); otherwise
 // each block is copied out and projected alone.
 //
-// It panics if len(dst), len(z), len(u) differ or are not 8n with
+// It panics if c or tau is nil, if len(dst), len(z), len(u) differ or are not 8n with
 // 1 <= n <= 8, and, like CappedSimplex, on a NaN or negative capacity, a
 // NaN or infinite z or u, or a negative u (dst is then untouched). dst may
 // be z or u. It allocates nothing.
 func CappedSimplex8(dst, z, u []float64, c, tau *[8]float64) {
+	if c == nil || tau == nil {
+		panic("projection: CappedSimplex8 with a nil c or tau")
+	}
 	m := len(z)
 	if len(dst) != m || len(u) != m || m%8 != 0 || m < 8 || m > 64 {
 		panic(fmt.Sprintf("projection: CappedSimplex8 lengths dst %d, z %d, u %d: want equal, 8n with 1 <= n <= 8", len(dst), m, len(u)))
@@ -53,11 +56,15 @@ func CappedSimplex8(dst, z, u []float64, c, tau *[8]float64) {
 }
 
 // ProjectCappedSimplex8 is CappedSimplex8 for untrusted input: it checks
-// the data first and returns an error wrapping ErrLength, ErrNaN, ErrInf,
-// ErrNegativeCap, ErrNegativeCapacity or ErrRange that names the offending
-// block, coordinate and value (the rules of ProjectCappedSimplex, block by
-// block), leaving dst and tau untouched. dst may be z or u.
+// the data first and returns an error wrapping ErrNil (a nil c or tau),
+// ErrLength, ErrNaN, ErrInf, ErrNegativeCap, ErrNegativeCapacity or
+// ErrRange that names the offending block, coordinate and value (the rules
+// of ProjectCappedSimplex, block by block: c[b] = +Inf means no sum
+// constraint on block b), leaving dst and tau untouched. dst may be z or u.
 func ProjectCappedSimplex8(dst, z, u []float64, c, tau *[8]float64) error {
+	if c == nil || tau == nil {
+		return fmt.Errorf("%w: c (nil: %t) and tau (nil: %t) must point to arrays", ErrNil, c == nil, tau == nil)
+	}
 	m := len(z)
 	if len(dst) != m || len(u) != m || m%8 != 0 || m < 8 || m > 64 {
 		return fmt.Errorf("%w: dst %d, z %d, u %d: want equal, 8n with 1 <= n <= 8", ErrLength, len(dst), m, len(u))
@@ -65,6 +72,9 @@ func ProjectCappedSimplex8(dst, z, u []float64, c, tau *[8]float64) error {
 	n := m / 8
 	limit := math.MaxFloat64 / (4 * float64(n+1))
 	for b, cb := range c {
+		if math.IsInf(cb, 1) {
+			continue // no sum constraint, as in ProjectCappedSimplex
+		}
 		if err := checkValue(fmt.Sprintf("c[%d]", b), -1, cb); err != nil {
 			return err
 		}

@@ -45,9 +45,11 @@ func CappedSimplexPaper(dst, z, u []float64, c float64) (tau float64) {
 // ProjectCappedSimplexPaper is CappedSimplexPaper for untrusted input: it
 // checks the data as ProjectCappedSimplex does (lengths, NaN, Inf, negative
 // bounds or capacity, magnitudes whose sums could overflow) and returns an
-// error wrapping the same sentinels, leaving dst untouched.
+// error wrapping the same sentinels, leaving dst untouched. Unlike
+// ProjectCappedSimplex it rejects c = +Inf (ErrInf): the paper's procedure
+// always fills the capacity, so it would return infinite coordinates.
 func ProjectCappedSimplexPaper(dst, z, u []float64, c float64) (float64, error) {
-	if err := checkProjectInput(dst, z, u, c); err != nil {
+	if err := checkProjectInput(dst, z, u, c, false); err != nil {
 		return 0, err
 	}
 	return CappedSimplexPaper(dst, z, u, c), nil

@@ -350,7 +350,7 @@ func TestProjectCappedSimplexErrors(t *testing.T) {
 		{"negative u", make([]float64, 2), []float64{1, 1}, []float64{1, -2}, 1, ErrNegativeCap, "index 1 value -2"},
 		{"negative c", make([]float64, 2), []float64{1, 1}, []float64{1, 1}, -3, ErrNegativeCapacity, "c = -3"},
 		{"nan c", make([]float64, 2), []float64{1, 1}, []float64{1, 1}, nan, ErrNaN, "c = NaN"},
-		{"inf c", make([]float64, 2), []float64{1, 1}, []float64{1, 1}, inf, ErrInf, "c = +Inf"},
+		{"-inf c", make([]float64, 2), []float64{1, 1}, []float64{1, 1}, -inf, ErrInf, "c = -Inf"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dst := append([]float64(nil), tc.dst...)

@@ -9,28 +9,32 @@ import (
 // data first and returns an error wrapping ErrLength, ErrNaN, ErrInf,
 // ErrNegativeCap, ErrNegativeCapacity or ErrRange that names the offending index and
 // value, leaving dst untouched. On success it returns the multiplier tau
-// and dst holds the projection. dst may be z or u.
+// and dst holds the projection. dst may be z or u. As for CappedSimplex,
+// c = +Inf is accepted and means no sum constraint (the box projection,
+// tau = 0); every other infinity is an error.
 func ProjectCappedSimplex(dst, z, u []float64, c float64) (float64, error) {
-	if err := checkProjectInput(dst, z, u, c); err != nil {
+	if err := checkProjectInput(dst, z, u, c, true); err != nil {
 		return 0, err
 	}
 	return CappedSimplex(dst, z, u, c), nil
 }
 
 // checkProjectInput is the validation of ProjectCappedSimplex and
-// ProjectCappedSimplexPaper.
-func checkProjectInput(dst, z, u []float64, c float64) error {
+// ProjectCappedSimplexPaper; infC accepts c = +Inf (no sum constraint).
+func checkProjectInput(dst, z, u []float64, c float64, infC bool) error {
 	if len(dst) != len(z) || len(u) != len(z) {
 		return fmt.Errorf("%w: dst %d, z %d, u %d", ErrLength, len(dst), len(z), len(u))
 	}
-	if err := checkValue("c", -1, c); err != nil {
-		return err
+	if !(infC && math.IsInf(c, 1)) {
+		if err := checkValue("c", -1, c); err != nil {
+			return err
+		}
 	}
 	if c < 0 {
 		return fmt.Errorf("%w: c = %v", ErrNegativeCapacity, c)
 	}
 	limit := math.MaxFloat64 / (4 * float64(len(z)+1))
-	if c > limit {
+	if c > limit && !(infC && math.IsInf(c, 1)) {
 		return fmt.Errorf("%w: c = %v", ErrRange, c)
 	}
 	for i, v := range z {

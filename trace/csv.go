@@ -27,6 +27,12 @@ type table struct {
 const utf8BOM = "\ufeff"
 
 func newTable(r io.Reader, file string, required, optional []string, lim Limits) (*table, error) {
+	if err := lim.Validate(); err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return nil, fmt.Errorf("%w: %s: nil io.Reader", ErrEmpty, file)
+	}
 	lim = lim.withDefaults()
 	in := &recordLimiter{r: r, max: lim.MaxRecordBytes, line: 1, start: 1}
 	cr := csv.NewReader(in)

@@ -70,14 +70,19 @@
 // [Limits] (zero value = the defaults) bounds, before anything is
 // allocated:
 //
-//	what                                      field           default
-//	bytes of one CSV record                   MaxRecordBytes  2^20 (1 MiB)
-//	rows of one file / pods or nodes of a Trace  MaxRows      2^24 = 16,777,216
-//	creation, deletion, scheduled time (s)    MaxTime         2^40 ≈ 1.1e12 (34,800 years)
-//	cpu_milli, memory_mib                     MaxResource     2^40
+//	what                                      field           default            ceiling
+//	bytes of one CSV record                   MaxRecordBytes  2^20 (1 MiB)       2^30
+//	rows of one file / pods or nodes of a Trace  MaxRows      2^24 = 16,777,216  2^30
+//	creation, deletion, scheduled time (s)    MaxTime         2^40 ≈ 1.1e12      2^61
+//	cpu_milli, memory_mib                     MaxResource     2^40               2^52
 //	num_gpu, gpu                              MaxGPUs (const) 2^20
-//	slot counts and horizons of a mapping     MaxSlots        2^22 = 4,194,304
-//	cells of a table a mapping allocates      MaxCells        2^26 = 67,108,864
+//	slot counts and horizons of a mapping     MaxSlots        2^22 = 4,194,304   2^31
+//	cells of a table a mapping allocates      MaxCells        2^26 = 67,108,864  2^31
+//
+// A field above its ceiling is an error from [Limits.Validate] (wrapping
+// ErrTooLarge, naming the field, the value and the ceiling), which every
+// reader, Check method and mapping calls first: MaxSlots and MaxCells at
+// MaxInt with T = 1e9 tried to allocate terabytes.
 //
 // The readers cut a record at MaxRecordBytes while reading (a quoted field
 // may span lines; the count is per record), so a 1 GB field is an error
@@ -95,9 +100,12 @@
 // (bipartite.Limits) and the resource units of all its jobs (it finds the busiest window by sorting
 // the pods' window indices, not with a table of all windows, which was
 // 92 GB for a span of 1e15 s), and OCORP's arrival + processing of every
-// job (which bounds the horizon its simulators step through). Options
+// job (which bounds the horizon its simulators step through). Settings
 // that were silently replaced by their default when invalid are now
 // errors, except the documented zero values: a NaN or infinite
-// Contention or CapacityScale, an ESDP Alpha outside (0, 1]. Each options
+// Contention or CapacityScale, an ESDP Alpha outside (0, 1], a negative
+// count or length (Ports, Nodes, T, Servers, Degree, Slots, SlotSeconds,
+// Day, MaxJobs, Jobs, Machines, MaxProcessing; -1 stays "all" where
+// documented), each naming the option. Each settings
 // struct has a Limits field; the readers and Load have Limits methods.
 package trace

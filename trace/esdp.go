@@ -10,9 +10,9 @@ import (
 	"github.com/msched/msched/esdp"
 )
 
-// ESDPOptions configures the ESDP mapping. Zero fields take the defaults in
+// ESDPSettings configures the ESDP mapping. Zero fields take the defaults in
 // brackets (Table 2 of the ESDP paper where it has one).
-type ESDPOptions struct {
+type ESDPSettings struct {
 	Ports   int // job types kept, most frequent shapes first [8]
 	Servers int // nodes sampled uniformly [40]
 	// Degree is the number of fitting servers each job type keeps as its
@@ -48,12 +48,16 @@ type ESDPInstance struct {
 // on T = 200 slots of the creation span (about 18 hours each): with finer
 // slots every type arrives in under 2 % of them and the knapsack never
 // binds; the simulated horizon is independent of T.
-func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
+func ESDP(tr *Trace, opt ESDPSettings) (*ESDPInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
 		return nil, err
 	}
+	if err := checkOptions(option{"ESDPSettings.Ports", int64(opt.Ports), 0}, option{"ESDPSettings.Servers", int64(opt.Servers), 0},
+		option{"ESDPSettings.Degree", int64(opt.Degree), 0}, option{"ESDPSettings.T", int64(opt.T), 0}); err != nil {
+		return nil, err
+	}
 	if opt.Alpha != 0 && !(opt.Alpha > 0 && opt.Alpha <= 1) {
-		return nil, fmt.Errorf("%w: ESDPOptions.Alpha = %v, want (0, 1] (or 0 for 0.5)", ErrValue, opt.Alpha)
+		return nil, fmt.Errorf("%w: ESDPSettings.Alpha = %v, want (0, 1] (or 0 for 0.5)", ErrValue, opt.Alpha)
 	}
 	if opt.Ports <= 0 {
 		opt.Ports = 8
@@ -70,7 +74,7 @@ func ESDP(tr *Trace, opt ESDPOptions) (*ESDPInstance, error) {
 	if opt.Alpha == 0 {
 		opt.Alpha = 0.5
 	}
-	if err := opt.Limits.checkSlots("ESDPOptions.T", int64(opt.T)); err != nil {
+	if err := opt.Limits.checkSlots("ESDPSettings.T", int64(opt.T)); err != nil {
 		return nil, err
 	}
 	// The arrival-rate pass keeps one flag per slot: bounded by MaxCells

@@ -4,7 +4,7 @@ import "testing"
 
 func TestESDPMappingFixture(t *testing.T) {
 	tr := readFixture(t)
-	inst, err := ESDP(tr, ESDPOptions{Ports: 3, Servers: 5, Degree: 2, T: 4, Seed: 1})
+	inst, err := ESDP(tr, ESDPSettings{Ports: 3, Servers: 5, Degree: 2, T: 4, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestESDPMappingFixture(t *testing.T) {
 
 func TestESDPMappingRealTrace(t *testing.T) {
 	tr := realTrace(t)
-	inst, err := ESDP(tr, ESDPOptions{Seed: 1})
+	inst, err := ESDP(tr, ESDPSettings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

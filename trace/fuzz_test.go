@@ -68,16 +68,15 @@ func FuzzMappings(f *testing.F) {
 			{Name: "a", CPUMilli: cpu, MemoryMiB: 1024, HasTimes: true, Creation: c0, Deletion: d0, Scheduled: c0},
 			{Name: "b", CPUMilli: 1000, MemoryMiB: 1024, HasTimes: true, Creation: c1, Deletion: d1, Scheduled: -1},
 		}
-		// The default time bound, and every bound raised to its maximum
-		// (MaxTime = MaxInt64 is capped at CeilingMaxTime).
+		// The default time bound, and every bound raised to its ceiling.
 		for _, lim := range []Limits{
 			{MaxSlots: 1 << 16, MaxCells: 1 << 20},
-			{MaxSlots: 1 << 16, MaxCells: 1 << 20, MaxTime: math.MaxInt64, MaxResource: math.MaxInt64, MaxRows: math.MaxInt},
+			{MaxSlots: 1 << 16, MaxCells: 1 << 20, MaxTime: CeilingMaxTime, MaxResource: CeilingMaxResource, MaxRows: CeilingMaxRows},
 		} {
-			_, _ = OGASched(tr, OGASchedOptions{T: int(slot % (1 << 17)), Limits: lim})
-			_, _ = ESDP(tr, ESDPOptions{T: int(slot % (1 << 17)), Limits: lim})
-			_, _ = OnSocMax(tr, OnSocMaxOptions{SlotSeconds: slot, Slots: int(slot % 100), Limits: lim})
-			_, _ = OCORP(tr, OCORPOptions{SlotSeconds: slot, Machines: -1, Limits: lim})
+			_, _ = OGASched(tr, OGASchedSettings{T: int(slot % (1 << 17)), Limits: lim})
+			_, _ = ESDP(tr, ESDPSettings{T: int(slot % (1 << 17)), Limits: lim})
+			_, _ = OnSocMax(tr, OnSocMaxSettings{SlotSeconds: slot, Slots: int(slot % 100), Limits: lim})
+			_, _ = OCORP(tr, OCORPSettings{SlotSeconds: slot, Machines: -1, Limits: lim})
 		}
 	})
 }

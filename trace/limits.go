@@ -45,21 +45,35 @@ const (
 	// file in memory.
 	MaxGPUSpec = 256
 	// CeilingMaxTime is the largest MaxTime a Limits may raise the
-	// timestamp bound to: 2^61 s. A larger (or MaxInt64) MaxTime is taken
-	// as CeilingMaxTime, so that the mappings' sums and differences of
+	// timestamp bound to: 2^61 s. A larger (or MaxInt64) MaxTime is an
+	// error from Limits.Validate, so that the mappings' sums and differences of
 	// two timestamps (a span plus one, an arrival plus a duration) never
 	// overflow int64: with MaxTime = MaxInt64, pods created at 0 and
 	// MaxInt64 made the span wrap to MinInt64 and OGASched index slot
 	// -2000.
 	CeilingMaxTime = 1 << 61
+	// CeilingMaxRecordBytes, CeilingMaxRows, CeilingMaxResource,
+	// CeilingMaxSlots and CeilingMaxCells are the largest values the other
+	// Limits fields may be raised to (a larger value is an error from
+	// Limits.Validate, which every reader and mapping calls first): a
+	// user who raises a limit asks for more room, and these keep the
+	// room on one machine. MaxSlots and MaxCells at MaxInt with T = 1e9
+	// tried to allocate terabytes; at their ceilings a mapping allocates
+	// at most 2^31 cells (16 GiB of float64) and a record 1 GiB.
+	CeilingMaxRecordBytes = 1 << 30
+	CeilingMaxRows        = 1 << 30
+	CeilingMaxResource    = 1 << 52
+	CeilingMaxSlots       = 1 << 31
+	CeilingMaxCells       = 1 << 31
 )
 
 // Limits bounds what the readers and mappings of this package accept, so
 // that no file, Trace or option can exhaust memory, overflow an int64 or
 // make a mapping (or the simulator it feeds) run for hours. A zero (or negative) field
 // takes its default (DefaultMaxRecordBytes, ...), so Limits{} is the
-// default policy (and a MaxTime above CeilingMaxTime is taken as
-// CeilingMaxTime); the functions without a Limits receiver (ReadPods,
+// default policy; a field above its ceiling (CeilingMaxTime, ...) is an
+// error wrapping ErrTooLarge from Validate, which every reader, Check
+// method and mapping calls first; the functions without a Limits receiver (ReadPods,
 // NewPodReader, Load, ...) and the mappings (unless their options carry
 // Limits) use it. A value above its limit gives an error wrapping
 // ErrTooLarge (readers: inside a *ParseError naming file, line and
@@ -75,6 +89,53 @@ type Limits struct {
 
 // DefaultLimits returns the default limits with every field set.
 func DefaultLimits() Limits { return Limits{}.withDefaults() }
+
+// Validate reports every field above its ceiling (CeilingMaxRecordBytes,
+// CeilingMaxRows, CeilingMaxTime, CeilingMaxResource, CeilingMaxSlots,
+// CeilingMaxCells), joined with errors.Join, each wrapping ErrTooLarge and
+// naming the field, its value and the ceiling. Zero and negative fields
+// take their defaults and are valid. Every reader, mapping and Check
+// method with a Limits calls it first.
+func (lim Limits) Validate() error {
+	var errs []error
+	above := func(field string, v, ceiling int64) {
+		if v > ceiling {
+			errs = append(errs, fmt.Errorf("%w: Limits.%s = %d above its ceiling %d", ErrTooLarge, field, v, ceiling))
+		}
+	}
+	above("MaxRecordBytes", int64(lim.MaxRecordBytes), CeilingMaxRecordBytes)
+	above("MaxRows", int64(lim.MaxRows), CeilingMaxRows)
+	above("MaxTime", lim.MaxTime, CeilingMaxTime)
+	above("MaxResource", lim.MaxResource, CeilingMaxResource)
+	above("MaxSlots", int64(lim.MaxSlots), CeilingMaxSlots)
+	above("MaxCells", int64(lim.MaxCells), CeilingMaxCells)
+	return errors.Join(errs...)
+}
+
+// checkOptions reports every option below its smallest valid value
+// (0, or -1 where -1 means "all"), joined, each wrapping ErrValue and
+// naming the option: a negative count or length is a mistake, not a
+// request for the default (which is 0).
+func checkOptions(opts ...option) error {
+	var errs []error
+	for _, o := range opts {
+		if o.v < o.min {
+			want := "want >= 0 (0 for the default)"
+			if o.min == -1 {
+				want = "want >= -1 (0 for the default, -1 for all)"
+			}
+			errs = append(errs, fmt.Errorf("%w: %s = %d, %s", ErrValue, o.name, o.v, want))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// option is a named integer option of a mapping and its smallest valid
+// value.
+type option struct {
+	name   string
+	v, min int64
+}
 
 func (lim Limits) withDefaults() Limits {
 	if lim.MaxRecordBytes <= 0 {
@@ -109,6 +170,9 @@ func (lim Limits) withDefaults() Limits {
 // have built by hand. The error wraps ErrValue or ErrTooLarge and names
 // the pod, the field, the value and the limit.
 func (lim Limits) CheckPod(i int, p Pod) error {
+	if err := lim.Validate(); err != nil {
+		return err
+	}
 	lim = lim.withDefaults()
 	bad := func(sentinel error, field string, v int64, want string) error {
 		return fmt.Errorf("%w: pod %d (%q): %s = %d, want %s", sentinel, i, p.Name, field, v, want)
@@ -161,6 +225,9 @@ func (lim Limits) CheckPod(i int, p Pod) error {
 // resources in [0, MaxResource], gpu in [0, MaxGPUs] and a model when it
 // has GPUs.
 func (lim Limits) CheckNode(i int, n Node) error {
+	if err := lim.Validate(); err != nil {
+		return err
+	}
 	lim = lim.withDefaults()
 	if n.Name == "" {
 		return fmt.Errorf("%w: node %d: empty name", ErrValue, i)
@@ -185,6 +252,9 @@ func (lim Limits) CheckNode(i int, n Node) error {
 // CheckTrace checks every node and pod of tr (CheckNode, CheckPod) and
 // the row counts against lim. Every mapping calls it first.
 func (lim Limits) CheckTrace(tr *Trace) error {
+	if err := lim.Validate(); err != nil {
+		return err
+	}
 	lim = lim.withDefaults()
 	if tr == nil {
 		return fmt.Errorf("%w: nil *Trace", ErrEmpty)

@@ -21,11 +21,11 @@ func ExampleLimits() {
 		{Name: "a", CPUMilli: 1000, MemoryMiB: 1024, HasTimes: true, Creation: 0, Deletion: 10, Scheduled: 0},
 		{Name: "b", CPUMilli: 1000, MemoryMiB: 1024, HasTimes: true, Creation: math.MaxInt64, Deletion: math.MaxInt64, Scheduled: -1},
 	}}
-	_, err = trace.OCORP(tr, trace.OCORPOptions{})
+	_, err = trace.OCORP(tr, trace.OCORPSettings{})
 	fmt.Println(err)
 
 	tr.Pods[1].Creation, tr.Pods[1].Deletion, tr.Pods[1].Scheduled = 1e13, 1e13, 1e13
-	_, err = trace.OCORP(tr, trace.OCORPOptions{Limits: trace.Limits{MaxTime: 1e15}})
+	_, err = trace.OCORP(tr, trace.OCORPSettings{Limits: trace.Limits{MaxTime: 1e15}})
 	fmt.Println(err)
 	// Output:
 	// pods.csv:2: column deletion_time: value "9223372036854775807": trace: above limit: 9223372036854775807 above MaxTime = 1099511627776

@@ -119,11 +119,11 @@ type mapping struct {
 }
 
 var mappings = []mapping{
-	{"OGASched", func(tr *Trace, lim Limits) error { _, err := OGASched(tr, OGASchedOptions{Limits: lim}); return err }},
-	{"ESDP", func(tr *Trace, lim Limits) error { _, err := ESDP(tr, ESDPOptions{Limits: lim}); return err }},
-	{"OnSocMax", func(tr *Trace, lim Limits) error { _, err := OnSocMax(tr, OnSocMaxOptions{Limits: lim}); return err }},
+	{"OGASched", func(tr *Trace, lim Limits) error { _, err := OGASched(tr, OGASchedSettings{Limits: lim}); return err }},
+	{"ESDP", func(tr *Trace, lim Limits) error { _, err := ESDP(tr, ESDPSettings{Limits: lim}); return err }},
+	{"OnSocMax", func(tr *Trace, lim Limits) error { _, err := OnSocMax(tr, OnSocMaxSettings{Limits: lim}); return err }},
 	{"OCORP", func(tr *Trace, lim Limits) error {
-		_, err := OCORP(tr, OCORPOptions{Machines: -1, Limits: lim})
+		_, err := OCORP(tr, OCORPSettings{Machines: -1, Limits: lim})
 		return err
 	}},
 }
@@ -175,44 +175,44 @@ func TestMappingOptionsHostile(t *testing.T) {
 		err  error
 		want error
 	}{
-		{"OGASched T", func() error { _, err := OGASched(tr, OGASchedOptions{T: math.MaxInt}); return err }(), ErrTooLarge},
+		{"OGASched T", func() error { _, err := OGASched(tr, OGASchedSettings{T: math.MaxInt}); return err }(), ErrTooLarge},
 		{"OGASched T×ports", func() error {
-			_, err := OGASched(tr, OGASchedOptions{T: 1000, Limits: Limits{MaxCells: 100}})
+			_, err := OGASched(tr, OGASchedSettings{T: 1000, Limits: Limits{MaxCells: 100}})
 			return err
 		}(), ErrTooLarge},
-		{"OGASched contention NaN", func() error { _, err := OGASched(tr, OGASchedOptions{Contention: math.NaN()}); return err }(), ErrValue},
-		{"OGASched contention Inf", func() error { _, err := OGASched(tr, OGASchedOptions{Contention: math.Inf(1)}); return err }(), ErrValue},
-		{"ESDP T", func() error { _, err := ESDP(tr, ESDPOptions{T: math.MaxInt}); return err }(), ErrTooLarge},
-		{"ESDP alpha", func() error { _, err := ESDP(tr, ESDPOptions{Alpha: 2}); return err }(), ErrValue},
-		{"ESDP alpha NaN", func() error { _, err := ESDP(tr, ESDPOptions{Alpha: math.NaN()}); return err }(), ErrValue},
-		{"OnSocMax slots", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Slots: math.MaxInt}); return err }(), ErrTooLarge},
+		{"OGASched contention NaN", func() error { _, err := OGASched(tr, OGASchedSettings{Contention: math.NaN()}); return err }(), ErrValue},
+		{"OGASched contention Inf", func() error { _, err := OGASched(tr, OGASchedSettings{Contention: math.Inf(1)}); return err }(), ErrValue},
+		{"ESDP T", func() error { _, err := ESDP(tr, ESDPSettings{T: math.MaxInt}); return err }(), ErrTooLarge},
+		{"ESDP alpha", func() error { _, err := ESDP(tr, ESDPSettings{Alpha: 2}); return err }(), ErrValue},
+		{"ESDP alpha NaN", func() error { _, err := ESDP(tr, ESDPSettings{Alpha: math.NaN()}); return err }(), ErrValue},
+		{"OnSocMax slots", func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Slots: math.MaxInt}); return err }(), ErrTooLarge},
 		{"OnSocMax slot seconds", func() error {
-			_, err := OnSocMax(tr, OnSocMaxOptions{SlotSeconds: math.MaxInt64})
+			_, err := OnSocMax(tr, OnSocMaxSettings{SlotSeconds: math.MaxInt64})
 			return err
 		}(), ErrTooLarge},
-		{"OnSocMax day", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Day: math.MaxInt}); return err }(), ErrEmpty},
+		{"OnSocMax day", func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Day: math.MaxInt}); return err }(), ErrEmpty},
 		{"OnSocMax units", func() error {
-			_, err := OnSocMax(tr, OnSocMaxOptions{Slots: 1 << 20, SlotSeconds: 1, Limits: Limits{MaxCells: 1000}})
+			_, err := OnSocMax(tr, OnSocMaxSettings{Slots: 1 << 20, SlotSeconds: 1, Limits: Limits{MaxCells: 1000}})
 			return err
 		}(), ErrTooLarge},
-		{"OnSocMax scale", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{CapacityScale: -1}); return err }(), ErrValue},
+		{"OnSocMax scale", func() error { _, err := OnSocMax(tr, OnSocMaxSettings{CapacityScale: -1}); return err }(), ErrValue},
 		{"OGASched types × nodes", func() error {
-			_, err := OGASched(tr, OGASchedOptions{Nodes: -1, Limits: Limits{MaxCells: 20}})
+			_, err := OGASched(tr, OGASchedSettings{Nodes: -1, Limits: Limits{MaxCells: 20}})
 			return err
 		}(), ErrTooLarge},
-		{"ESDP types × nodes", func() error { _, err := ESDP(tr, ESDPOptions{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
-		{"OnSocMax pods × nodes", func() error { _, err := OnSocMax(tr, OnSocMaxOptions{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
+		{"ESDP types × nodes", func() error { _, err := ESDP(tr, ESDPSettings{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
+		{"OnSocMax pods × nodes", func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Limits: Limits{MaxCells: 20}}); return err }(), ErrTooLarge},
 		{"OCORP horizon", func() error {
-			_, err := OCORP(tr, OCORPOptions{SlotSeconds: 1, Limits: Limits{MaxSlots: 100}})
+			_, err := OCORP(tr, OCORPSettings{SlotSeconds: 1, Limits: Limits{MaxSlots: 100}})
 			return err
 		}(), ErrTooLarge},
 	} {
 		require.ErrorIs(t, tc.err, tc.want, tc.name)
 	}
 	// The largest options within the limits still work on the fixture.
-	_, err := OnSocMax(tr, OnSocMaxOptions{SlotSeconds: math.MaxInt32})
+	_, err := OnSocMax(tr, OnSocMaxSettings{SlotSeconds: math.MaxInt32})
 	require.NoError(t, err)
-	_, err = OCORP(tr, OCORPOptions{SlotSeconds: math.MaxInt64, Machines: -1})
+	_, err = OCORP(tr, OCORPSettings{SlotSeconds: math.MaxInt64, Machines: -1})
 	require.NoError(t, err)
 }
 
@@ -237,8 +237,10 @@ func TestCeilDiv(t *testing.T) {
 // CeilingMaxTime, so those timestamps are an error naming the limit, and
 // the largest accepted ones map without overflow.
 func TestRaisedLimitsKeepTimestampArithmeticSafe(t *testing.T) {
-	raised := Limits{MaxRecordBytes: math.MaxInt, MaxRows: math.MaxInt, MaxTime: math.MaxInt64,
-		MaxResource: math.MaxInt64, MaxSlots: math.MaxInt, MaxCells: 1 << 20}
+	// Every field at its ceiling (above it, Validate refuses: issue 22).
+	raised := Limits{MaxRecordBytes: CeilingMaxRecordBytes, MaxRows: CeilingMaxRows, MaxTime: CeilingMaxTime,
+		MaxResource: CeilingMaxResource, MaxSlots: CeilingMaxSlots, MaxCells: 1 << 20}
+	require.NoError(t, raised.Validate())
 	assert.Equal(t, int64(CeilingMaxTime), raised.withDefaults().MaxTime)
 	for _, m := range mappings {
 		for _, span := range [][2]int64{{0, math.MaxInt64}, {math.MaxInt64 - 10, math.MaxInt64}, {CeilingMaxTime + 1, CeilingMaxTime + 1}} {
@@ -255,7 +257,7 @@ func TestRaisedLimitsKeepTimestampArithmeticSafe(t *testing.T) {
 	}
 	// Raising MaxSlots alone does not let ESDP allocate one flag per slot
 	// of a huge T: the table is bounded by MaxCells as well.
-	_, err := ESDP(readFixture(t), ESDPOptions{T: 1 << 40, Limits: Limits{MaxSlots: math.MaxInt, MaxCells: 1 << 20}})
+	_, err := ESDP(readFixture(t), ESDPSettings{T: 1 << 30, Limits: Limits{MaxSlots: CeilingMaxSlots, MaxCells: 1 << 20}})
 	require.ErrorIs(t, err, ErrTooLarge)
 	assert.Contains(t, err.Error(), "MaxCells")
 }
@@ -281,4 +283,92 @@ func TestGPUSpecBounded(t *testing.T) {
 	for _, m := range mappings {
 		require.ErrorIs(t, m.run(tr, Limits{}), ErrTooLarge, m.name)
 	}
+}
+
+// TestLimitsCeilings is issue 22 class 5: a limit above its ceiling (here
+// MaxInt, which with T = 1e9 tried to allocate terabytes) is an error
+// from Validate naming the field, the value and the ceiling, returned by
+// every reader, Check method and mapping before anything is allocated.
+func TestLimitsCeilings(t *testing.T) {
+	tr := readFixture(t)
+	for _, tc := range []struct {
+		field string
+		lim   Limits
+	}{
+		{"MaxRecordBytes", Limits{MaxRecordBytes: math.MaxInt}},
+		{"MaxRows", Limits{MaxRows: CeilingMaxRows + 1}},
+		{"MaxTime", Limits{MaxTime: math.MaxInt64}},
+		{"MaxResource", Limits{MaxResource: math.MaxInt64}},
+		{"MaxSlots", Limits{MaxSlots: math.MaxInt}},
+		{"MaxCells", Limits{MaxCells: math.MaxInt}},
+	} {
+		err := tc.lim.Validate()
+		require.ErrorIs(t, err, ErrTooLarge, tc.field)
+		require.Contains(t, err.Error(), "Limits."+tc.field, tc.field)
+		require.Contains(t, err.Error(), "ceiling", tc.field)
+		for name, run := range map[string]func() error{
+			"OGASched": func() error { _, err := OGASched(tr, OGASchedSettings{T: 1e9, Limits: tc.lim}); return err },
+			"ESDP":     func() error { _, err := ESDP(tr, ESDPSettings{T: 1e9, Limits: tc.lim}); return err },
+			"OnSocMax": func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Limits: tc.lim}); return err },
+			"OCORP":    func() error { _, err := OCORP(tr, OCORPSettings{Limits: tc.lim}); return err },
+			"ReadPods": func() error { _, err := tc.lim.ReadPods(strings.NewReader("name\n"), "p.csv"); return err },
+			"CheckPod": func() error { return tc.lim.CheckPod(0, Pod{Name: "a"}) },
+		} {
+			err := run()
+			require.ErrorIs(t, err, ErrTooLarge, "%s %s", tc.field, name)
+			require.Contains(t, err.Error(), "Limits."+tc.field, "%s %s", tc.field, name)
+		}
+	}
+	// Several fields above their ceilings are all named.
+	err := Limits{MaxSlots: math.MaxInt, MaxCells: math.MaxInt}.Validate()
+	require.ErrorContains(t, err, "MaxSlots")
+	require.ErrorContains(t, err, "MaxCells")
+	require.NoError(t, DefaultLimits().Validate())
+}
+
+// TestMappingOptionsNegative is issue 22 class 6: a negative count or
+// length in a mapping's options is an error naming the option (it was
+// replaced by the default); 0 keeps the default, -1 means "all" where
+// documented.
+func TestMappingOptionsNegative(t *testing.T) {
+	tr := readFixture(t)
+	for name, run := range map[string]func() error{
+		"OGASchedSettings.Ports":       func() error { _, err := OGASched(tr, OGASchedSettings{Ports: -1}); return err },
+		"OGASchedSettings.Nodes":       func() error { _, err := OGASched(tr, OGASchedSettings{Nodes: -2}); return err },
+		"OGASchedSettings.T":           func() error { _, err := OGASched(tr, OGASchedSettings{T: -5}); return err },
+		"ESDPSettings.Ports":           func() error { _, err := ESDP(tr, ESDPSettings{Ports: -1}); return err },
+		"ESDPSettings.Servers":         func() error { _, err := ESDP(tr, ESDPSettings{Servers: -1}); return err },
+		"ESDPSettings.Degree":          func() error { _, err := ESDP(tr, ESDPSettings{Degree: -1}); return err },
+		"ESDPSettings.T":               func() error { _, err := ESDP(tr, ESDPSettings{T: math.MinInt}); return err },
+		"OnSocMaxSettings.Nodes":       func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Nodes: -1}); return err },
+		"OnSocMaxSettings.Slots":       func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Slots: -1}); return err },
+		"OnSocMaxSettings.SlotSeconds": func() error { _, err := OnSocMax(tr, OnSocMaxSettings{SlotSeconds: -3600}); return err },
+		"OnSocMaxSettings.Day":         func() error { _, err := OnSocMax(tr, OnSocMaxSettings{Day: -1}); return err },
+		"OnSocMaxSettings.MaxJobs":     func() error { _, err := OnSocMax(tr, OnSocMaxSettings{MaxJobs: -1}); return err },
+		"OCORPSettings.SlotSeconds":    func() error { _, err := OCORP(tr, OCORPSettings{SlotSeconds: -600}); return err },
+		"OCORPSettings.Jobs":           func() error { _, err := OCORP(tr, OCORPSettings{Jobs: -1}); return err },
+		"OCORPSettings.Machines":       func() error { _, err := OCORP(tr, OCORPSettings{Machines: -2}); return err },
+		"OCORPSettings.MaxProcessing":  func() error { _, err := OCORP(tr, OCORPSettings{MaxProcessing: -1}); return err },
+	} {
+		err := run()
+		require.ErrorIs(t, err, ErrValue, name)
+		require.ErrorContains(t, err, name+" = ", name)
+	}
+	_, err := OGASched(tr, OGASchedSettings{Nodes: -1})
+	require.NoError(t, err)
+	_, err = OCORP(tr, OCORPSettings{Machines: -1})
+	require.NoError(t, err)
+}
+
+// TestNilReaders is issue 22 class 4: a nil io.Reader is an error wrapping
+// ErrEmpty, not a nil dereference.
+func TestNilReaders(t *testing.T) {
+	require.NotPanics(t, func() {
+		_, err := ReadPods(nil, "pods.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+		_, err = ReadNodes(nil, "nodes.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+		_, err = NewPodReader(nil, "pods.csv")
+		require.ErrorIs(t, err, ErrEmpty)
+	})
 }

@@ -7,9 +7,9 @@ import (
 	"github.com/msched/msched/ocorp"
 )
 
-// OCORPOptions configures the OCORP mapping. Zero fields take the defaults
+// OCORPSettings configures the OCORP mapping. Zero fields take the defaults
 // in brackets.
-type OCORPOptions struct {
+type OCORPSettings struct {
 	SlotSeconds int64 // slot length [600: ten minutes]
 	Jobs        int   // the first Jobs scheduled pods by creation [all]
 	Machines    int   // nodes sampled uniformly [all]; -1 also means all
@@ -42,8 +42,12 @@ type OCORPInstance struct {
 // floor(memory_mib/4096) memory units. GPUs are not a resource of OCORP and
 // are ignored. Pods that were never scheduled, and pods whose memory
 // exceeds every sampled machine, are skipped and counted.
-func OCORP(tr *Trace, opt OCORPOptions) (*OCORPInstance, error) {
+func OCORP(tr *Trace, opt OCORPSettings) (*OCORPInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
+		return nil, err
+	}
+	if err := checkOptions(option{"OCORPSettings.SlotSeconds", opt.SlotSeconds, 0}, option{"OCORPSettings.Jobs", int64(opt.Jobs), 0},
+		option{"OCORPSettings.Machines", int64(opt.Machines), -1}, option{"OCORPSettings.MaxProcessing", int64(opt.MaxProcessing), 0}); err != nil {
 		return nil, err
 	}
 	lim := opt.Limits.withDefaults()

@@ -8,7 +8,7 @@ import (
 
 func TestOCORPMappingFixture(t *testing.T) {
 	tr := readFixture(t)
-	inst, err := OCORP(tr, OCORPOptions{SlotSeconds: 100, Machines: -1})
+	inst, err := OCORP(tr, OCORPSettings{SlotSeconds: 100, Machines: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestOCORPMappingFixture(t *testing.T) {
 	if m := inst.Machines[1]; m.Cores != 96 || m.Memory != 96 {
 		t.Errorf("machine 1 = %+v", m)
 	}
-	capped, err := OCORP(tr, OCORPOptions{SlotSeconds: 100, Machines: -1, MaxProcessing: 3, Jobs: 2})
+	capped, err := OCORP(tr, OCORPSettings{SlotSeconds: 100, Machines: -1, MaxProcessing: 3, Jobs: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestOCORPMappingFixture(t *testing.T) {
 
 func TestOCORPMappingRealTrace(t *testing.T) {
 	tr := realTrace(t)
-	inst, err := OCORP(tr, OCORPOptions{Machines: 8, Seed: 1})
+	inst, err := OCORP(tr, OCORPSettings{Machines: 8, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +56,12 @@ func TestOCORPEmptyErrorsSayWhy(t *testing.T) {
 	tr := readFixture(t)
 	small := *tr
 	small.Nodes = []Node{{Name: "tiny", CPUMilli: 500, MemoryMiB: 1 << 20}}
-	_, err := OCORP(&small, OCORPOptions{Machines: -1})
+	_, err := OCORP(&small, OCORPSettings{Machines: -1})
 	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "whole core") {
 		t.Fatalf("no machine: %v", err)
 	}
 	small.Nodes = []Node{{Name: "nomem", CPUMilli: 64000, MemoryMiB: 1}}
-	_, err = OCORP(&small, OCORPOptions{Machines: -1})
+	_, err = OCORP(&small, OCORPSettings{Machines: -1})
 	if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "fits the memory") {
 		t.Fatalf("all unfit: %v", err)
 	}

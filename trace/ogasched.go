@@ -9,9 +9,9 @@ import (
 	"github.com/msched/msched/utility"
 )
 
-// OGASchedOptions configures the OGASched mapping. Zero fields take the
+// OGASchedSettings configures the OGASched mapping. Zero fields take the
 // defaults in brackets.
-type OGASchedOptions struct {
+type OGASchedSettings struct {
 	Ports int // job types kept, most frequent shapes first [10]
 	Nodes int // nodes sampled uniformly from the node list [128]; -1: all
 	T     int // time slots the trace's creation span is cut into [2000]
@@ -58,15 +58,19 @@ type OGASchedInstance struct {
 // (cores, 4 GiB units, GPUs), an edge wherever one pod of the shape fits the
 // empty node and its GPU model is allowed, and x_l(t) from the creation
 // times. See the package documentation for the assumptions.
-func OGASched(tr *Trace, opt OGASchedOptions) (*OGASchedInstance, error) {
+func OGASched(tr *Trace, opt OGASchedSettings) (*OGASchedInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
 		return nil, err
 	}
-	if err := checkScale("OGASchedOptions.Contention", opt.Contention); err != nil {
+	if err := checkScale("OGASchedSettings.Contention", opt.Contention); err != nil {
+		return nil, err
+	}
+	if err := checkOptions(option{"OGASchedSettings.Ports", int64(opt.Ports), 0}, option{"OGASchedSettings.Nodes", int64(opt.Nodes), -1},
+		option{"OGASchedSettings.T", int64(opt.T), 0}); err != nil {
 		return nil, err
 	}
 	opt = opt.withDefaults()
-	if err := opt.Limits.checkSlots("OGASchedOptions.T", int64(opt.T)); err != nil {
+	if err := opt.Limits.checkSlots("OGASchedSettings.T", int64(opt.T)); err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(opt.Seed, 0x06a5))
@@ -154,7 +158,7 @@ func OGASched(tr *Trace, opt OGASchedOptions) (*OGASchedInstance, error) {
 		Types: types, Nodes: nodes, SlotSeconds: width, Covered: covered, Total: len(pods)}, nil
 }
 
-func (o OGASchedOptions) withDefaults() OGASchedOptions {
+func (o OGASchedSettings) withDefaults() OGASchedSettings {
 	if o.Ports <= 0 {
 		o.Ports = 10
 	}

@@ -6,7 +6,7 @@ import (
 
 func TestOGASchedMappingFixture(t *testing.T) {
 	tr := readFixture(t)
-	inst, err := OGASched(tr, OGASchedOptions{Ports: 3, Nodes: -1, T: 4, Counts: true})
+	inst, err := OGASched(tr, OGASchedSettings{Ports: 3, Nodes: -1, T: 4, Counts: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestOGASchedMappingFixture(t *testing.T) {
 
 func TestOGASchedMappingRealTrace(t *testing.T) {
 	tr := realTrace(t)
-	inst, err := OGASched(tr, OGASchedOptions{Seed: 1})
+	inst, err := OGASched(tr, OGASchedSettings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

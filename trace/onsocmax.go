@@ -11,10 +11,10 @@ import (
 	"github.com/msched/msched/utility"
 )
 
-// OnSocMaxOptions configures the OnSocMax mapping. Zero fields take the
+// OnSocMaxSettings configures the OnSocMax mapping. Zero fields take the
 // defaults in brackets (Section IV-A of the OnSocMax paper where it has
 // one).
-type OnSocMaxOptions struct {
+type OnSocMaxSettings struct {
 	Nodes       int   // nodes sampled uniformly [10]
 	Slots       int   // slots of the window [24]
 	SlotSeconds int64 // slot length [3600]
@@ -54,11 +54,16 @@ type OnSocMaxInstance struct {
 // generator does (linear, a ~ U[1, 3], beta ~ U[0.1, 0.5]), since the trace
 // has none. Jobs that fit no sampled node are dropped (counted in the
 // returned instance's size only).
-func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
+func OnSocMax(tr *Trace, opt OnSocMaxSettings) (*OnSocMaxInstance, error) {
 	if err := opt.Limits.CheckTrace(tr); err != nil {
 		return nil, err
 	}
-	if err := checkScale("OnSocMaxOptions.CapacityScale", opt.CapacityScale); err != nil {
+	if err := checkScale("OnSocMaxSettings.CapacityScale", opt.CapacityScale); err != nil {
+		return nil, err
+	}
+	if err := checkOptions(option{"OnSocMaxSettings.Nodes", int64(opt.Nodes), 0}, option{"OnSocMaxSettings.Slots", int64(opt.Slots), 0},
+		option{"OnSocMaxSettings.SlotSeconds", opt.SlotSeconds, 0}, option{"OnSocMaxSettings.Day", int64(opt.Day), 0},
+		option{"OnSocMaxSettings.MaxJobs", int64(opt.MaxJobs), 0}); err != nil {
 		return nil, err
 	}
 	lim := opt.Limits.withDefaults()
@@ -74,11 +79,11 @@ func OnSocMax(tr *Trace, opt OnSocMaxOptions) (*OnSocMaxInstance, error) {
 	if opt.CapacityScale == 0 {
 		opt.CapacityScale = 1
 	}
-	if err := lim.checkSlots("OnSocMaxOptions.Slots", int64(opt.Slots)); err != nil {
+	if err := lim.checkSlots("OnSocMaxSettings.Slots", int64(opt.Slots)); err != nil {
 		return nil, err
 	}
 	if opt.SlotSeconds > lim.MaxTime {
-		return nil, fmt.Errorf("%w: OnSocMaxOptions.SlotSeconds = %d, limit MaxTime = %d", ErrTooLarge, opt.SlotSeconds, lim.MaxTime)
+		return nil, fmt.Errorf("%w: OnSocMaxSettings.SlotSeconds = %d, limit MaxTime = %d", ErrTooLarge, opt.SlotSeconds, lim.MaxTime)
 	}
 	first, last, ok := CreationSpan(tr.Pods)
 	if !ok {

@@ -7,7 +7,7 @@ import (
 
 func TestOnSocMaxMappingFixture(t *testing.T) {
 	tr := readFixture(t)
-	inst, err := OnSocMax(tr, OnSocMaxOptions{Seed: 1})
+	inst, err := OnSocMax(tr, OnSocMaxSettings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,21 +33,21 @@ func TestOnSocMaxMappingFixture(t *testing.T) {
 			t.Errorf("job 1 on unit %d = (node %d, slot %d)", r, node, slot)
 		}
 	}
-	half, err := OnSocMax(tr, OnSocMaxOptions{Seed: 1, CapacityScale: 0.5})
+	half, err := OnSocMax(tr, OnSocMaxSettings{Seed: 1, CapacityScale: 0.5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c := half.Instance.Mesh.Capacity[0]; c != in.Mesh.Capacity[0]/2 {
 		t.Errorf("scaled capacity %v", c)
 	}
-	if _, err := OnSocMax(tr, OnSocMaxOptions{Day: 5}); err == nil {
+	if _, err := OnSocMax(tr, OnSocMaxSettings{Day: 5}); err == nil {
 		t.Error("window beyond the trace accepted")
 	}
 }
 
 func TestOnSocMaxMappingRealTrace(t *testing.T) {
 	tr := realTrace(t)
-	inst, err := OnSocMax(tr, OnSocMaxOptions{Seed: 1})
+	inst, err := OnSocMax(tr, OnSocMaxSettings{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,7 @@ func ExampleJobTypes() {
 func ExampleOGASched() {
 	pods, _ := trace.ReadPods(strings.NewReader(podsCSV), "pods.csv")
 	nodes, _ := trace.ReadNodes(strings.NewReader(nodesCSV), "nodes.csv")
-	inst, err := trace.OGASched(&trace.Trace{Nodes: nodes, Pods: pods}, trace.OGASchedOptions{Ports: 2, Nodes: -1, T: 4})
+	inst, err := trace.OGASched(&trace.Trace{Nodes: nodes, Pods: pods}, trace.OGASchedSettings{Ports: 2, Nodes: -1, T: 4})
 	if err != nil {
 		panic(err)
 	}

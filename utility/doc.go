@@ -33,7 +33,7 @@
 //     eq. (13) of paper 000 that enters the gradient bound and the regret
 //     bound. It is +Inf for Sqrt; callers that need a finite bound evaluate
 //     [Utility.Deriv] at their minimum positive allocation unit instead
-//     (SPEC.md, OnSocMax).
+//     (as package onsocmax does with Settings.MinUnit).
 //
 // # Deviations and decisions
 //

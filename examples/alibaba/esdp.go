@@ -13,7 +13,7 @@ import (
 // and runs ESDP against HSWF, LCF, LWTF, CUCB and Thompson sampling for
 // T = 2000 slots with exact regret against the omniscient oracle.
 func runESDP(tr *trace.Trace, o options) (*familyReport, error) {
-	inst, err := trace.ESDP(tr, trace.ESDPOptions{Seed: o.Seed})
+	inst, err := trace.ESDP(tr, trace.ESDPSettings{Seed: o.Seed})
 	if err != nil {
 		return nil, err
 	}
@@ -23,15 +23,15 @@ func runESDP(tr *trace.Trace, o options) (*familyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := baselines.NewHSWF(cl)
+	h, err := baselines.NewHSWF(cl, baselines.HSWFSettings{})
 	if err != nil {
 		return nil, err
 	}
-	l, err := baselines.NewLCF(cl)
+	l, err := baselines.NewLCF(cl, baselines.LCFSettings{})
 	if err != nil {
 		return nil, err
 	}
-	w, err := baselines.NewLWTF(cl)
+	w, err := baselines.NewLWTF(cl, baselines.LWTFSettings{})
 	if err != nil {
 		return nil, err
 	}

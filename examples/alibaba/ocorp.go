@@ -20,7 +20,7 @@ const ocorpMachines = 8
 // SRF and Tetris, and OCORP (and -fill) on the
 // CPU-only projection of the same jobs.
 func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
-	inst, err := trace.OCORP(tr, trace.OCORPOptions{Machines: ocorpMachines, Seed: o.Seed})
+	inst, err := trace.OCORP(tr, trace.OCORPSettings{Machines: ocorpMachines, Seed: o.Seed})
 	if err != nil {
 		return nil, err
 	}
@@ -106,10 +106,10 @@ func runOCORP(tr *trace.Trace, o options) (*familyReport, error) {
 }
 
 func ocorpBaselines(ms []ocorp.Machine) []ocorp.OnlinePolicy {
-	srpt, _ := baselines.NewSRPT(ms)
-	srvf, _ := baselines.NewSRVF(ms)
-	svf, _ := baselines.NewSVF(ms)
-	srf, _ := baselines.NewSRF(ms)
-	tet, _ := baselines.NewTetris(ms)
+	srpt, _ := baselines.NewSRPT(ms, baselines.PrioritySettings{})
+	srvf, _ := baselines.NewSRVF(ms, baselines.PrioritySettings{})
+	svf, _ := baselines.NewSVF(ms, baselines.PrioritySettings{})
+	srf, _ := baselines.NewSRF(ms, baselines.PrioritySettings{})
+	tet, _ := baselines.NewTetris(ms, baselines.TetrisSettings{})
 	return []ocorp.OnlinePolicy{srpt, srvf, svf, srf, tet}
 }

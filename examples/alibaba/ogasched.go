@@ -13,7 +13,7 @@ import (
 // runs OGASched with the theory step (53) against the four baselines
 // (fractional BINPACKING and SPREADING), with y* as the reference row.
 func runOGASched(tr *trace.Trace, o options) (*familyReport, error) {
-	opt := trace.OGASchedOptions{Seed: o.Seed}
+	opt := trace.OGASchedSettings{Seed: o.Seed}
 	inst, err := trace.OGASched(tr, opt)
 	if err != nil {
 		return nil, err

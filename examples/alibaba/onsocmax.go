@@ -24,7 +24,7 @@ func runOnSocMaxCongested(tr *trace.Trace, o options) (*familyReport, error) {
 }
 
 func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*familyReport, error) {
-	inst, err := trace.OnSocMax(tr, trace.OnSocMaxOptions{Seed: o.Seed, CapacityScale: scale})
+	inst, err := trace.OnSocMax(tr, trace.OnSocMaxSettings{Seed: o.Seed, CapacityScale: scale})
 	if err != nil {
 		return nil, err
 	}
@@ -37,11 +37,11 @@ func onSocMaxAt(tr *trace.Trace, o options, scale float64, name string) (*family
 	if err != nil {
 		return nil, err
 	}
-	mf, err := baselines.NewMaxFirst(in.Mesh)
+	mf, err := baselines.NewMaxFirst(in.Mesh, baselines.MaxFirstSettings{})
 	if err != nil {
 		return nil, err
 	}
-	es, err := baselines.NewEqualShare(in.Mesh)
+	es, err := baselines.NewEqualShare(in.Mesh, baselines.EqualShareSettings{})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,12 @@
 //	    [-caplo 1] [-caphi 2] [-paper] [-workers 2]
 //	    [-instance FILE] [-save FILE] [-json] [-out DIR] [-sweep] [-regret]
 //	    [-mode auto|exact|scalable] [-maxcells N] [-maxbytes N] [-preset large]
+//	    [-g default|log|loglog]
+//
+// -g selects ESDP's exploration g(t) (esdp.Settings.Exploration): the
+// experiments' default ln(t+1) + 4 ln(ln(t+1)+1) m, or ln(t+1), the best
+// sequence of the paper's Fig. 8. HSWF-channel (the last row) is HSWF
+// ranking channels one by one instead of ports (baselines.HSWFChannel).
 //
 // -mode selects ESDP's oracle (esdp.Settings.Mode): auto runs the exact DP
 // within the budget -maxcells/-maxbytes and the scalable oracle (certified
@@ -33,6 +39,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	goflag "flag"
 	"fmt"
 	"io"
@@ -45,6 +52,7 @@ import (
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/esdp"
+	"github.com/msched/msched/examples/internal/flagcheck"
 	"github.com/msched/msched/examples/internal/report"
 )
 
@@ -68,6 +76,7 @@ type params struct {
 	CapHi    int     `json:"cap_hi"`
 	Paper    bool    `json:"solve_then_zero"`
 	Mode     string  `json:"mode"`
+	G        string  `json:"g"`
 	MaxCells int64   `json:"max_cells"`
 	MaxBytes int64   `json:"max_bytes"`
 	Preset   string  `json:"preset,omitempty"`
@@ -119,6 +128,7 @@ func run(args []string, stdout io.Writer) error {
 	flag.IntVar(&pr.CapHi, "caphi", def.CapHi, "highest capacity under -caprule table2")
 	flag.BoolVar(&pr.Paper, "paper", false, "ESDP solves over all edges, then zeroes idle ports (Algorithm 1 literally)")
 	flag.StringVar(&pr.Mode, "mode", "auto", "ESDP's oracle: auto (exact DP within -maxcells/-maxbytes, scalable beyond), exact, scalable")
+	flag.StringVar(&pr.G, "g", "default", "ESDP's exploration g(t) (esdp.Settings.Exploration): default (ln(t+1) + 4 ln(ln(t+1)+1) m, the experiments'), log (ln(t+1), Fig. 8's best) or loglog (4 ln(ln(t+1)+1) m)")
 	flag.Int64Var(&pr.MaxCells, "maxcells", 0, "work budget of ESDP's DP in cells (0: bounded by -maxbytes only)")
 	flag.Int64Var(&pr.MaxBytes, "maxbytes", 0, "memory budget of ESDP's DP tables in bytes (0: 1 GiB)")
 	flag.StringVar(&pr.Preset, "preset", "", "large: |L|=40, |R|=100 (|E| about 400), capacities in [10, 20], T=200, DP budget 2e7 cells and 256 MiB: past exploration only the scalable oracle runs it (-mode exact fails)")
@@ -130,6 +140,9 @@ func run(args []string, stdout io.Writer) error {
 	sweep := flag.Bool("sweep", false, "compare the delta(t) and g(t) sequences of Figs. 7-8 (ESDP only)")
 	regret := flag.Bool("regret", false, "regret of ESDP (two g(t)), CUCB and TS at T = 500, 1000, 2000, 4000 and the fitted exponent")
 	if err := flag.Parse(args); err != nil {
+		return err
+	}
+	if err := errors.Join(flagcheck.Finite(flag), flagcheck.NonNegative(flag, "T", "L", "R", "K", "caplo", "caphi", "maxcells", "maxbytes")); err != nil {
 		return err
 	}
 	switch pr.Preset {
@@ -165,6 +178,10 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	expl, err := esdp.ParseExploration(pr.G)
+	if err != nil {
+		return fmt.Errorf("-g: %w", err)
+	}
 	if pr.T < 0 || pr.T > maxT {
 		return fmt.Errorf("-T %d: want 0..%d", pr.T, maxT)
 	}
@@ -196,7 +213,7 @@ func run(args []string, stdout io.Writer) error {
 	}
 	start := time.Now()
 	oracle := esdp.OracleSettings{MaxCells: pr.MaxCells, MaxBytes: pr.MaxBytes}
-	pols, err := policies(in, pr, esdp.Settings{SolveThenZero: pr.Paper, Mode: mode, Oracle: oracle})
+	pols, err := policies(in, pr, esdp.Settings{SolveThenZero: pr.Paper, Mode: mode, Oracle: oracle, Exploration: expl})
 	if err != nil {
 		return err
 	}
@@ -228,8 +245,8 @@ func run(args []string, stdout io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(s)
 	}
-	fmt.Fprintf(stdout, "ESDP vs baselines: |L|=%d |R|=%d K=%d |E|=%d capacity=%v T=%d rho=%v alpha=%v seed=%d solve-then-zero=%v\n",
-		in.NumPorts(), in.Graph.NumRight(), in.K, in.NumEdges(), in.Capacity, pr.T, pr.Rho, pr.Alpha, pr.Seed, pr.Paper)
+	fmt.Fprintf(stdout, "ESDP vs baselines: |L|=%d |R|=%d K=%d |E|=%d capacity=%v T=%d rho=%v alpha=%v seed=%d solve-then-zero=%v g=%v\n",
+		in.NumPorts(), in.Graph.NumRight(), in.K, in.NumEdges(), in.Capacity, pr.T, pr.Rho, pr.Alpha, pr.Seed, pr.Paper, expl)
 	fmt.Fprintf(stdout, "omniscient oracle: expected welfare %.2f\n", res.TotalOptimal)
 	fmt.Fprintf(stdout, "ESDP oracle: mode %v, %d of %d slots solved by the scalable oracle, largest certified gap of P3(t) %.3g\n",
 		mode, watch.scalable, pr.T, watch.maxGap)
@@ -316,18 +333,19 @@ func policies(in *esdp.Instance, pr params, opt esdp.Settings) ([]esdp.OnlinePol
 	if err != nil {
 		return nil, err
 	}
-	h, err := baselines.NewHSWF(cl)
+	h, err := baselines.NewHSWF(cl, baselines.HSWFSettings{})
 	if err != nil {
 		return nil, err
 	}
-	l, _ := baselines.NewLCF(cl)
-	w, _ := baselines.NewLWTF(cl)
+	l, _ := baselines.NewLCF(cl, baselines.LCFSettings{})
+	w, _ := baselines.NewLWTF(cl, baselines.LWTFSettings{})
 	c, _ := baselines.NewCUCB(cl, baselines.CUCBSettings{})
 	th, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: pr.Seed, Stream: 2})
 	if err != nil {
 		return nil, err
 	}
-	return []esdp.OnlinePolicy{e, h, l, w, c, th}, nil
+	hc, _ := baselines.NewHSWFChannel(cl, baselines.HSWFChannelSettings{})
+	return []esdp.OnlinePolicy{e, h, l, w, c, th, hc}, nil
 }
 
 // progress reports ESDP's progress on stderr every 10 % of the horizon.

@@ -2,7 +2,11 @@
 // Section VI) on a synthetic heavy-tailed workload or a job list: OCORP,
 // OCORP+ (switching cost alpha) and OCORP+M against SRPT, SRVF, SVF, SRF
 // and Tetris on the same jobs, in the single-resource (CPU) and the
-// two-resource (CPU + memory) settings.
+// two-resource (CPU + memory) settings. In 2-D, SRPT, SRVF, SVF and SRF
+// are server-aware (baselines.FirstFit: each job whole on the first
+// server with its cores and memory free) and their pooled-then-pack forms
+// run as SRPT-pooled, ... (the 1-D baselines); OCORP+M-fill/first-fit is
+// OCORP+M-fill with the same server-aware packing (ocorp.PackFirstFit).
 //
 // Usage:
 //
@@ -11,8 +15,9 @@
 //	    [-jobs FILE.csv|FILE.json] [-alpha 0,10,100] [-normalize] [-k 2]
 //	    [-mode both|1d|2d] [-beta B] [-mapreduce] [-workers 2] [-json] [-out DIR] [-quiet]
 //
-// -workload testable (ocorp.TestableConfig) draws a busier workload
-// (utilisation 0.95, arrivals in n/100 bursts, lighter tails, cores 1-32)
+// -workload testable (ocorp.TestableConfig) draws a busier workload of
+// 3000 jobs unless -n is given (utilisation 0.95, arrivals in n/100
+// bursts, lighter tails, cores 1-32)
 // on which the baselines sit well above the lower bound, so the paper's
 // claimed reductions can be tested; on the default workload SRPT is
 // already about 1.2x the bound. -load and -bursts override the
@@ -43,8 +48,10 @@
 // SRF 1.306x, Tetris 1.502x, OCORP 2.116x, OCORP-fill 1.390x).
 // l2 exact flowtime, 1-D: OCORP 318569 s against SRPT 184547,
 // SVF 164707, SRVF 163318, SRF 196521 (OCORP 73 %, 93 %, 95 %, 62 %
-// worse); 2-D: OCORP+M 420658 against SRPT 268031, SVF 249126, SRVF
-// 245573, SRF 332469 (57 %, 69 %, 71 %, 27 % worse). With mu = t^2.5 a
+// worse); 2-D: OCORP+M 420658 against the server-aware SRPT 212617,
+// SVF 189694, SRVF 186539, SRF 344635 (98 %, 122 %, 126 %, 22 % worse;
+// the pooled-then-pack SRPT-pooled ... SRF-pooled: 268031, 249126,
+// 245573, 332469). With mu = t^2.5 a
 // job served at full rate drops to lambda = 0 and is idle the next slot,
 // so the literal policy alternates (243077 preemptions, makespan 83440 s
 // against 62820 s for SRPT). The work-conserving OCORP-fill is within
@@ -58,18 +65,20 @@
 // 10 % below SRVF) OCORP's l2 job flowtime is 490087 s against SRVF's
 // 128560 s.
 //
-// With -workload testable (seed 1, 6500 jobs, about 4 s) the baselines
-// queue: the bound is 7744 s and the best baseline, SRVF, is 4.38x it in
-// 1-D (33907 s) and 7.29x in 2-D (56469 s), so the claims are testable;
-// they do not reproduce: OCORP is 13.29x the bound (-203.5 % against
-// SRVF), OCORP-fill 12.64x (-188.7 %), OCORP+M 19.03x and OCORP+M-fill
-// 18.18x (-161 % and -149 % against SRVF). examples/reproduce gives the
-// same verdict over seeds 1-5 at 3000 jobs.
+// With -workload testable (seed 1, 3000 jobs unless -n is given, about
+// 1.5 s) the baselines queue: the bound is 5651 s and the best baseline,
+// SRVF, is 2.70x it in 1-D (15276 s) and, server-aware, 3.66x in 2-D
+// (20705 s; SRVF-pooled 24329 s), so the claims are testable; they do
+// not reproduce: OCORP is 6.41x the bound (-137.1 % against SRVF),
+// OCORP-fill 6.08x (-124.8 %), OCORP+M 9.48x and OCORP+M-fill 9.07x
+// (-158.7 % and -147.6 % against SRVF), OCORP+M-fill with the
+// server-aware packing 8.81x (-140.3 %). examples/reproduce gives the
+// same verdict over seeds 1-5.
 package main
 
 import (
 	"encoding/json"
-	"flag"
+	stdflag "flag"
 	"fmt"
 	"image/color"
 	"io"
@@ -89,6 +98,7 @@ import (
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/examples/internal/exrun"
+	"github.com/msched/msched/examples/internal/flagcheck"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/ocorp"
 )
@@ -140,14 +150,18 @@ func main() {
 	}
 }
 
+// testableJobs is -n's default with -workload testable: the size of
+// ocorp.TestableConfig's rows in examples/reproduce and the README.
+const testableJobs = 3000
+
 // maxSlotSeconds bounds -slot (one year): beyond it the flowtimes in
 // seconds stop meaning anything and their products approach int overflow.
 const maxSlotSeconds = 365 * 24 * 3600
 
 func run(args []string, stdout io.Writer) error {
 	var pr params
-	flag := flag.NewFlagSet("ocorp", flag.ContinueOnError)
-	flag.IntVar(&pr.N, "n", 6500, "number of synthetic jobs (the paper's trace has 6487)")
+	flag := stdflag.NewFlagSet("ocorp", stdflag.ContinueOnError)
+	flag.IntVar(&pr.N, "n", 6500, "number of synthetic jobs (the paper's trace has 6487; 3000 with -workload testable, as in examples/reproduce)")
 	flag.IntVar(&pr.Machines, "machines", 5, "servers, cycling over 64/32/16 cores")
 	flag.Uint64Var(&pr.Seed, "seed", 1, "random seed")
 	flag.IntVar(&pr.Slot, "slot", 10, "slot length in seconds (paper: 10)")
@@ -168,6 +182,14 @@ func run(args []string, stdout io.Writer) error {
 	if err := flag.Parse(args); err != nil {
 		return err
 	}
+	if err := flagcheck.Finite(flag); err != nil {
+		return err
+	}
+	nSet := false
+	flag.Visit(func(f *stdflag.Flag) { nSet = nSet || f.Name == "n" })
+	if pr.Workload == "testable" && !nSet {
+		pr.N = testableJobs
+	}
 	if pr.Workload != "default" && pr.Workload != "testable" {
 		return fmt.Errorf("unknown -workload %q", pr.Workload)
 	}
@@ -183,18 +205,12 @@ func run(args []string, stdout io.Writer) error {
 	if *workers < 1 || *workers > 64 {
 		return fmt.Errorf("-workers %d not in [1, 64]", *workers)
 	}
-	for _, s := range strings.Split(*alpha, ",") {
-		if s = strings.TrimSpace(s); s == "" {
-			continue
-		}
-		a, err := strconv.ParseFloat(s, 64)
-		if err != nil || !(a >= 0) || a > ocorp.MaxAlpha {
-			return fmt.Errorf("bad -alpha value %q: want a number in [0, %g]", s, ocorp.MaxAlpha)
-		}
-		pr.Alpha = append(pr.Alpha, a)
+	var err error
+	if pr.Alpha, err = flagcheck.Floats("alpha", *alpha, 0, ocorp.MaxAlpha); err != nil {
+		return err
 	}
-	if pr.Beta >= 1 {
-		return fmt.Errorf("-beta %v not in [0, 1)", pr.Beta)
+	if pr.Beta != -1 && !(pr.Beta >= 0 && pr.Beta < 1) {
+		return fmt.Errorf("-beta %v: want -1 (unset) or in [0, 1)", pr.Beta)
 	}
 	if pr.Mode != "both" && pr.Mode != "1d" && pr.Mode != "2d" {
 		return fmt.Errorf("unknown -mode %q", pr.Mode)
@@ -252,7 +268,7 @@ func run(args []string, stdout io.Writer) error {
 		}
 		red := map[string]float64{}
 		for _, b := range []string{"SRPT", "SVF", "SRVF", "SRF", "Tetris"} {
-			for _, mine := range []string{e.mine, e.mine + "-fill"} {
+			for _, mine := range []string{e.mine, e.mine + "-fill", e.mine + "-fill/first-fit"} {
 				if r, ok := byName[mine]; ok {
 					red[mine+" vs "+b] = 1 - r.ExactLk/byName[b].ExactLk
 					sum.Reductions[e.name+": "+mine+" vs "+b] = red[mine+" vs "+b]
@@ -384,15 +400,43 @@ func policies2D(ms []ocorp.Machine, pr params) ([]ocorp.OnlinePolicy, error) {
 		return nil, err
 	}
 	of, _ := ocorp.NewM(ms, settings(pr, true))
-	return append([]ocorp.OnlinePolicy{o, of}, mustBaselines(ms)...), nil
+	sff := settings(pr, true)
+	sff.Packing, sff.Name = ocorp.PackFirstFit, "OCORP+M-fill/first-fit"
+	off, err := ocorp.NewM(ms, sff)
+	if err != nil {
+		return nil, err
+	}
+	pols := []ocorp.OnlinePolicy{o, of, off}
+	// Server-aware baselines under the paper's names, then the pooled
+	// ones (the 1-D baselines) as "-pooled", for the record.
+	for _, ord := range []baselines.Order{baselines.OrderSRPT, baselines.OrderSRVF, baselines.OrderSVF, baselines.OrderSRF} {
+		p, err := baselines.NewFirstFit(ms, baselines.FirstFitSettings{Order: ord})
+		if err != nil {
+			return nil, err
+		}
+		pols = append(pols, p)
+	}
+	tet, err := baselines.NewTetris(ms)
+	if err != nil {
+		return nil, err
+	}
+	pols = append(pols, tet)
+	for _, ord := range []baselines.Order{baselines.OrderSRPT, baselines.OrderSRVF, baselines.OrderSVF, baselines.OrderSRF} {
+		p, err := ocorp.NewPriority(ord.String()+"-pooled", ms, ord.Key())
+		if err != nil {
+			return nil, err
+		}
+		pols = append(pols, p)
+	}
+	return pols, nil
 }
 
 func mustBaselines(ms []ocorp.Machine) []ocorp.OnlinePolicy {
-	srpt, _ := baselines.NewSRPT(ms)
-	srvf, _ := baselines.NewSRVF(ms)
-	svf, _ := baselines.NewSVF(ms)
-	srf, _ := baselines.NewSRF(ms)
-	tet, _ := baselines.NewTetris(ms)
+	srpt, _ := baselines.NewSRPT(ms, baselines.PrioritySettings{})
+	srvf, _ := baselines.NewSRVF(ms, baselines.PrioritySettings{})
+	svf, _ := baselines.NewSVF(ms, baselines.PrioritySettings{})
+	srf, _ := baselines.NewSRF(ms, baselines.PrioritySettings{})
+	tet, _ := baselines.NewTetris(ms, baselines.TetrisSettings{})
 	return []ocorp.OnlinePolicy{srpt, srvf, svf, srf, tet}
 }
 
@@ -438,12 +482,12 @@ func printTable(w io.Writer, exp string, rs []*ocorp.Series, L float64, pr param
 		}
 	}
 	fmt.Fprintf(w, "l%g flowtime reduction, 1 - %s/baseline (paper: ~%.0f %%):\n", pr.K, mine, claim*100)
-	for _, m := range []string{mine, mine + "-fill"} {
+	for _, m := range []string{mine, mine + "-fill", mine + "-fill/first-fit"} {
 		r, ok := byName[m]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(w, "  %-13s", m)
+		fmt.Fprintf(w, "  %-22s", m)
 		for _, b := range []string{"SRPT", "SVF", "SRVF", "SRF", "Tetris"} {
 			fmt.Fprintf(w, "  vs %s %+.1f %%", b, 100*(1-r.ExactLk/byName[b].ExactLk))
 		}
@@ -700,10 +744,10 @@ func runMapReduce(jobs []ocorp.Job, ms []ocorp.Machine, pr params, workers int) 
 	o, _ := ocorp.New(ms, s)
 	s.Fill = true
 	of, _ := ocorp.New(ms, s)
-	srpt, _ := baselines.NewSRPT(ms)
-	srvf, _ := baselines.NewSRVF(ms)
-	svf, _ := baselines.NewSVF(ms)
-	srf, _ := baselines.NewSRF(ms)
+	srpt, _ := baselines.NewSRPT(ms, baselines.PrioritySettings{})
+	srvf, _ := baselines.NewSRVF(ms, baselines.PrioritySettings{})
+	svf, _ := baselines.NewSVF(ms, baselines.PrioritySettings{})
+	srf, _ := baselines.NewSRF(ms, baselines.PrioritySettings{})
 	pols := []ocorp.OnlinePolicy{o, of, srpt, srvf, svf, srf}
 	out := make([]*ocorp.MapReduceResult, len(pols))
 	errs := make([]error, len(pols))

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -30,7 +31,7 @@ func TestRender(t *testing.T) {
 	assert.Contains(t, out.String(), "lower bound (f_j = p_j)")
 	policies := map[string][]string{
 		"1d": {"OCORP", "OCORP-fill", "OCORP+(a=10)", "SRPT", "SRVF", "SVF", "SRF", "Tetris"},
-		"2d": {"OCORP+M", "OCORP+M-fill", "SRPT", "SRVF", "SVF", "SRF", "Tetris"},
+		"2d": {"OCORP+M", "OCORP+M-fill", "OCORP+M-fill/first-fit", "SRPT", "SRVF", "SVF", "SRF", "Tetris", "SRPT-pooled", "SRF-pooled"},
 	}
 	figs := []string{"flowtime", "fractional", "unfinished", "waiting_by_size", "max_waiting_by_size", "preemptions_by_size", "migrations_by_size"}
 	for exp, pols := range policies {
@@ -84,5 +85,27 @@ func TestBadFlags(t *testing.T) {
 		{"-mode", "3d"}, {"-alpha", "NaN"}, {"-alpha", "1e308"}, {"-slot", "9223372036854775807"}, {"-beta", "2"}, {"-workers", "0"}, {"-jobs", "/nonexistent.csv"},
 	} {
 		assert.Error(t, run(append(args, "-quiet"), &bytes.Buffer{}), "%v", args)
+	}
+}
+
+// TestTestableDefaultN: -workload testable runs the 3000 jobs of the
+// README's testable rows unless -n is given.
+func TestTestableDefaultN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 3000 jobs")
+	}
+	for _, c := range []struct {
+		args []string
+		n    int
+	}{
+		{[]string{"-workload", "testable"}, 3000},
+		{[]string{"-workload", "testable", "-n", "200"}, 200},
+		{[]string{"-n", "300"}, 300},
+	} {
+		var out bytes.Buffer
+		require.NoError(t, run(append(c.args, "-json", "-quiet", "-mode", "1d", "-alpha", "0"), &out))
+		var sum summary
+		require.NoError(t, json.Unmarshal(out.Bytes(), &sum))
+		assert.Equal(t, c.n, sum.Params.N, "%v", c.args)
 	}
 }

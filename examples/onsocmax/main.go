@@ -54,6 +54,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/msched/msched/baselines"
+	"github.com/msched/msched/examples/internal/flagcheck"
 	"github.com/msched/msched/examples/internal/report"
 	"github.com/msched/msched/onsocmax"
 	"github.com/msched/msched/utility"
@@ -138,6 +139,9 @@ func run(args []string, stdout io.Writer) error {
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if err := errors.Join(flagcheck.Finite(fs), flagcheck.NonNegative(fs, "runs", "nodes", "slots", "jobs")); err != nil {
+		return err
 	}
 	if pr.Runs <= 0 || pr.Runs > maxRuns {
 		return fmt.Errorf("-runs %d: want 1..%d", pr.Runs, maxRuns)
@@ -311,11 +315,11 @@ func evaluate(in *onsocmax.Instance, pr params) (day, error) {
 		}
 		pols = append(pols, p)
 	}
-	mf, err := baselines.NewMaxFirst(in.Mesh)
+	mf, err := baselines.NewMaxFirst(in.Mesh, baselines.MaxFirstSettings{})
 	if err != nil {
 		return day{}, err
 	}
-	es, err := baselines.NewEqualShare(in.Mesh)
+	es, err := baselines.NewEqualShare(in.Mesh, baselines.EqualShareSettings{})
 	if err != nil {
 		return day{}, err
 	}

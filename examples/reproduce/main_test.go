@@ -17,9 +17,9 @@ func TestParseSeeds(t *testing.T) {
 	s, err := parseSeeds("1-3,7")
 	require.NoError(t, err)
 	assert.Equal(t, []uint64{1, 2, 3, 7}, s)
-	for _, bad := range []string{"", "x", "5-1", "1-100000", "-3", "1,1", "1-3,2", "18446744073709551616"} {
+	for _, bad := range []string{"", "x", "5-1", "1-100000", "-3", "1,1", "1-3,2", "18446744073709551616", "1,,2", "1,", ",1"} {
 		_, err := parseSeeds(bad)
-		assert.Error(t, err, bad)
+		assert.ErrorContains(t, err, "-seeds", bad)
 	}
 	// The largest seeds: a range ending at MaxUint64 used to wrap x++ to 0
 	// and loop forever (a hang, then out of memory).
@@ -101,7 +101,8 @@ func TestQuick(t *testing.T) {
 	readme := filepath.Join(dir, "README.md")
 	require.NoError(t, os.WriteFile(readme, []byte("x\n"+beginMarker+"\n"+endMarker+"\n"), 0o644))
 	var out bytes.Buffer
-	require.NoError(t, run([]string{"-quick", "-seeds", "1-2", "-readme", readme, "-figures", filepath.Join(dir, "fig")}, &out))
+	docFile := filepath.Join(dir, "docs", "REPRODUCTION.md")
+	require.NoError(t, run([]string{"-quick", "-seeds", "1-2", "-readme", readme, "-doc", docFile, "-figures", filepath.Join(dir, "docs", "fig")}, &out))
 	for _, f := range families {
 		assert.Contains(t, out.String(), "| "+f.name+" |", "family %s has no row", f.name)
 	}
@@ -118,5 +119,31 @@ func TestQuick(t *testing.T) {
 	}
 	doc, err := os.ReadFile(readme)
 	require.NoError(t, err)
-	assert.Contains(t, string(doc), "| family |")
+	assert.Contains(t, string(doc), "| family | paper's claim | verdict |")
+	assert.Contains(t, string(doc), "(docs/REPRODUCTION.md)", "the summary links to the full table")
+	assert.Contains(t, string(doc), "(docs/fig/", "the README keeps the figures")
+	full, err := os.ReadFile(docFile)
+	require.NoError(t, err)
+	assert.Contains(t, string(full), "| family | paper's claim | faithful default | literal reading | verdict |")
+	assert.Contains(t, string(full), "](fig/", "figure links relative to the doc's folder")
+	for _, f := range families {
+		assert.Contains(t, string(full), "| "+f.name+" |", "family %s has no row in the doc", f.name)
+	}
+}
+
+// TestSummaryCells: the README summary drops source citations (nested
+// parentheses included) and keeps other parentheses; verdicts are cut to
+// their first clause.
+func TestSummaryCells(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"OGASched beats DRF by +11.33 % in average reward (Table III default column, Fig. 2(a); Table II setup, T = 2000)", "OGASched beats DRF by +11.33 % in average reward"},
+		{"Sublinear regret against the best fixed allocation y* of (10): regret <= H_G sqrt T (Theorem 1, (39))", "Sublinear regret against the best fixed allocation y* of (10): regret <= H_G sqrt T"},
+		{"OCORP cuts l2 flowtime by ~34 % vs the best baseline, 1-D (CPU), Figs. 2-3; testable workload (3000 jobs)", "OCORP cuts l2 flowtime by ~34 % vs the best baseline, 1-D (CPU), Figs. 2-3; testable workload (3000 jobs)"},
+		{"unbalanced (Table", "unbalanced (Table"},
+	} {
+		assert.Equal(t, c.want, dropSources(c.in))
+	}
+	assert.Equal(t, "partly", firstClause("partly: with the step (53)", " (", ":", ";", ","))
+	assert.Equal(t, "mostly", firstClause("mostly (faithful): OnSocMax", " (", ":", ";", ","))
+	assert.Equal(t, "reproduces", firstClause("reproduces", " (", ":", ";", ","))
 }

@@ -84,11 +84,11 @@ func osmRun(s osmSetup, seed uint64) (osmCell, error) {
 		if err != nil {
 			return cell, err
 		}
-		mf, err := baselines.NewMaxFirst(in.Mesh)
+		mf, err := baselines.NewMaxFirst(in.Mesh, baselines.MaxFirstSettings{})
 		if err != nil {
 			return cell, err
 		}
-		es, err := baselines.NewEqualShare(in.Mesh)
+		es, err := baselines.NewEqualShare(in.Mesh, baselines.EqualShareSettings{})
 		if err != nil {
 			return cell, err
 		}

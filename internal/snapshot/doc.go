@@ -3,17 +3,44 @@
 //
 // A snapshot is one JSON object:
 //
-//	{"format":"msched/ogasched.Policy","version":1,"model":"9f2c…","state":{…}}
+//	{"format":"msched/ogasched.Policy","version":1,"model":"9f2c…",
+//	 "check":"sha256:5d41…","state":{…}}
 //
 // format names the package and type that wrote it, version the schema of
-// state, and model a fingerprint of the model the policy was built on (its
-// graph, capacities, settings: whatever decisions depend on). A policy
-// restores only a snapshot whose format and version it knows and whose
-// fingerprint equals that of the model it was itself built on; anything else
-// (a different cluster, a truncated file, an unknown field, data after the
-// object, a snapshot larger than MaxBytes) is an error, and the caller's
-// policy is left unchanged because state is decoded into a fresh value that
-// the caller validates before installing it.
+// state, model a fingerprint of the model the policy was built on (its
+// graph, capacities, settings: whatever decisions depend on), and check the
+// SHA-256 of the canonical state bytes: state passed through json.Compact,
+// so that re-indenting a snapshot keeps it valid while any other change to
+// state does not.
+//
+// # What Decode refuses
+//
+// A policy restores only a snapshot whose format and version it knows and
+// whose fingerprint equals that of the model it was itself built on.
+// Anything else is an error: a different cluster (ErrModel), another format
+// or version (ErrFormat), and, wrapping ErrCorrupt, a truncated file, data
+// after the object, a snapshot larger than MaxBytes, a key given twice,
+// spelled in another case or unknown (at the envelope and inside state,
+// checked with internal/strictjson), a state field left out, a check that
+// does not match the state, and a snapshot without a check (written before
+// the check existed: such snapshots are refused, not trusted). The
+// caller's policy is left unchanged because state is decoded into a fresh
+// value that the caller validates before installing it.
+//
+// # Accidents and adversaries
+//
+// The check guards against accidents: a flipped bit, a truncated or
+// hand-edited file, a copy that lost a line. It is not a signature: anyone
+// who edits state can recompute it (Reseal does exactly that, for tests).
+// What keeps a crafted snapshot from hanging or corrupting a policy is the
+// semantic validation each family runs on the decoded state before
+// installing it: every number finite and within the bounds a run on that
+// model and those settings can reach, and the parts consistent with each
+// other (lengths, indices, slots, counters). A restore that passes both is a
+// state the policy could have reached by itself; the next Decide never
+// finds out it was restored. Protect snapshots at rest and in transit
+// (file permissions, an authenticated store) if an adversary may write
+// them.
 //
 // Fingerprints hash the exact bits of every number (FNV-1a, 64 bits), so
 // two models fingerprint equal only if every value is bit-identical.

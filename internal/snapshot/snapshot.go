@@ -2,7 +2,9 @@ package snapshot
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,9 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/msched/msched/internal/strictjson"
 )
 
 // MaxBytes bounds the size of a snapshot that Decode accepts (1 GiB).
@@ -22,35 +27,62 @@ var (
 	ErrFormat = errors.New("snapshot: wrong format or version")
 	// ErrModel: a snapshot of a policy built on a different model.
 	ErrModel = errors.New("snapshot: model fingerprint mismatch")
-	// ErrCorrupt: malformed JSON, unknown fields, trailing data, too large.
+	// ErrCorrupt: malformed JSON, a repeated, miscased, unknown or missing
+	// key, trailing data, too large, no integrity check or one that does
+	// not match the state, and (wrapped by the families) a state that
+	// fails their semantic validation.
 	ErrCorrupt = errors.New("snapshot: corrupt or truncated")
 )
+
+// checkPrefix names the hash of the check field.
+const checkPrefix = "sha256:"
 
 type envelope struct {
 	Format  string          `json:"format"`
 	Version int             `json:"version"`
 	Model   string          `json:"model"`
+	Check   string          `json:"check"`
 	State   json.RawMessage `json:"state"`
 }
 
-// Encode returns the snapshot {"format","version","model","state"} with
-// state marshalled by encoding/json.
+// Checksum returns the check of a state: "sha256:" and the hex SHA-256 of the
+// state bytes passed through json.Compact. It fails only on malformed
+// JSON.
+func Checksum(state []byte) (string, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(state))
+	if err := json.Compact(&buf, state); err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(buf.Bytes())
+	return checkPrefix + hex.EncodeToString(h[:]), nil
+}
+
+// Encode returns the snapshot {"format","version","model","check","state"}
+// with state marshalled by encoding/json and check its Checksum.
 func Encode(format string, version int, model string, state any) ([]byte, error) {
 	raw, err := json.Marshal(state)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: encoding %s state: %w", format, err)
 	}
-	return json.Marshal(envelope{Format: format, Version: version, Model: model, State: raw})
+	sum, err := Checksum(raw)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: encoding %s state: %w", format, err)
+	}
+	return json.Marshal(envelope{Format: format, Version: version, Model: model, Check: sum, State: raw})
 }
 
-// Decode checks the envelope of data against format, version and model and
-// decodes its state into state (a pointer), rejecting unknown fields and
-// data after the object. The caller validates the decoded state (lengths,
-// ranges, NaN) before installing it.
+// Decode checks the envelope of data against format, version and model,
+// verifies its check against the state and decodes the state into state (a
+// pointer), rejecting repeated, miscased, unknown or missing keys and data
+// after the object. The caller validates the decoded state semantically
+// (lengths, ranges, bounds a run can reach) before installing it.
 func Decode(data []byte, format string, version int, model string, state any) error {
 	if len(data) > MaxBytes {
 		return fmt.Errorf("%w: %d bytes, limit MaxBytes=%d", ErrCorrupt, len(data), MaxBytes)
 	}
+	// The cheap checks first (a damaged snapshot fails them), then the
+	// key-by-key walks, which encoding/json alone does not do.
 	var env envelope
 	if err := strict(data, &env); err != nil {
 		return err
@@ -61,10 +93,46 @@ func Decode(data []byte, format string, version int, model string, state any) er
 	if env.Model != model {
 		return fmt.Errorf("%w: snapshot of model %s restored into a policy on model %s", ErrModel, env.Model, model)
 	}
-	if len(env.State) == 0 {
+	if len(env.State) == 0 || string(env.State) == "null" {
 		return fmt.Errorf("%w: no state", ErrCorrupt)
 	}
+	if env.Check == "" {
+		return fmt.Errorf("%w: no \"check\" field: a snapshot written before msched added the integrity check is not accepted; build the policy afresh (or re-save it with this version from a trusted copy of the old code)", ErrCorrupt)
+	}
+	if !strings.HasPrefix(env.Check, checkPrefix) {
+		return fmt.Errorf("%w: check %q: want %q and 64 hex digits", ErrCorrupt, env.Check, checkPrefix)
+	}
+	sum, err := Checksum(env.State)
+	if err != nil {
+		return fmt.Errorf("%w: state: %w", ErrCorrupt, err)
+	}
+	if sum != env.Check {
+		return fmt.Errorf("%w: check %s does not match the state (%s): the state was altered or damaged", ErrCorrupt, env.Check, sum)
+	}
+	if err := strictjson.Check(data, &envelope{}); err != nil {
+		return fmt.Errorf("%w: envelope: %w", ErrCorrupt, err)
+	}
+	if err := strictjson.Complete(env.State, state); err != nil {
+		return fmt.Errorf("%w: state: %w", ErrCorrupt, err)
+	}
 	return strict(env.State, state)
+}
+
+// Reseal returns data, a snapshot envelope, with its check recomputed for
+// the state it holds (field order and other fields kept). It exists for
+// tests that craft states to exercise the families' semantic validation,
+// and shows that the check is no protection against a deliberate edit.
+func Reseal(data []byte) ([]byte, error) {
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	sum, err := Checksum(env.State)
+	if err != nil {
+		return nil, fmt.Errorf("%w: state: %w", ErrCorrupt, err)
+	}
+	env.Check = sum
+	return json.Marshal(env)
 }
 
 func strict(data []byte, v any) error {

@@ -12,6 +12,11 @@
 // must not repeat a key; values of a type with its own UnmarshalJSON are
 // checked only for repeated keys, their own decoder being responsible for
 // the rest. Check allocates only for the walk and never decodes values.
+//
+// Complete does what Check does and also reports a struct field that the
+// document leaves out although its json tag has no omitempty: a decoder of
+// saved state uses it so that a missing field cannot silently decode as its
+// zero value.
 package strictjson
 
 import (
@@ -31,15 +36,32 @@ var ErrKey = errors.New("strictjson: bad key")
 // Check reports the first repeated, miscased or unknown key of b for a
 // value of the type of v (a pointer or a value). Malformed JSON is not
 // reported: Check stops quietly and leaves it to the decoder.
-func Check(b []byte, v any) error {
+func Check(b []byte, v any) error { return check(b, v, false) }
+
+// Complete is Check that also reports, wrapping ErrMissing, the first
+// object of a struct type that lacks a field whose json tag has no
+// omitempty (a null value counts as present).
+func Complete(b []byte, v any) error { return check(b, v, true) }
+
+// ErrMissing reports a required key that an object leaves out; the
+// message names the path of the object and the key.
+var ErrMissing = errors.New("strictjson: missing key")
+
+func check(b []byte, v any, complete bool) error {
 	t := reflect.TypeOf(v)
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	err := walk(dec, t, "$")
+	w := walker{dec: dec, complete: complete}
+	err := w.walk(t, "$")
 	if errors.Is(err, errMalformed) {
 		return nil
 	}
 	return err
+}
+
+type walker struct {
+	dec      *json.Decoder
+	complete bool
 }
 
 var errMalformed = errors.New("malformed")
@@ -47,8 +69,9 @@ var errMalformed = errors.New("malformed")
 var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
 
 type fieldSet struct {
-	exact map[string]reflect.Type
-	lower map[string]string // lower-cased name -> exact name
+	exact    map[string]reflect.Type
+	lower    map[string]string // lower-cased name -> exact name
+	required []string          // names without omitempty, in field order
 }
 
 var cache sync.Map // reflect.Type -> *fieldSet
@@ -70,7 +93,7 @@ func addFields(fs *fieldSet, t reflect.Type) {
 		if tag == "-" {
 			continue
 		}
-		name, _, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" {
 			ft := f.Type
 			if ft.Kind() == reflect.Pointer {
@@ -89,11 +112,26 @@ func addFields(fs *fieldSet, t reflect.Type) {
 		}
 		fs.exact[name] = f.Type
 		fs.lower[strings.ToLower(name)] = name
+		if !hasOpt(opts, "omitempty") && !hasOpt(opts, "omitzero") {
+			fs.required = append(fs.required, name)
+		}
 	}
 }
 
+func hasOpt(opts, want string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == want {
+			return true
+		}
+	}
+	return false
+}
+
 // walk consumes one value of type t (nil: any type) from dec.
-func walk(dec *json.Decoder, t reflect.Type, path string) error {
+func (w *walker) walk(t reflect.Type, path string) error {
+	dec := w.dec
 	for t != nil && t.Kind() == reflect.Pointer {
 		if t.Implements(unmarshaler) {
 			t = nil
@@ -145,12 +183,19 @@ func walk(dec *json.Decoder, t reflect.Type, path string) error {
 				}
 				sub = ft
 			}
-			if err := walk(dec, sub, path+"."+key); err != nil {
+			if err := w.walk(sub, path+"."+key); err != nil {
 				return err
 			}
 		}
 		if _, err := dec.Token(); err != nil {
 			return errMalformed
+		}
+		if w.complete && fs != nil {
+			for _, name := range fs.required {
+				if !seen[name] {
+					return fmt.Errorf("%w: %s: key %q", ErrMissing, path, name)
+				}
+			}
 		}
 	case json.Delim('['):
 		var elem reflect.Type
@@ -158,7 +203,7 @@ func walk(dec *json.Decoder, t reflect.Type, path string) error {
 			elem = t.Elem()
 		}
 		for i := 0; dec.More(); i++ {
-			if err := walk(dec, elem, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := w.walk(elem, fmt.Sprintf("%s[%d]", path, i)); err != nil {
 				return err
 			}
 		}

@@ -64,3 +64,34 @@ func FuzzCheck(f *testing.F) {
 		require.ErrorIs(t, err, ErrKey)
 	})
 }
+
+type req struct {
+	A   int    `json:"a"`
+	B   *inner `json:"b"`
+	C   int    `json:"c,omitempty"`
+	In  []inner
+	Cus custom `json:"cus,omitempty"`
+}
+
+func TestComplete(t *testing.T) {
+	for _, ok := range []string{
+		`{"a":1,"b":null,"In":[]}`,
+		`{"a":1,"b":{"a":2},"c":3,"In":[{"a":1}],"cus":{}}`,
+		`null`,
+	} {
+		require.NoError(t, Complete([]byte(ok), &req{}), ok)
+		require.NoError(t, Check([]byte(ok), &req{}), ok)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{}`, `$: key "a"`},
+		{`{"a":1,"In":[]}`, `$: key "b"`},
+		{`{"a":1,"b":{},"In":[]}`, `$.b: key "a"`},
+		{`{"a":1,"b":null,"In":[{"a":1},{}]}`, `$.In[1]: key "a"`},
+	} {
+		err := Complete([]byte(c.in), &req{})
+		require.ErrorIs(t, err, ErrMissing, c.in)
+		require.Contains(t, err.Error(), c.want, c.in)
+		require.NoError(t, Check([]byte(c.in), &req{}), c.in)
+	}
+	require.ErrorIs(t, Complete([]byte(`{"a":1,"a":1,"b":null,"In":[]}`), &req{}), ErrKey)
+}

@@ -88,7 +88,7 @@ func newLearner(name string, p *ogasched.Problem, init []float64) (learner, erro
 		}
 		return &ogaLearner{p: pol, zero: make([]float64, p.NumPorts()), decided: -1}, nil
 	case PolicyDRF:
-		d, err := baselines.NewDRF(p)
+		d, err := baselines.NewDRF(p, baselines.DRFSettings{})
 		if err != nil {
 			return nil, err
 		}

@@ -14,9 +14,9 @@ import (
 func TestOCORP(t *testing.T) {
 	ms := ocorp.Cluster(2)
 	jobs := []ocorp.Job{{Arrival: 0, Cores: 1, Processing: 3}, {Arrival: 1, Cores: 2, Processing: 2}}
-	a, err := baselines.NewSRPT(ms)
+	a, err := baselines.NewSRPT(ms, baselines.PrioritySettings{})
 	require.NoError(t, err)
-	b, err := baselines.NewSRPT(ms)
+	b, err := baselines.NewSRPT(ms, baselines.PrioritySettings{})
 	require.NoError(t, err)
 	out, err := OCORP(jobs, ms, []ocorp.OnlinePolicy{a, b}, ocorp.RunSettings{}, 2)
 	require.NoError(t, err)

@@ -1,0 +1,6 @@
+//go:build !mscheddebug
+
+package esdp
+
+// debugChecks is false in a normal build; see debug_on.go.
+const debugChecks = false

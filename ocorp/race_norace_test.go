@@ -1,0 +1,6 @@
+//go:build !race
+
+package ocorp
+
+// reachableSlots is the length of TestReachableStatesRestore's runs.
+const reachableSlots = 150

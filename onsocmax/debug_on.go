@@ -1,0 +1,8 @@
+//go:build mscheddebug
+
+package onsocmax
+
+// debugChecks is true in a debug build (-tags mscheddebug): every Decide
+// checks that the decision it returns satisfies the family's constraints
+// and panics if not (a bug, never a data error).
+const debugChecks = true
