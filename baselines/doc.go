@@ -36,9 +36,8 @@
 // does later.
 //
 // Cluster changes are made in place on the policy, which keeps what it
-// learned about what survives (the contract of package bipartite; MAX-FIRST
-// and EQUAL-SHARE, like onsocmax, are not there yet: build them again on the
-// changed mesh).
+// learned about what survives (the contract of package bipartite;
+// ChangeCluster on every stateful baseline).
 //
 // Each policy's doc comment gives the paper's one-line definition and the
 // precise reading msched chose where the paper leaves room. Baselines see the

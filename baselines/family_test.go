@@ -14,6 +14,7 @@ import (
 	"github.com/msched/msched/ocorp"
 	"github.com/msched/msched/ogasched"
 	"github.com/msched/msched/onsocmax"
+	"github.com/msched/msched/utility"
 )
 
 // familyPolicy is what every stateful policy of msched offers, main policy or
@@ -387,4 +388,68 @@ func TestClusterChangeContractOCORP(t *testing.T) {
 		return baselines.NewTetris(ms, baselines.TetrisSettings{})
 	},
 		before, after, good, bad, obs, nil, enc)
+}
+
+func TestClusterChangeContractOnSocMax(t *testing.T) {
+	const nodes, w = 4, 6
+	c := make([]float64, nodes*w)
+	for r := range c {
+		c[r] = 6 + float64(r%5)
+	}
+	before, err := bipartite.NewMesh(nodes, w, c)
+	require.NoError(t, err)
+	// Node 1 leaves, a node joins at the end; the edit functions build
+	// each step, and the mappings compose (new -> old).
+	mid, m1, err := onsocmax.RemoveNode(before, 1)
+	require.NoError(t, err)
+	after, m2, err := onsocmax.AddNode(mid, []float64{9, 9, 9, 9, 9, 9})
+	require.NoError(t, err)
+	good := onsocmax.Mapping{Nodes: make([]int, after.Nodes)}
+	for i, o := range m2.Nodes {
+		good.Nodes[i] = -1
+		if o >= 0 {
+			good.Nodes[i] = m1.Nodes[o]
+		}
+	}
+	require.Equal(t, []int{0, 2, 3, -1}, good.Nodes)
+	require.NoError(t, good.Validate(before, after))
+	bad := onsocmax.Mapping{Nodes: []int{0, 0, 3, -1}}
+	// Jobs on nodes 0..2, which both meshes have, with deadlines up to
+	// W+1 slots ahead; units in the window numbering node*W + slot%W.
+	jobs := func(s int) []onsocmax.Job {
+		r := rand.New(rand.NewPCG(uint64(s), 5))
+		var out []onsocmax.Job
+		for k := range 1 + r.IntN(3) {
+			dl := s + r.IntN(w+2)
+			j := onsocmax.Job{ID: 100*s + k, Arrival: s, Deadline: dl, Rho: 4 + 8*r.Float64()}
+			for node := range 3 {
+				if (node+k)%3 == 2 {
+					continue
+				}
+				for q := s; q <= min(dl, s+w-1); q++ {
+					j.Units = append(j.Units, node*w+q%w)
+					j.XBar = append(j.XBar, 1+3*r.Float64())
+					j.Beta = append(j.Beta, 0.1+0.4*r.Float64())
+					j.Utility = append(j.Utility, utility.Utility{Kind: utility.Linear, A: 1 + 2*r.Float64()})
+				}
+			}
+			out = append(out, j)
+		}
+		return out
+	}
+	enc := func(d onsocmax.Decision) string {
+		s := ""
+		for _, a := range d.Allocations {
+			s += fmt.Sprintf("%d/%d/%d/%x ", a.Job, a.Unit, a.Slot, math.Float64bits(a.X))
+		}
+		return s + fmt.Sprint(d.Outcomes)
+	}
+	changeRun(t, func(m *bipartite.Mesh) (*onsocmax.Policy, error) { return onsocmax.New(m, onsocmax.Settings{}) },
+		before, after, good, bad, jobs, nil, enc)
+	changeRun(t, func(m *bipartite.Mesh) (*baselines.MaxFirst, error) {
+		return baselines.NewMaxFirst(m, baselines.MaxFirstSettings{})
+	}, before, after, good, bad, jobs, nil, enc)
+	changeRun(t, func(m *bipartite.Mesh) (*baselines.EqualShare, error) {
+		return baselines.NewEqualShare(m, baselines.EqualShareSettings{})
+	}, before, after, good, bad, jobs, nil, enc)
 }

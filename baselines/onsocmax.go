@@ -28,9 +28,9 @@ import (
 // Decide needs t >= 0 and greater than the previous Decide's t
 // (onsocmax.ErrSlot; a gap is slots without arrivals, in which the
 // baselines allocate nothing), and a job names its units node*W + s%W for
-// slots s in [Arrival, Arrival+W) (onsocmax.Job.ValidateWindow). The
-// cluster is fixed: to change it, build a new baseline (their state is
-// only the active jobs).
+// slots s in [Arrival, Arrival+W) (onsocmax.Job.ValidateWindow). Nodes
+// come and go by ChangeCluster(mesh, onsocmax.Mapping), under the
+// cluster-change contract of package bipartite, like onsocmax.Policy.
 //
 // Information advantage: deciding slot by slot, the baselines have seen
 // every job that arrives up to slot t before they spend slot t's capacity,
@@ -44,7 +44,7 @@ import (
 // (onsocmax.ErrDuplicate) return an error and a zero decision before any
 // state changes. Their state (the active jobs and the slot clock) is saved
 // by MarshalBinary and restored by UnmarshalBinary into a baseline built
-// on the same mesh; errors wrap onsocmax.ErrSnapshot.
+// on the same (current) mesh; errors wrap onsocmax.ErrSnapshot.
 
 var (
 	_ onsocmax.OnlinePolicy = (*MaxFirst)(nil)
@@ -114,8 +114,92 @@ func newSlotBase(mesh *bipartite.Mesh, format string) (slotBase, error) {
 	if err != nil {
 		return slotBase{}, fmt.Errorf("baselines: %w: %w", onsocmax.ErrValue, err)
 	}
-	model := snapshot.NewHasher(format).Int(m.Nodes).Int(m.Slots).Floats(m.Capacity).Sum()
-	return slotBase{mesh: m, w: m.Slots, model: model, format: format, cand: make([][]candidate, m.Nodes)}, nil
+	return slotBase{mesh: m, w: m.Slots, model: slotModel(format, m), format: format, cand: make([][]candidate, m.Nodes)}, nil
+}
+
+// slotModel is the snapshot fingerprint of a baseline on mesh m.
+func slotModel(format string, m *bipartite.Mesh) string {
+	return snapshot.NewHasher(format).Int(m.Nodes).Int(m.Slots).Floats(m.Capacity).Sum()
+}
+
+// changeCluster is ChangeCluster of both baselines.
+func (b *slotBase) changeCluster(mesh *bipartite.Mesh, m onsocmax.Mapping) error {
+	if b.mesh == nil {
+		return fmt.Errorf("baselines: %w: not built by its constructor", onsocmax.ErrValue)
+	}
+	if err := m.Validate(b.mesh, mesh); err != nil {
+		return fmt.Errorf("baselines: ChangeCluster: %w", err)
+	}
+	nm, err := bipartite.NewMesh(mesh.Nodes, mesh.Slots, mesh.Capacity) // a copy
+	if err != nil {
+		return fmt.Errorf("baselines: ChangeCluster: %w: %w", onsocmax.ErrValue, err)
+	}
+	w := b.w
+	newIndex := make([]int, b.mesh.Nodes)
+	for i := range newIndex {
+		newIndex[i] = -1
+	}
+	for i, o := range m.Nodes {
+		if o >= 0 {
+			newIndex[o] = i
+		}
+	}
+	active := make([]activeJob, 0, len(b.active))
+	for _, a := range b.active {
+		j := *a.job
+		j.Units, j.XBar, j.Beta, j.Utility = nil, nil, nil, nil
+		for pos, r := range a.job.Units {
+			ni := newIndex[r/w]
+			if ni < 0 {
+				continue
+			}
+			j.Units = append(j.Units, ni*w+r%w)
+			j.XBar = append(j.XBar, a.job.XBar[pos])
+			j.Beta = append(j.Beta, a.job.Beta[pos])
+			j.Utility = append(j.Utility, a.job.Utility[pos])
+		}
+		if len(j.Units) > 0 {
+			active = append(active, activeJob{job: &j, rem: a.rem})
+		}
+	}
+	clear(b.active)
+	b.mesh, b.model, b.active = nm, slotModel(b.format, nm), active
+	b.cand = make([][]candidate, nm.Nodes)
+	return nil
+}
+
+// mustBeFeasible panics, in a debug build (-tags mscheddebug), if the
+// allocations of slot t break (4), (6) or (7): each X finite, positive and
+// at most its unit's xbar, on a unit of slot t (Unit = Node*W + t%W),
+// each node's load within its capacity, each job's total within rho.
+func (b *slotBase) mustBeFeasible(name string, t int) {
+	jobs := make(map[int]*activeJob, len(b.active))
+	for k := range b.active {
+		jobs[b.active[k].job.ID] = &b.active[k]
+	}
+	load := make([]float64, b.mesh.Nodes)
+	for _, x := range b.out {
+		a, ok := jobs[x.Job]
+		bad := !ok || !(x.X > 0) || math.IsInf(x.X, 1) || x.Slot != t || x.Node < 0 || x.Node >= b.mesh.Nodes || x.Unit != x.Node*b.w+t%b.w
+		if !bad {
+			pos := slices.Index(a.job.Units, x.Unit)
+			bad = pos < 0 || x.X > a.job.XBar[pos]*(1+1e-9)
+		}
+		if bad {
+			panic(fmt.Sprintf("baselines: %s: infeasible allocation at slot %d: %+v", name, t, x))
+		}
+		load[x.Node] += x.X
+	}
+	for i, l := range load {
+		if c := b.mesh.Capacity[i*b.w+t%b.w]; l > c*(1+1e-9)+1e-12 {
+			panic(fmt.Sprintf("baselines: %s: node %d load %v above capacity %v at slot %d", name, i, l, c, t))
+		}
+	}
+	for _, a := range b.active {
+		if !(a.rem >= 0 && a.rem <= a.job.Rho) {
+			panic(fmt.Sprintf("baselines: %s: job %d remaining %v outside [0, rho = %v]", name, a.job.ID, a.rem, a.job.Rho))
+		}
+	}
 }
 
 // live reports whether a can still be served at slot t or later.
@@ -228,6 +312,20 @@ func (p *MaxFirst) Units(dst []int, nodes []int, arrival, deadline int) ([]int, 
 	return p.units(dst, nodes, arrival, deadline)
 }
 
+// ChangeCluster moves p, in place, onto mesh, with m mapping each node of
+// mesh to the current node it continues (-1 = new), under the
+// cluster-change contract of package bipartite (onsocmax.AddNode and
+// onsocmax.RemoveNode build both from the current mesh). The active jobs
+// keep their remaining workload; their units are renumbered (copies: the
+// caller's jobs are not touched) and those of a node that leaves dropped,
+// with a job left without units. A snapshot taken afterwards restores
+// into NewMaxFirst(mesh). On error (an invalid mesh or one of another W, a bad
+// mapping: onsocmax.ErrValue, ErrTooLarge, ErrDimension, ErrNode) p is
+// unchanged.
+func (p *MaxFirst) ChangeCluster(mesh *bipartite.Mesh, m onsocmax.Mapping) error {
+	return p.changeCluster(mesh, m)
+}
+
 // Name returns "MAX-FIRST".
 func (p *MaxFirst) Name() string { return "MAX-FIRST" }
 
@@ -263,6 +361,9 @@ func (p *MaxFirst) Decide(t int, jobs []onsocmax.Job) (onsocmax.Decision, error)
 		p.cand[node] = cs[:0]
 	}
 	p.logged("MAX-FIRST", t)
+	if debugChecks {
+		p.mustBeFeasible("MAX-FIRST", t)
+	}
 	return onsocmax.Decision{Allocations: p.out}, nil
 }
 
@@ -303,6 +404,20 @@ func (p *EqualShare) Units(dst []int, nodes []int, arrival, deadline int) ([]int
 	return p.units(dst, nodes, arrival, deadline)
 }
 
+// ChangeCluster moves p, in place, onto mesh, with m mapping each node of
+// mesh to the current node it continues (-1 = new), under the
+// cluster-change contract of package bipartite (onsocmax.AddNode and
+// onsocmax.RemoveNode build both from the current mesh). The active jobs
+// keep their remaining workload; their units are renumbered (copies: the
+// caller's jobs are not touched) and those of a node that leaves dropped,
+// with a job left without units. A snapshot taken afterwards restores
+// into NewEqualShare(mesh). On error (an invalid mesh or one of another W, a bad
+// mapping: onsocmax.ErrValue, ErrTooLarge, ErrDimension, ErrNode) p is
+// unchanged.
+func (p *EqualShare) ChangeCluster(mesh *bipartite.Mesh, m onsocmax.Mapping) error {
+	return p.changeCluster(mesh, m)
+}
+
 // Name returns "EQUAL-SHARE".
 func (p *EqualShare) Name() string { return "EQUAL-SHARE" }
 
@@ -334,6 +449,9 @@ func (p *EqualShare) Decide(t int, jobs []onsocmax.Job) (onsocmax.Decision, erro
 		}
 	}
 	p.logged("EQUAL-SHARE", t)
+	if debugChecks {
+		p.mustBeFeasible("EQUAL-SHARE", t)
+	}
 	return onsocmax.Decision{Allocations: p.out}, nil
 }
 
@@ -404,8 +522,9 @@ func (b *slotBase) unmarshal(data []byte) error {
 func (p *MaxFirst) MarshalBinary() ([]byte, error) { return p.marshal() }
 
 // UnmarshalBinary restores a MarshalBinary snapshot into p, built by
-// NewMaxFirst on the same mesh; every job is validated first, and on an
-// error (wrapping onsocmax.ErrSnapshot) p is unchanged.
+// NewMaxFirst on the same mesh (the current one after ChangeCluster);
+// every job is validated first, and on an error (wrapping
+// onsocmax.ErrSnapshot) p is unchanged.
 func (p *MaxFirst) UnmarshalBinary(data []byte) error { return p.unmarshal(data) }
 
 // MarshalJSON returns the bytes of MarshalBinary.
@@ -420,8 +539,9 @@ func (p *MaxFirst) UnmarshalJSON(data []byte) error { return p.unmarshal(data) }
 func (p *EqualShare) MarshalBinary() ([]byte, error) { return p.marshal() }
 
 // UnmarshalBinary restores a MarshalBinary snapshot into p, built by
-// NewEqualShare on the same mesh; every job is validated first, and on an
-// error (wrapping onsocmax.ErrSnapshot) p is unchanged.
+// NewEqualShare on the same mesh (the current one after ChangeCluster);
+// every job is validated first, and on an error (wrapping
+// onsocmax.ErrSnapshot) p is unchanged.
 func (p *EqualShare) UnmarshalBinary(data []byte) error { return p.unmarshal(data) }
 
 // MarshalJSON returns the bytes of MarshalBinary.

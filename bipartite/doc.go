@@ -109,11 +109,11 @@
 //     generate.go; solver statuses start at NotTerminated.
 //
 // The families adopt these rules as listed in CHANGELOG.md; where a family
-// has not yet, its doc says so. The one exception to the zero-value rule
-// is onsocmax.Settings.Iota and V, the bounds of a job's marginal welfare
-// that the Theorem 2 pricing is built from: they depend on the jobs to
-// come, not on the model, so the operator declares them (zero is an error
-// naming both fields).
+// has not yet, its doc says so. Where a setting depends on the jobs to
+// come rather than on the model (onsocmax.Settings.Iota and V, the bounds
+// of a job's marginal welfare), its zero value is the value of the
+// paper's experimental setup, derived from the generator's documented
+// ranges, and its doc says when a user must set it.
 //
 // # Cluster changes
 //
@@ -144,11 +144,11 @@
 //     built by New on the current (changed) model, with the same settings;
 //     a policy built on the model before the change refuses it.
 //
-// Where a family does not follow the contract yet its doc says so and
-// CHANGELOG.md lists the change planned: onsocmax keeps node indices
-// stable across RemoveNode (AddNode reuses the lowest free index) and has
-// no ChangeCluster yet; its restore does need the current mesh
-// (Policy.Mesh).
+// All four families follow it: ogasched (Problem edit methods,
+// Policy.ChangeCluster), esdp (Cluster edit methods), onsocmax (the mesh
+// is a bipartite.Mesh, so its edit functions are onsocmax.AddNode and
+// onsocmax.RemoveNode; onsocmax.Mapping{Nodes}) and ocorp (the machine
+// slice is the model), and so do their stateful baselines.
 //
 // # JSON
 //

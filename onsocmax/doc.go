@@ -6,13 +6,15 @@
 //
 // # Usage
 //
-//	pol, err := onsocmax.New(mesh, onsocmax.Settings{Iota: 1, V: 4}) // bounds of eq. (8)
+//	pol, err := onsocmax.New(mesh, onsocmax.Settings{}) // the paper's bounds of eq. (8); or {Iota, V}
 //	for t := 0; ; t++ {                        // any increasing slots, past mesh.Slots
 //		units, _ := pol.Units(nil, nodes, t, deadline) // a job's units R_n
 //		dec, err := pol.Decide(t, arrivals)    // Job{ID, Arrival: t, Units, ...}
 //		// dec.Allocations: x on (Node, Slot); dec.Outcomes: per job, why
 //	}
-//	removed, _ := pol.RemoveNode(i, nil)       // its future reservations, to place again
+//	m, mp, _ := onsocmax.RemoveNode(pol.Mesh(), i) // node i leaves; later nodes move down
+//	removed, _ := pol.Reservations(nil, i)     // its future reservations, to place again
+//	err = pol.ChangeCluster(m, mp)             // in place
 //	state, _ := pol.MarshalBinary()            // restore: New(pol.Mesh(), settings) + UnmarshalBinary
 //
 // Example_embedding is the whole loop. The rules shared by every family
@@ -147,19 +149,35 @@
 // A changing cluster.
 // Cluster changes are made in place on the policy, which keeps what it
 // learned about what survives.
-// A snapshot taken after a change restores into a policy built by New on
-// the current mesh, Policy.Mesh() (removed nodes have zero capacity
-// there), with the same settings. Unlike the contract of package
-// bipartite (planned for v0.3.0, see CHANGELOG.md), node indices stay
-// stable: AddNode adds a node with its own capacity template (reusing a
-// removed node's index); RemoveNode cancels the node's
-// reservations in the slots after the latest Decide and returns them, so
-// the scheduler can place that work again (as new jobs); the slot being
-// executed keeps its reservations. The usage levels of every other node
-// carry over. To change a node's capacity, remove it and add it again.
+// The edit functions AddNode(mesh, capacity) and RemoveNode(mesh, i)
+// build the changed mesh from the current one (Policy.Mesh) with its
+// Mapping (new node index -> old, -1 = new), and Policy.ChangeCluster
+// applies both: the surviving nodes keep their relative order and are
+// renumbered compactly (a removal moves every later node down one index,
+// an addition takes the next index at the end), their usage levels and
+// reservations re-laid under the new indices and their capacity templates
+// taken from the new mesh (never below what is already reserved: ErrValue).
+// A leaving node's reservations in the slots after the latest Decide are
+// cancelled (Reservations lists them first, so the scheduler can place
+// that work again, as new jobs); those of the slot being executed go with
+// it. A new node starts empty. Jobs name units in the new numbering from
+// the next Decide on. A snapshot taken after a change restores into a
+// policy built by New on the current mesh, Policy.Mesh(), with the same
+// settings; a policy on the mesh before the change refuses it. The
+// baselines MAX-FIRST and EQUAL-SHARE have the same ChangeCluster.
+// Policy.AddNode and Policy.RemoveNode remain, deprecated, as the
+// one-node cases (since v0.2.0 they renumber like ChangeCluster).
 //
 // Online bounds. Theorem 2 needs iota and v of (8), which the paper takes
-// from the whole instance; a scheduler declares them in Settings. A job
+// from the whole instance; a scheduler declares them in Settings. The zero
+// Settings stand for the bounds of the paper's experimental setup, derived
+// from the generator's documented ranges (Config.MarginalBounds of
+// DefaultConfig with the paper's linear, log and a*sqrt(x) utilities:
+// iota = 1/14 + 0.1/32 ≈ 0.0746, v = 15 + 0.5/8 ≈ 15.06 at the default
+// MinUnit), which every job Generate draws from such a configuration
+// satisfies; a scheduler whose own utilities, betas, caps or capacities
+// leave those ranges sets Iota and V (Instance.MarginalBounds,
+// Config.MarginalBounds), and tighter bounds give a smaller alpha. A job
 // with a unit whose marginal welfare f'_nr(x) + beta_nr/C_r over
 // [0, xbar_nr] leaves [Iota, V] is, under the default RejectOutOfBounds,
 // given nothing with the Reason AboveBounds or BelowBounds: the policy
@@ -314,7 +332,8 @@
 // baselines' Decide are all or nothing: an error (ErrSlot for a slot out
 // of order, ErrValue for an invalid or late job, ErrDuplicate for a job ID
 // repeated in a batch) returns a zero decision and leaves the policy
-// exactly as it was. AddNode stops at MaxUnits units (ErrTooLarge).
+// exactly as it was, and so is ChangeCluster; AddNode stops at MaxUnits
+// units (ErrTooLarge).
 // The offline solvers have documented work budgets: FlowSolver
 // FlowSettings.MaxAugmentations (ErrIterationLimit), OfflineConcave
 // OfflineSettings.MaxIterations and, if set, OfflineSettings.Context

@@ -59,16 +59,15 @@ func rollSlots(n int) []int {
 
 // slotInputs draws what happens before and at slot t, from (seed, t)
 // and the cluster only: a node may leave or join, then a few jobs arrive
-// on random live nodes with deadlines up to W+1 slots ahead.
+// on random surviving nodes with deadlines up to W+1 slots ahead, their
+// units in the numbering after the change.
 func slotInputs(p *Policy, seed uint64, t int) (remove int, add []float64, jobs []Job) {
 	rng := rand.New(rand.NewPCG(seed, uint64(t)))
 	w, _ := p.Window()
 	remove = -1
 	var alive []int
 	for i := range p.NumNodes() {
-		if p.Alive(i) {
-			alive = append(alive, i)
-		}
+		alive = append(alive, i)
 	}
 	switch rng.IntN(6) {
 	case 0:
@@ -96,6 +95,13 @@ func slotInputs(p *Policy, seed uint64, t int) (remove int, add []float64, jobs 
 		units, err := p.Units(nil, nodes, t, dl)
 		if err != nil {
 			panic(err)
+		}
+		if remove >= 0 { // the numbering after the removal
+			for k, r := range units {
+				if r/w > remove {
+					units[k] = r - w
+				}
+			}
 		}
 		j := Job{ID: t*16 + q - 1000, Arrival: t, Deadline: dl, Rho: 1 + 10*rng.Float64(), Units: units}
 		a := 0.8 + 2.7*rng.Float64()
@@ -171,7 +177,39 @@ func TestRollingClusterFeasible(t *testing.T) {
 				got := slices.Clone(cancelled)
 				slices.SortFunc(got, sortAlloc)
 				require.Equal(t, want, got, "cancelled reservations of node %d at slot %d", remove, s)
-				delete(tmpl, remove)
+				// The removed node's reservations of the executed slot go
+				// with it; the later nodes move down one index.
+				shift := func(i int) int {
+					if i > remove {
+						return i - 1
+					}
+					return i
+				}
+				nt := map[int][]float64{}
+				for i, c := range tmpl {
+					if i != remove {
+						nt[shift(i)] = c
+					}
+				}
+				tmpl = nt
+				nl, nr := map[ns]float64{}, map[ns][]Allocation{}
+				for key, v := range load {
+					if key.node != remove {
+						nl[ns{shift(key.node), key.slot}] = v
+					}
+				}
+				for key, as := range resv {
+					if key.node == remove {
+						continue
+					}
+					k2 := ns{shift(key.node), key.slot}
+					for _, a := range as {
+						a.Node = k2.node
+						a.Unit = a.Node*w + a.Slot%w
+						nr[k2] = append(nr[k2], a)
+					}
+				}
+				load, resv = nl, nr
 			}
 			if added >= 0 {
 				tmpl[added] = slices.Clone(p.capacity[added*w : (added+1)*w])
@@ -445,12 +483,19 @@ func TestSettingsValidate(t *testing.T) {
 	_, err = New(nil, Settings{Iota: 1, V: 2})
 	require.ErrorIs(t, err, ErrValue)
 	_, err = New(rollMesh(t, 1, 1, 1), Settings{})
-	require.ErrorIs(t, err, ErrSettings)
+	require.NoError(t, err, "the zero value is the paper's setup")
+	for _, s := range []Settings{{Iota: 1}, {V: 2}} {
+		err = s.Validate()
+		require.ErrorIs(t, err, ErrSettings, "%+v", s)
+		require.ErrorIs(t, err, ErrBounds)
+		assert.Contains(t, err.Error(), "set both")
+	}
 	require.NoError(t, Settings{Iota: 1, V: 1}.Validate())
 }
 
-// TestNodeOperations: errors leave the cluster unchanged; a removed
-// node's index is reused; Units refuses unknown nodes.
+// TestNodeOperations: errors leave the cluster unchanged; a removal
+// renumbers the later nodes, an addition takes the next index; Units
+// refuses unknown nodes.
 func TestNodeOperations(t *testing.T) {
 	p, err := New(rollMesh(t, 2, 3, 1), Settings{Iota: 1, V: 3})
 	require.NoError(t, err)
@@ -463,12 +508,13 @@ func TestNodeOperations(t *testing.T) {
 	require.Equal(t, 2, p.NumNodes())
 	_, err = p.RemoveNode(0, nil)
 	require.NoError(t, err)
+	require.Equal(t, 1, p.NumNodes(), "node 1 is now node 0")
 	_, err = p.RemoveNode(0, nil)
-	require.ErrorIs(t, err, ErrNode)
-	assert.False(t, p.Alive(0))
+	require.ErrorIs(t, err, ErrNode, "the last node stays")
+	require.Equal(t, 1, p.NumNodes())
 	i, err := p.AddNode([]float64{1, 2, 3})
 	require.NoError(t, err)
-	assert.Equal(t, 0, i)
+	assert.Equal(t, 1, i, "added at the end")
 	i, err = p.AddNode([]float64{1, 2, 3})
 	require.NoError(t, err)
 	assert.Equal(t, 2, i)
@@ -487,9 +533,10 @@ func TestNodeOperations(t *testing.T) {
 	require.ErrorIs(t, err, ErrSlot)
 }
 
-// TestSnapshotAfterNodeReuse: a node removed after a Decide keeps its
-// reservations in the current slot; added again with less capacity, the
-// snapshot still restores and continues bit for bit.
+// TestSnapshotAfterNodeReuse: a node removed after a Decide (its
+// reservations of the executed slot dropped with it) and a node added
+// with less capacity: the snapshot restores on the current mesh and
+// continues bit for bit.
 func TestSnapshotAfterNodeReuse(t *testing.T) {
 	m, err := bipartite.NewMesh(2, 2, []float64{10, 10, 10, 10})
 	require.NoError(t, err)
@@ -508,7 +555,7 @@ func TestSnapshotAfterNodeReuse(t *testing.T) {
 	}
 	i, err := p.AddNode([]float64{0.5, 0.5})
 	require.NoError(t, err)
-	require.Equal(t, 0, i)
+	require.Equal(t, 1, i)
 	data, err := p.MarshalBinary()
 	require.NoError(t, err)
 	q, err := New(p.Mesh(), set) // the current cluster

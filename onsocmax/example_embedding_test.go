@@ -34,7 +34,8 @@ func Example_embedding() {
 			if t == 4 && k == 1 {
 				a = 9 // above V: rejected with a reason
 			}
-			units, _ := pol.Units(nil, []int{k, k + 1}, t, t+2)
+			n := pol.NumNodes() // nodes are numbered 0 .. n-1
+			units, _ := pol.Units(nil, []int{k % n, (k + 1) % n}, t, t+2)
 			j := onsocmax.Job{ID: id, Arrival: t, Deadline: t + 2, Rho: 10, Units: units}
 			for range units {
 				j.XBar = append(j.XBar, 3)
@@ -48,12 +49,19 @@ func Example_embedding() {
 	var saved []byte
 	for t := range 6 {
 		if t == 2 {
-			cancelled, _ := pol.RemoveNode(1, nil)
-			fmt.Printf("node 1 leaves: %d reservations cancelled\n", len(cancelled))
+			// Node 1 leaves: build the changed mesh, collect what it
+			// cancels, change the policy in place (node 2 becomes 1).
+			mesh, mapping, _ := onsocmax.RemoveNode(pol.Mesh(), 1)
+			cancelled, _ := pol.Reservations(nil, 1)
+			if err := pol.ChangeCluster(mesh, mapping); err != nil {
+				fmt.Println(err)
+				return
+			}
+			fmt.Printf("node 1 leaves: %d reservations cancelled, %d nodes left\n", len(cancelled), pol.NumNodes())
 		}
 		if t == 3 { // restart: save, rebuild on the current model, restore
 			saved, _ = pol.MarshalBinary()
-			current := pol.Mesh() // node 1 removed: its capacity is zero
+			current := pol.Mesh() // the 2 nodes left
 			pol, _ = onsocmax.New(current, settings)
 			if err := pol.UnmarshalBinary(saved); err != nil {
 				fmt.Println(err)
@@ -69,22 +77,21 @@ func Example_embedding() {
 		for _, o := range dec.Outcomes {
 			fmt.Printf("slot %d: job %d %v %.2f\n", t, o.Job, o.Reason, o.Served)
 		}
-		// dec is reused by the next call: copy what you keep. Units of the
-		// removed node 1 have zero capacity; jobs may still name them.
+		// dec is reused by the next call: copy what you keep.
 	}
 	// Output:
 	// slot 0: job 0 Allocated 10.00
 	// slot 0: job 1 Allocated 10.00
 	// slot 1: job 10 Allocated 10.00
 	// slot 1: job 11 Allocated 10.00
-	// node 1 leaves: 6 reservations cancelled
-	// slot 2: job 20 Allocated 7.22
-	// slot 2: job 21 Allocated 4.42
-	// restarted from 864 bytes
-	// slot 3: job 30 Allocated 5.17
-	// slot 3: job 31 Allocated 3.36
-	// slot 4: job 40 Allocated 5.17
+	// node 1 leaves: 6 reservations cancelled, 2 nodes left
+	// slot 2: job 20 Allocated 9.83
+	// slot 2: job 21 Allocated 8.24
+	// restarted from 1054 bytes
+	// slot 3: job 30 Allocated 5.61
+	// slot 3: job 31 Allocated 4.45
+	// slot 4: job 40 Allocated 5.61
 	// slot 4: job 41 AboveBounds 0.00
-	// slot 5: job 50 Allocated 5.17
-	// slot 5: job 51 Allocated 6.36
+	// slot 5: job 50 Allocated 7.78
+	// slot 5: job 51 Allocated 6.74
 }

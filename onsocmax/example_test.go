@@ -61,9 +61,11 @@ func ExampleWindowSlot() {
 	// 2 11
 }
 
-// ExamplePolicy_RemoveNode: a node leaving returns its reservations in
-// the slots after the current one.
-func ExamplePolicy_RemoveNode() {
+// ExamplePolicy_ChangeCluster: node 0 leaves (its reservations in the
+// slots after the current one come back, to be placed again) and a node
+// joins; the edit functions build the changed mesh and its Mapping, and
+// the policy changes in place.
+func ExamplePolicy_ChangeCluster() {
 	mesh, _ := bipartite.NewMesh(2, 3, []float64{5, 5, 5, 5, 5, 5})
 	pol, _ := onsocmax.New(mesh, onsocmax.Settings{Iota: 1, V: 3})
 	units, _ := pol.Units(nil, []int{0, 1}, 0, 2)
@@ -74,13 +76,29 @@ func ExamplePolicy_RemoveNode() {
 		j.Utility = append(j.Utility, utility.Utility{Kind: utility.Linear, A: 2})
 	}
 	pol.Decide(0, []onsocmax.Job{j})
-	cancelled, _ := pol.RemoveNode(1, nil)
+
+	smaller, m, _ := onsocmax.RemoveNode(pol.Mesh(), 0)
+	cancelled, _ := pol.Reservations(nil, 0)
+	if err := pol.ChangeCluster(smaller, m); err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, a := range cancelled {
 		fmt.Printf("job %d: %.0f on node %d slot %d\n", a.Job, a.X, a.Node, a.Slot)
 	}
+	fmt.Println("mapping", m.Nodes, "usage", pol.Usage())
+
+	larger, m, _ := onsocmax.AddNode(pol.Mesh(), []float64{8, 8, 8})
+	if err := pol.ChangeCluster(larger, m); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("mapping", m.Nodes, "usage", pol.Usage())
 	// Output:
-	// job 42: 2 on node 1 slot 1
-	// job 42: 2 on node 1 slot 2
+	// job 42: 2 on node 0 slot 1
+	// job 42: 2 on node 0 slot 2
+	// mapping [1] usage [2 2 2]
+	// mapping [0 -1] usage [2 2 2 0 0 0]
 }
 
 // ExampleStatus_Err: only the early stops are errors.
@@ -92,4 +110,20 @@ func ExampleStatus_Err() {
 	// NotTerminated <nil>
 	// Success <nil>
 	// IterationLimit onsocmax: iteration limit reached: status IterationLimit
+}
+
+// ExampleConfig_MarginalBounds: the bounds of eq. (8) that every job of a
+// generator's configuration satisfies, from its documented ranges alone.
+// The zero Settings take those of the paper's three utilities.
+func ExampleConfig_MarginalBounds() {
+	c := onsocmax.DefaultConfig() // linear utilities only
+	iota, v, _ := c.MarginalBounds(0)
+	fmt.Printf("linear: iota %.4f, v %.4f\n", iota, v)
+	mesh, _ := bipartite.NewMesh(1, 1, []float64{20})
+	pol, _ := onsocmax.New(mesh, onsocmax.Settings{})
+	pr := pol.Pricing()
+	fmt.Printf("Settings{}: iota %.4f, v %.4f, alpha %.2f\n", pr.Iota, pr.V, pr.Alpha)
+	// Output:
+	// linear: iota 1.0031, v 3.0625
+	// Settings{}: iota 0.0746, v 15.0625, alpha 6.65
 }

@@ -102,16 +102,18 @@ func (c *Config) validate() error {
 
 // Generate draws an instance following Section IV-A of paper 001 (see
 // Config): per node a capacity C ~ N(CapMean, CapStd) for all its slots
-// (truncated below at 1e-3); per slot Poisson(ArrivalRate) arrivals until
-// Jobs jobs exist (fewer if the horizon ends first); deadline = arrival +
-// floor(Exp(MeanDuration)) clipped to the horizon; rho ~ N(RhoMean, RhoStd)
-// truncated at 0; service locality K_n: each node independently with
-// probability Locality (at least one); R_n by eq. (1); xbar_nr ~
-// N(XBarMean, XBarStd) per (job, node), truncated at 0, for all slots of
-// the node; one utility kind per job; per (job, unit) beta_nr ~
-// U[BetaMin, BetaMax] and a ~ U[AMin, AMax] (one a per job for all its
-// units with PerJobUtility, the literal reading of our first generator). All randomness comes
-// from rng, in a fixed order.
+// (clipped to CapMean ± GenerateSigmas·CapStd and below at 1e-3); per
+// slot Poisson(ArrivalRate) arrivals until Jobs jobs exist (fewer if the
+// horizon ends first); deadline = arrival + floor(Exp(MeanDuration))
+// clipped to the horizon; rho ~ N(RhoMean, RhoStd) truncated at 0;
+// service locality K_n: each node independently with probability
+// Locality (at least one); R_n by eq. (1); xbar_nr ~ N(XBarMean, XBarStd)
+// per (job, node) (clipped to XBarMean ± GenerateSigmas·XBarStd and below
+// at 0) for all slots of the node; one utility kind per job; per (job,
+// unit) beta_nr ~ U[BetaMin, BetaMax] and a ~ U[AMin, AMax] (one a per job
+// for all its units with PerJobUtility, the literal reading of our first
+// generator). All randomness comes from rng, in a fixed order. Every job
+// drawn lies within Config.MarginalBounds.
 func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -121,7 +123,7 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 	}
 	capacity := make([]float64, c.Nodes*c.Slots)
 	for i := range c.Nodes {
-		ci := math.Max(1e-3, c.CapMean+c.CapStd*rng.NormFloat64())
+		ci := clipNormal(rng, c.CapMean, c.CapStd, 1e-3)
 		for t := range c.Slots {
 			capacity[i*c.Slots+t] = ci
 		}
@@ -153,7 +155,7 @@ func Generate(c Config, rng *rand.Rand) (*Instance, error) {
 				nodes = append(nodes, rng.IntN(c.Nodes))
 			}
 			for _, i := range nodes {
-				xbarNode[i] = math.Max(0, c.XBarMean+c.XBarStd*rng.NormFloat64())
+				xbarNode[i] = clipNormal(rng, c.XBarMean, c.XBarStd, 0)
 			}
 			kind := c.Kinds[rng.IntN(len(c.Kinds))]
 			var u utility.Utility

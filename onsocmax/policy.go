@@ -20,10 +20,11 @@ import (
 // absolute slot s is mesh.Capacity[i*W + s%W]: the mesh is a periodic
 // template (a day of W hours repeats), so the slots that enter the window
 // as t advances get the capacity of the template's column s%W, with no
-// usage. Nodes join (AddNode, with their own template) and leave
-// (RemoveNode, which cancels and reports their reservations). A job names
-// its units as Node*W + slot%W (Units builds them); with slots below W,
-// that is the mesh index of an Instance.
+// usage. Nodes join and leave by ChangeCluster, under the cluster-change
+// contract of package bipartite (the edit functions AddNode and RemoveNode
+// build the changed mesh; Reservations lists what a leaving node
+// cancels). A job names its units as Node*W + slot%W (Units builds them);
+// with slots below W, that is the mesh index of an Instance.
 //
 // A Policy is not safe for concurrent use.
 type Policy struct {
@@ -34,8 +35,7 @@ type Policy struct {
 	minUnit  float64
 
 	nodes    int
-	alive    []bool
-	capacity []float64 // nodes*W template; zero for removed nodes
+	capacity []float64 // nodes*W template
 	usage    []float64 // nodes*W omega of the window's slots
 	ledger   [][]reservation
 	spare    [][]reservation
@@ -76,10 +76,10 @@ type usageEntry struct {
 var _ OnlinePolicy = (*Policy)(nil)
 
 // New returns OnSocMax on mesh with the Theorem 2 pricing of the bounds
-// settings.Iota and settings.V. It returns an error wrapping ErrSettings
-// or ErrBounds for invalid settings (Settings.Validate) and ErrValue,
-// ErrTooLarge or bipartite's sentinels for a nil or invalid mesh. The
-// mesh is copied.
+// settings.Iota and settings.V (both zero: the paper's, see Settings). It
+// returns an error wrapping ErrSettings or ErrBounds for invalid settings
+// (Settings.Validate) and ErrValue, ErrTooLarge or bipartite's sentinels
+// for a nil or invalid mesh. The mesh is copied.
 func New(mesh *bipartite.Mesh, settings Settings) (*Policy, error) {
 	if err := settings.Validate(); err != nil {
 		return nil, err
@@ -87,24 +87,25 @@ func New(mesh *bipartite.Mesh, settings Settings) (*Policy, error) {
 	if err := checkMesh(mesh); err != nil {
 		return nil, err
 	}
+	minUnit := settings.MinUnit
+	if minUnit == 0 {
+		minUnit = DefaultMinUnit
+	}
+	settings, err := settings.withDefaults(minUnit)
+	if err != nil {
+		return nil, err
+	}
 	pricing, err := NewPricing(settings.Iota, settings.V)
 	if err != nil {
 		return nil, err
 	}
 	p := &Policy{
-		w: mesh.Slots, settings: settings, pricing: pricing, minUnit: settings.MinUnit,
+		w: mesh.Slots, settings: settings, pricing: pricing, minUnit: minUnit,
 		nodes:    mesh.Nodes,
-		alive:    make([]bool, mesh.Nodes),
 		capacity: slices.Clone(mesh.Capacity),
 		usage:    make([]float64, mesh.NumUnits()),
 		ledger:   make([][]reservation, mesh.Slots),
 		spare:    make([][]reservation, mesh.Slots),
-	}
-	if p.minUnit == 0 {
-		p.minUnit = DefaultMinUnit
-	}
-	for i := range p.alive {
-		p.alive[i] = true
 	}
 	p.alm.Settings = settings.ALM
 	p.model = fingerprint(mesh, settings)
@@ -142,9 +143,9 @@ func (p *Policy) Window() (w, first int) { return p.w, p.now }
 // t must be >= 0 and greater than the t of the previous Decide (ErrSlot).
 // A gap (slots with no Decide) means no job arrived in those slots; the
 // reservations made in them stand and the window rolls past them. Every
-// job must arrive at t (ErrValue), name units of existing nodes whose
-// slots lie in [t, Deadline] (Units builds them; a unit of a removed node
-// has zero capacity) and have an ID unique in the batch (ErrDuplicate).
+// job must arrive at t (ErrValue), name units of nodes of the current
+// mesh whose slots lie in [t, Deadline] (Units builds them) and have an
+// ID unique in the batch (ErrDuplicate).
 // IDs are the caller's and opaque. An ID that still holds reservations
 // in the window [t, t+W) is refused (ErrDuplicate): a job arrives once,
 // and a second job under a live ID could take more than its rho. The

@@ -296,7 +296,7 @@ func TestNilPolicies(t *testing.T) {
 	pr, _ := NewPricing(1, 2)
 	_, err := newPolicyP(nil, pr, nil)
 	require.ErrorIs(t, err, ErrValue)
-	_, err = newPolicyP(&bipartite.Mesh{Nodes: 1, Slots: 1, Capacity: []float64{1}}, Pricing{}, nil)
+	_, err = newPolicyP(&bipartite.Mesh{Nodes: 1, Slots: 1, Capacity: []float64{1}}, Pricing{Iota: 1}, nil)
 	require.Error(t, err)
 	var p *Policy
 	_, err = p.Decide(0, nil)

@@ -39,19 +39,31 @@ const (
 	AdmitOutOfBounds
 )
 
-// Settings configures Policy (New). Iota and V have no default and are
-// the one exception to the zero-value rule of package bipartite: they bound
-// the marginal welfare of the jobs to come, which the mesh does not
-// determine, so the operator declares them (Instance.MarginalBounds
-// computes them for a known instance), and Settings{} is an error naming
-// both. Every other zero field is the paper's setup: the exact solver,
-// partitionable jobs, out-of-bounds jobs rejected.
+// Settings configures Policy (New). Its zero value is the paper's setup,
+// as package bipartite's zero-value rule asks: the bounds of the paper's
+// experiments (see Iota and V), the exact solver, partitionable jobs,
+// out-of-bounds jobs rejected.
 type Settings struct {
 	// Iota and V are the bounds 0 < Iota <= V < Inf of the marginal
-	// welfare, eq. (8), declared by the operator; the Theorem 2 pricing
-	// (NewPricing) is built from them. The paper takes them from the whole
-	// instance (Instance.MarginalBounds); an online scheduler declares
-	// them. Zero is an error.
+	// welfare f'_nr(x) + beta_nr/C_r of the jobs to come, eq. (8); the
+	// Theorem 2 pricing (NewPricing) is built from them.
+	//
+	// Both zero (the default) means the bounds of the paper's experimental
+	// setup (Section IV-A of paper 001): Config.MarginalBounds(MinUnit) of
+	// DefaultConfig with the paper's three utilities linear, log and poly
+	// a*sqrt(x) (utility.Linear, Log, Sqrt), a ~ U[1, 3], beta ~ U[0.1,
+	// 0.5], C ~ N(20, 2) and xbar ~ N(7, 1) within GenerateSigmas standard
+	// deviations; with MinUnit's default that is Iota ≈ 0.0746 (log at
+	// xbar = 13) and V ≈ 15.06 (sqrt at MinUnit = 0.01). Every job Generate
+	// draws from such a configuration lies within them. A user whose own
+	// utilities, betas or capacities leave these ranges must set both
+	// (Instance.MarginalBounds computes them for a known instance,
+	// Config.MarginalBounds for a generator's ranges): a job outside the
+	// bounds gets nothing under RejectOutOfBounds (Reason AboveBounds or
+	// BelowBounds) and voids Theorem 2's ratio under AdmitOutOfBounds.
+	// Tighter bounds give a smaller ratio Alpha (a linear-only workload:
+	// DefaultConfig().MarginalBounds(0), V/Iota ≈ 3). One of the two zero
+	// and the other not is an error.
 	Iota, V float64
 	// OutOfBounds is the rule for a job outside [Iota, V]; zero is
 	// RejectOutOfBounds.
@@ -85,8 +97,14 @@ type Settings struct {
 // wrapping ErrSettings (and ErrBounds for the bounds).
 func (s Settings) Validate() error {
 	var errs []error
-	if err := checkBounds(s.Iota, s.V); err != nil {
-		errs = append(errs, fmt.Errorf("%w: Settings.Iota = %v, Settings.V = %v: %w", ErrSettings, s.Iota, s.V, err))
+	if s.Iota != 0 || s.V != 0 { // both zero: the paper's bounds, derived by New
+		hint := ""
+		if s.Iota == 0 || s.V == 0 {
+			hint = " (set both, or neither for the paper's bounds)"
+		}
+		if err := checkBounds(s.Iota, s.V); err != nil {
+			errs = append(errs, fmt.Errorf("%w: Settings.Iota = %v, Settings.V = %v%s: %w", ErrSettings, s.Iota, s.V, hint, err))
+		}
 	}
 	if s.OutOfBounds != RejectOutOfBounds && s.OutOfBounds != AdmitOutOfBounds {
 		errs = append(errs, fmt.Errorf("%w: Settings.OutOfBounds = %d", ErrSettings, s.OutOfBounds))
@@ -101,4 +119,17 @@ func (s Settings) Validate() error {
 		errs = append(errs, fmt.Errorf("Settings.ALM: %w", err))
 	}
 	return errors.Join(errs...)
+}
+
+// withDefaults returns s with the bounds of the zero value resolved
+// (Settings.Iota and V) for the effective minUnit.
+func (s Settings) withDefaults(minUnit float64) (Settings, error) {
+	if s.Iota == 0 && s.V == 0 {
+		iota, v, err := paperBounds(minUnit)
+		if err != nil {
+			return s, fmt.Errorf("%w: the paper's bounds at MinUnit = %v: %w", ErrSettings, minUnit, err)
+		}
+		s.Iota, s.V = iota, v
+	}
+	return s, nil
 }

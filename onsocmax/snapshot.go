@@ -3,7 +3,6 @@ package onsocmax
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/internal/checked"
@@ -58,12 +57,18 @@ type reservationRecord struct {
 // window (as the reservations they sum), the window position and the
 // cluster's nodes, in the envelope of internal/snapshot with format
 // "msched/onsocmax.Policy", version 1 and a fingerprint of the current
-// mesh (New's, or Mesh() after AddNode or RemoveNode) and the settings. Last and the Logger are not saved.
+// mesh (New's, or Mesh() after ChangeCluster) and the settings. Every
+// node is written alive (a field kept so that v0.1.0 snapshots, which
+// marked removed nodes, still decode). Last and the Logger are not saved.
 func (p *Policy) MarshalBinary() ([]byte, error) {
 	if p == nil || p.w == 0 {
 		return nil, fmt.Errorf("%w: Policy not built by New", ErrSnapshot)
 	}
-	st := policyState{Started: p.started, Now: p.now, Nodes: p.nodes, Alive: p.alive, Capacity: p.capacity,
+	alive := make([]bool, p.nodes)
+	for i := range alive {
+		alive[i] = true
+	}
+	st := policyState{Started: p.started, Now: p.now, Nodes: p.nodes, Alive: alive, Capacity: p.capacity,
 		Reservations: []reservationRecord{}}
 	for q := range p.w {
 		s := p.now + q
@@ -90,7 +95,8 @@ func (p *Policy) UnmarshalJSON(b []byte) error { return p.UnmarshalBinary(b) }
 // length, index, slot and value is checked and the usage levels are
 // recomputed from the reservations before anything is installed: the
 // window position 0 <= now <= math.MaxInt-2W (0 and no reservation before
-// the first Decide), capacities finite and >= 0 (0 on a removed node),
+// the first Decide), the nodes and capacities those of p's mesh (0 on a
+// node a v0.1.0 snapshot marks removed),
 // reservations in slot order within the window, 0 < x <= MaxValue, one
 // per job and unit, and each live unit's usage within its capacity. On
 // any error, which wraps ErrSnapshot and the internal/snapshot cause, p is
@@ -116,9 +122,12 @@ func (p *Policy) UnmarshalBinary(b []byte) error {
 	if len(st.Alive) != st.Nodes || len(st.Capacity) != st.Nodes*w {
 		return bad("len(alive) = %d, len(capacity) = %d for %d nodes x %d slots", len(st.Alive), len(st.Capacity), st.Nodes, w)
 	}
+	if st.Nodes != p.nodes {
+		return bad("nodes = %d, the policy's mesh has %d", st.Nodes, p.nodes)
+	}
 	for r, c := range st.Capacity {
-		if !finiteNonNeg(c) || (!st.Alive[r/w] && c != 0) {
-			return bad("capacity[%d] = %v (node alive %v)", r, c, st.Alive[r/w])
+		if !finiteNonNeg(c) || (!st.Alive[r/w] && c != 0) || math.Float64bits(c) != math.Float64bits(p.capacity[r]) {
+			return bad("capacity[%d] = %v (node alive %v), the policy's mesh has %v", r, c, st.Alive[r/w], p.capacity[r])
 		}
 	}
 	if !st.Started && len(st.Reservations) > 0 {
@@ -148,10 +157,17 @@ func (p *Policy) UnmarshalBinary(b []byte) error {
 		if c := st.Capacity[r]; st.Alive[e.Node] && usage[r] > c*(1+1e-9)+1e-12 {
 			return bad("reservation %d: usage %v of node %d slot %d above capacity %v", k, usage[r], e.Node, e.Slot, c)
 		}
+		if !st.Alive[e.Node] {
+			// A v0.1.0 snapshot's removed node (zero capacity): its
+			// reservations of the executed slot are dropped, as
+			// ChangeCluster drops a leaving node's.
+			usage[r] = 0
+			continue
+		}
 		ledger[col] = append(ledger[col], reservation{job: e.Job, node: e.Node, x: e.X})
 	}
-	p.started, p.now, p.nodes = st.Started, st.Now, st.Nodes
-	p.alive, p.capacity, p.usage = slices.Clip(st.Alive), st.Capacity, usage
+	p.started, p.now = st.Started, st.Now
+	p.usage = usage
 	p.ledger = ledger
 	for col := range p.spare {
 		p.spare[col] = p.spare[col][:0]

@@ -90,8 +90,7 @@ const (
 	// marginal cost phi_r of every unit it may use at the current usage
 	// (or its Rho or every XBar is 0).
 	PricedOut
-	// NoCapacity: none of its units has positive capacity (zero-capacity
-	// units, removed nodes).
+	// NoCapacity: none of its units has positive capacity.
 	NoCapacity
 	// AboveBounds: rejected by RejectOutOfBounds, a unit's marginal
 	// welfare f'_nr(x) + beta_nr/C_r exceeds Settings.V.
