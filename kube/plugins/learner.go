@@ -28,6 +28,10 @@ func (p *Plugin) run() {
 		<-ctx.Done()
 		return
 	}
+	// The first scores: the loaded (or empty) state on the current nodes.
+	if _, _, err := p.e.sync(p.nodes()); err != nil {
+		logger.Error(err, "building the model")
+	}
 	p.publish(logger, "load")
 	t := time.NewTicker(syncPeriod)
 	defer t.Stop()
