@@ -302,7 +302,7 @@ func (p *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, ni fw
 func (p *Plugin) ScoreExtensions() fwk.ScoreExtensions { return p }
 
 // NormalizeScore scales the scores so that the best node gets
-// fwk.MaxNodeScore (all zero stays all zero).
+// fwk.MaxScore (all zero stays all zero).
 func (p *Plugin) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
 	var hi int64
 	for _, s := range scores {
@@ -312,7 +312,7 @@ func (p *Plugin) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, 
 		return nil
 	}
 	for i := range scores {
-		scores[i].Score = scores[i].Score * fwk.MaxNodeScore / hi
+		scores[i].Score = scores[i].Score * fwk.MaxScore / hi
 	}
 	return nil
 }
