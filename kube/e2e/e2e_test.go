@@ -15,34 +15,45 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// The two-port workload of the OGASched tests. Port A (2 cores, 4 GiB)
-// fits both nodes; port B (15 cores, 60 GiB, 1 GPU) only the GPU node,
-// where A and B ask for 17 of its 16 cores: OGASched's projection onto the
-// node's capacity (6) gives A less of the GPU node than of the CPU node,
-// so it scores A higher on the CPU node. LeastAllocated (and the default
-// profile) prefers the GPU node for A: twice the cores and memory, so the
-// larger free share.
+// The workload of the OGASched tests: three ports. A (2 cores, 16 GiB)
+// fits both nodes; B (3 cores, 4 GiB, 1 GPU) and C (2 cores, 2 GiB, 1 GPU)
+// only the GPU node, whose 3 cores all three want: OGASched's projection
+// onto the node's capacity (6) splits them (about 1 core each), while A
+// keeps its whole 2 cores on the CPU node, so the learned scores send A to
+// the CPU node (about 55 against 30). LeastAllocated, and the default
+// profile, send A to the GPU node: it has 4 times the memory, so A leaves
+// it the larger free share.
 const (
 	cpuNode = "cpu-node"
 	gpuNode = "gpu-node"
-	keyA    = "shape:cpu=2,memory=4,nvidia.com/gpu=0"
+	keyA    = "shape:cpu=2,memory=16,nvidia.com/gpu=0"
 	nsE2E   = "e2e"
 )
 
 func twoNodes(t *testing.T, cp *ControlPlane) {
-	CreateNodes(t, cp, Node(cpuNode, 8, 32, 0), Node(gpuNode, 16, 64, 1))
+	CreateNodes(t, cp, Node(cpuNode, 4, 16, 0), Node(gpuNode, 3, 64, 1))
 	CreateNamespace(t, cp, nsE2E)
 }
 
-// learningPods returns one A and one B pod of batch i for the scheduler
-// that never fit (node selector matching no node): they reach PreFilter
+// podA is a pod of port A.
+func podA(name, scheduler string) *v1.Pod {
+	return Pod(nsE2E, name, scheduler, 2000, 16<<10, 0, nil)
+}
+
+// learningPods returns one pod of each port, batch i, for the scheduler;
+// they never fit (node selector matching no node): they reach PreFilter
 // (arrivals) and stay pending, so the nodes stay empty for the probes.
 func learningPods(scheduler string, i int) []*v1.Pod {
 	never := map[string]string{"msched.io/e2e": "never"}
-	a := Pod(nsE2E, fmt.Sprintf("learn-a-%d", i), scheduler, 2000, 4096, 0, nil)
-	b := Pod(nsE2E, fmt.Sprintf("learn-b-%d", i), scheduler, 15000, 60<<10, 1, nil)
-	a.Spec.NodeSelector, b.Spec.NodeSelector = never, never
-	return []*v1.Pod{a, b}
+	ps := []*v1.Pod{
+		podA(fmt.Sprintf("learn-a-%d", i), scheduler),
+		Pod(nsE2E, fmt.Sprintf("learn-b-%d", i), scheduler, 3000, 4<<10, 1, nil),
+		Pod(nsE2E, fmt.Sprintf("learn-c-%d", i), scheduler, 2000, 2<<10, 1, nil),
+	}
+	for _, p := range ps {
+		p.Spec.NodeSelector = never
+	}
+	return ps
 }
 
 // oga returns a profile with OGASched on top of the default plugins, its
@@ -77,8 +88,8 @@ func TestE2EOGASched(t *testing.T) {
 	})
 	twoNodes(t, cp)
 
-	// Learn: a batch of A and B arrivals every 0.5 s until A's learned
-	// scores separate the nodes (or 40 s).
+	// Learn: a batch of A, B and C arrivals every 0.5 s until A's learned
+	// scores separate the nodes after the first oscillating steps (or 40 s).
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -93,7 +104,7 @@ func TestE2EOGASched(t *testing.T) {
 	})
 	st := WaitLearnedState(t, cp, "kube-system", stateName, 40*time.Second, func(s *LearnedState) bool {
 		sc, ok := s.Scores(keyA, []string{cpuNode, gpuNode})
-		return ok && s.Steps >= 3 && sc[cpuNode] > sc[gpuNode]
+		return ok && s.Steps >= 8 && sc[cpuNode] > sc[gpuNode]
 	})
 	close(stop)
 	wg.Wait()
@@ -105,19 +116,19 @@ func TestE2EOGASched(t *testing.T) {
 	}
 
 	// The default profile places an A pod on the empty cluster.
-	CreatePods(t, cp, Pod(nsE2E, "probe-default", "default-scheduler", 2000, 4096, 0, nil))
+	CreatePods(t, cp, podA("probe-default", "default-scheduler"))
 	dflt := WaitBound(t, cp, nsE2E, []string{"probe-default"}, 30*time.Second)["probe-default"]
 	deletePod(t, cp, nsE2E, "probe-default")
 	// LeastAllocated on the empty cluster, computed here: the mean free
 	// share of cpu and memory after placing the pod.
-	la := map[string]float64{cpuNode: ((8.0-2)/8 + (32.0-4)/32) / 2, gpuNode: ((16.0-2)/16 + (64.0-4)/64) / 2}
+	la := map[string]float64{cpuNode: ((4.0-2)/4 + (16.0-16)/16) / 2, gpuNode: ((3.0-2)/3 + (64.0-16)/64) / 2}
 	laPick := cpuNode
 	if la[gpuNode] > la[cpuNode] {
 		laPick = gpuNode
 	}
 	t.Logf("LeastAllocated scores %s=%.3f %s=%.3f: picks %s; the default profile bound its probe to %s", cpuNode, la[cpuNode], gpuNode, la[gpuNode], laPick, dflt)
 
-	CreatePods(t, cp, Pod(nsE2E, "probe-oga", "msched-ogasched", 2000, 4096, 0, nil))
+	CreatePods(t, cp, podA("probe-oga", "msched-ogasched"))
 	got := WaitBound(t, cp, nsE2E, []string{"probe-oga"}, 30*time.Second)["probe-oga"]
 	t.Logf("OGASched profile bound its probe to %s (learned scores favour %s)", got, cpuNode)
 	if dflt != laPick {

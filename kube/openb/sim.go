@@ -19,6 +19,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/profile"
@@ -91,8 +92,14 @@ type Result struct {
 	// Violations counts bindings refused because the node's allocatable
 	// would be exceeded (checked by the simulator, not the scheduler).
 	Violations int
-	Samples    []Sample
-	Wall       time.Duration
+	// ScoredOwn, ScoredBucketed and NotScored count the msched plugin's
+	// PreScore calls (scheduling cycles, retries included) that scored the
+	// pod with its own port's row, with the nearest port's (a shape past
+	// maxPorts, or a port not added yet) or not at all (no scores yet).
+	// Zero for the profiles without an msched plugin.
+	ScoredOwn, ScoredBucketed, NotScored int64
+	Samples                              []Sample
+	Wall                                 time.Duration
 }
 
 // Mean returns the time average of f over the samples.
@@ -228,9 +235,20 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		defer s.mu.Unlock()
 		return s.start.Add(time.Duration(s.now * float64(time.Second)))
 	}
+	var msched *plugins.Plugin
+	capture := func(name string) frameworkruntime.PluginFactory {
+		f := plugins.FactoryWithClock(name, clock)
+		return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			pl, err := f(ctx, obj, h)
+			if err == nil {
+				msched = pl.(*plugins.Plugin)
+			}
+			return pl, err
+		}
+	}
 	registry := frameworkruntime.Registry{
-		plugins.OGASchedName: plugins.FactoryWithClock(plugins.OGASchedName, clock),
-		plugins.DRFName:      plugins.FactoryWithClock(plugins.DRFName, clock),
+		plugins.OGASchedName: capture(plugins.OGASchedName),
+		plugins.DRFName:      capture(plugins.DRFName),
 	}
 	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
 	recorders := func(string) events.EventRecorderLogger {
@@ -314,6 +332,9 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	s.mu.Lock()
 	res.Scheduled, res.Violations, res.PendingEnd = s.bound, s.violations, s.pendingN
 	s.mu.Unlock()
+	if msched != nil {
+		res.ScoredOwn, res.ScoredBucketed, res.NotScored = msched.ScoreCounts()
+	}
 	res.Wall = time.Since(wall)
 	return res, nil
 }

@@ -18,13 +18,19 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkplugins "k8s.io/kubernetes/pkg/scheduler/framework/plugins"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	schedmetrics "k8s.io/kubernetes/pkg/scheduler/metrics"
 )
 
 // cycleProfiles are the profiles of BenchmarkCycle: the default profile,
 // and the default plugins plus OGASched (weight 2, as shipped) or DRF.
+// DynamicResources is disabled in all three: it needs the scheduler's DRA
+// manager, which a bare framework lacks (the pod has no claims).
 var cycleProfiles = map[string]string{
-	"default": "",
+	"default": `  plugins:
+    multiPoint: {disabled: [{name: DynamicResources}]}
+`,
 	"OGASched": `  plugins:
+    multiPoint: {disabled: [{name: DynamicResources}]}
     preFilter: {enabled: [{name: OGASched}]}
     preScore: {enabled: [{name: OGASched}]}
     score: {enabled: [{name: OGASched, weight: 2}]}
@@ -34,6 +40,7 @@ var cycleProfiles = map[string]string{
     args: {stateStore: None}
 `,
 	"DRF": `  plugins:
+    multiPoint: {disabled: [{name: DynamicResources}]}
     preFilter: {enabled: [{name: DRF}]}
     preScore: {enabled: [{name: DRF}]}
     score: {enabled: [{name: DRF, weight: 2}]}
@@ -56,6 +63,7 @@ func newCycleFramework(b *testing.B, profile string, nodes []*v1.Node) (framewor
 	if err != nil {
 		b.Fatal(err)
 	}
+	schedmetrics.Register()
 	var msched *Plugin
 	capture := func(factory frameworkruntime.PluginFactory) frameworkruntime.PluginFactory {
 		return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {

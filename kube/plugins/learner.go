@@ -28,6 +28,10 @@ func (p *Plugin) run() {
 		<-ctx.Done()
 		return
 	}
+	// The first scores: the loaded (or empty) state on the current nodes.
+	if _, _, err := p.e.sync(p.nodes()); err != nil {
+		logger.Error(err, "building the model")
+	}
 	p.publish(logger, "load")
 	t := time.NewTicker(syncPeriod)
 	defer t.Stop()
@@ -139,7 +143,7 @@ func (p *Plugin) publish(logger klog.Logger, reason string) {
 	}
 	p.snap.Store(s)
 	logger.V(2).Info("published learned scores", "reason", reason, "steps", s.steps, "ports", len(s.rows), "nodes", len(s.nodes), "digest", s.digest)
-	if logger.V(3).Enabled() {
+	if logger.V(3).Enabled() && len(s.nodes) <= 64 { // per-node scores of small clusters only
 		for l, row := range s.rows {
 			scores := make(map[string]int64, len(row))
 			for r, v := range row {

@@ -58,6 +58,17 @@ type Plugin struct {
 	cancel  context.CancelFunc
 	done    chan struct{}
 	ctx     context.Context
+
+	// PreScore outcomes (ScoreCounts).
+	own, bucketed, skipped atomic.Int64
+}
+
+// ScoreCounts returns how many PreScore calls (scheduling cycles) scored
+// the pod with its own port's row, with the nearest port's row (its shape
+// is past MaxPorts, or its new port was not added yet), or skipped it (no
+// scores published yet, or non-finite requests).
+func (p *Plugin) ScoreCounts() (own, bucketed, skipped int64) {
+	return p.own.Load(), p.bucketed.Load(), p.skipped.Load()
 }
 
 var (
@@ -239,21 +250,27 @@ func (p *Plugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod
 	s := p.snap.Load()
 	if s == nil {
 		klog.FromContext(ctx).V(4).Info("not scored: no learned scores published yet", "plugin", p.name, "pod", klog.KObj(pod))
+		p.skipped.Add(1)
 		return fwk.NewStatus(fwk.Skip)
 	}
 	d := p.mp.demandOf(pod)
 	if !nonNegative(d) {
 		klog.FromContext(ctx).V(4).Info("not scored: requests are not finite", "plugin", p.name, "pod", klog.KObj(pod))
+		p.skipped.Add(1)
 		return fwk.NewStatus(fwk.Skip)
 	}
 	key := p.mp.portKey(pod, d)
 	l, bucketed := s.portFor(key, d)
 	if l < 0 {
 		klog.FromContext(ctx).V(4).Info("not scored: no port learned yet", "plugin", p.name, "pod", klog.KObj(pod))
+		p.skipped.Add(1)
 		return fwk.NewStatus(fwk.Skip)
 	}
 	if bucketed {
 		klog.FromContext(ctx).V(5).Info("scored with the nearest port", "plugin", p.name, "pod", klog.KObj(pod), "key", key, "port", s.portKeys[l])
+		p.bucketed.Add(1)
+	} else {
+		p.own.Add(1)
 	}
 	state.Write(stateKey, &scoreState{s: s, row: s.rows[l]})
 	return nil
@@ -285,7 +302,7 @@ func (p *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, ni fw
 func (p *Plugin) ScoreExtensions() fwk.ScoreExtensions { return p }
 
 // NormalizeScore scales the scores so that the best node gets
-// fwk.MaxNodeScore (all zero stays all zero).
+// fwk.MaxScore (all zero stays all zero).
 func (p *Plugin) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
 	var hi int64
 	for _, s := range scores {
@@ -295,7 +312,7 @@ func (p *Plugin) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, 
 		return nil
 	}
 	for i := range scores {
-		scores[i].Score = scores[i].Score * fwk.MaxNodeScore / hi
+		scores[i].Score = scores[i].Score * fwk.MaxScore / hi
 	}
 	return nil
 }
