@@ -79,15 +79,15 @@ func TestE2EGang(t *testing.T) {
 	bad.Spec.NodeSelector = map[string]string{"msched.io/missing": "yes"}
 	CreatePods(t, cp, member("g2-0", "g2", "3", 1000), member("g2-1", "g2", "3", 1000), bad)
 	g2 := []string{"g2-0", "g2-1", "g2-2"}
-	for end := time.Now().Add(7 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		if b := boundOf(t, cp, "default", g2); countBound(b) != 0 {
 			t.Fatalf("gang g2 half-bound while g2-2 cannot run: %v", b)
 		}
 	}
 	if !strings.Contains(sp.Log(), "gang released") {
-		t.Fatalf("no permit timeout released gang g2 in 7 s")
+		t.Fatalf("no permit timeout released gang g2 in 5 s")
 	}
-	t.Logf("gang g2 (one member unschedulable): nothing bound after 7 s; %s", lastLines(sp.Log(), "gang released", 1))
+	t.Logf("gang g2 (one member unschedulable): nothing bound after 5 s (2 permit timeouts); %s", lastLines(sp.Log(), "gang released", 1))
 	// Replace the bad member: the group is placed whole.
 	if err := cp.Client.CoreV1().Pods("default").Delete(context.Background(), "g2-2", metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
@@ -98,7 +98,7 @@ func TestE2EGang(t *testing.T) {
 
 	// g3: 2 x 2 CPUs, 2 CPUs free in all: does not fit whole, binds nothing.
 	CreatePods(t, cp, member("g3-0", "g3", "2", 2000), member("g3-1", "g3", "2", 2000))
-	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+	for end := time.Now().Add(3 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		if b := boundOf(t, cp, "default", []string{"g3-0", "g3-1"}); countBound(b) != 0 {
 			t.Fatalf("gang g3 (does not fit) half-bound: %v", b)
 		}
@@ -256,7 +256,7 @@ func TestE2EESDP(t *testing.T) {
   - name: ESDP
     args:
       resources: [{name: cpu, unit: "1"}]
-      slotSeconds: 1
+      slotSeconds: 0.5
 `})
 	CreateNodes(t, cp, Node("n1", 8, 32, 0), Node("n2", 8, 32, 0))
 	ctx := context.Background()
@@ -281,11 +281,11 @@ func TestE2EESDP(t *testing.T) {
 		CreatePods(t, cp, Pod("default", name, "msched-esdp", 1000, 64, 0, nil))
 		node := WaitBound(t, cp, "default", []string{name}, 60*time.Second)[name]
 		visits[node]++
-		finish(name, node) // the job ran and reports its reward
-		time.Sleep(1100 * time.Millisecond)
+		finish(name, node)                 // the job ran and reports its reward
+		time.Sleep(600 * time.Millisecond) // more than a slot: the reward is fed before the next job
 	}
 	t.Logf("ESDP training: 16 jobs placed %v (reward 0.9 on n1, 0.1 on n2)", visits)
-	time.Sleep(1500 * time.Millisecond)
+	time.Sleep(time.Second)
 	var names []string
 	for i := range 3 {
 		names = append(names, fmt.Sprint("test-", i))
