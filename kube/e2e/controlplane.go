@@ -232,7 +232,17 @@ func startEtcd(dir string) (string, func(), error) {
 		e.Close()
 		return "", nil, errors.New("not ready after 30 s")
 	}
-	return cu.String(), e.Close, nil
+	stop := func() {
+		// Close waits for the API server's connections to drain (about
+		// 7 s after it was cancelled); bound the wait like the server's.
+		done := make(chan struct{})
+		go func() { e.Close(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	return cu.String(), stop, nil
 }
 
 func startAPIServer(dir, etcdURL, token string) (string, func(), error) {

@@ -68,6 +68,12 @@ func TestReplaySubset(t *testing.T) {
 	var b bytes.Buffer
 	WriteTable(&b, rs)
 	t.Logf("\n%s", b.String())
+	var fill bytes.Buffer
+	WriteFillTable(&fill, rs)
+	t.Logf("\n%s", fill.String())
+	if strings.Count(fill.String(), "\n") != len(rs)+1 {
+		t.Errorf("fill table has %d lines, want %d", strings.Count(fill.String(), "\n"), len(rs)+1)
+	}
 	for _, p := range Profiles {
 		if !strings.Contains(b.String(), string(p)) {
 			t.Errorf("table lacks %s", p)

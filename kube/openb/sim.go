@@ -74,8 +74,12 @@ func (o Options) withDefaults() Options {
 
 // Sample is the cluster at the end of one step.
 type Sample struct {
-	Time              float64 // trace seconds since the first arrival
-	Running, Pending  int
+	Time             float64 // trace seconds since the first arrival
+	Running, Pending int
+	// Arrived is the share of the pod list's total GPU request that has
+	// arrived by this sample (the x axis of the FGD paper's allocation
+	// and fragmentation curves, normalised to the list's total).
+	Arrived           float64
 	CPU, Memory, GPU  float64 // allocated share of the cluster's allocatable
 	GPUFrag           float64 // share of the idle GPU capacity that is fragmented
 	IdleGPU, FragGPUs float64 // idle GPUs, fragmented GPUs
@@ -278,6 +282,10 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	}
 
 	res := &Result{Profile: p, Pods: len(s.pods)}
+	var totalGPU, arrivedGPU float64
+	for _, sp := range s.pods {
+		totalGPU += float64(sp.req[2])
+	}
 	deps := &departures{}
 	next := 0
 	t := 0.0
@@ -313,6 +321,7 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 			if _, err := client.CoreV1().Pods(sp.obj.Namespace).Create(ctx, sp.obj, metav1.CreateOptions{}); err != nil {
 				return nil, fmt.Errorf("openb: creating %s: %w", sp.p.Name, err)
 			}
+			arrivedGPU += float64(sp.req[2])
 			next++
 		}
 		if err := s.settle(ctx, sched); err != nil {
@@ -326,7 +335,11 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 			}
 		}
 		s.newlyBound = s.newlyBound[:0]
-		res.Samples = append(res.Samples, s.sample(t, frag))
+		smp := s.sample(t, frag)
+		if totalGPU > 0 {
+			smp.Arrived = arrivedGPU / totalGPU
+		}
+		res.Samples = append(res.Samples, smp)
 		s.mu.Unlock()
 	}
 	s.mu.Lock()

@@ -48,3 +48,36 @@ func WriteSeries(w io.Writer, rs []*Result) error {
 	}
 	return nil
 }
+
+// FillFractions are the arrival fractions of WriteFillTable.
+var FillFractions = []float64{0.5, 0.6, 0.7, 0.8, 0.9, 1.0}
+
+// WriteFillTable prints, per result, the GPU allocation rate and the GPU
+// fragmentation (FGD: the share of idle GPUs that the workload's frequent
+// GPU shapes cannot use) at the first sample where the arrived share of the
+// pod list's GPU request reaches each of FillFractions: the FGD paper's
+// view of a cluster filling up (meaningful with Options.Hold). "-" when
+// the run never got there.
+func WriteFillTable(w io.Writer, rs []*Result) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "GPU alloc / frag at arrived\t")
+	for _, f := range FillFractions {
+		fmt.Fprintf(tw, "%.0f%%\t", 100*f)
+	}
+	fmt.Fprintln(tw)
+	for _, r := range rs {
+		fmt.Fprintf(tw, "%s\t", r.Profile)
+		for _, f := range FillFractions {
+			cell := "-"
+			for _, s := range r.Samples {
+				if s.Arrived >= f-1e-9 {
+					cell = fmt.Sprintf("%.1f%% / %.1f%%", 100*s.GPU, 100*s.GPUFrag)
+					break
+				}
+			}
+			fmt.Fprintf(tw, "%s\t", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}

@@ -142,3 +142,27 @@ func TestNormalizeScore(t *testing.T) {
 		t.Errorf("all-zero scores changed: %v", zero)
 	}
 }
+
+// TestSignPodByPortKey: pods of one port (same shape, or same label value)
+// sign alike, other ports differently.
+func TestSignPodByPortKey(t *testing.T) {
+	c := &testClock{}
+	p := startTestPlugin(t, c, &Args{StateStore: StateStoreNone, PortLabel: "msched.io/port"})
+	sign := func(pod *v1.Pod) any {
+		fr, st := p.SignPod(context.Background(), pod)
+		if !st.IsSuccess() || len(fr) != 1 {
+			t.Fatalf("SignPod: %v %v", fr, st)
+		}
+		return fr[0].Value
+	}
+	a1, a2, b := testPod("a1", 4, 8, 0), testPod("a2", 4, 8, 0), testPod("b", 4, 8, 1)
+	if sign(a1) != sign(a2) || sign(a1) == sign(b) {
+		t.Errorf("signatures: a1 %v a2 %v b %v", sign(a1), sign(a2), sign(b))
+	}
+	l1, l2 := testPod("l1", 1, 1, 0), testPod("l2", 8, 64, 2)
+	l1.Labels = map[string]string{"msched.io/port": "x"}
+	l2.Labels = map[string]string{"msched.io/port": "x"}
+	if sign(l1) != sign(l2) {
+		t.Errorf("same port label, signatures %v and %v", sign(l1), sign(l2))
+	}
+}
