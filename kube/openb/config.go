@@ -84,8 +84,11 @@ profiles:
       maxPorts: 64
       slotSeconds: %g
 `, p, GPUResource, slotSeconds)
-		if statePath != "" && p == OGASched {
+		switch {
+		case statePath != "" && p == OGASched:
 			fmt.Fprintf(&b, "      statePath: %q\n", statePath)
+		case p == OGASched:
+			b.WriteString("      stateStore: None\n")
 		}
 	}
 	return b.String(), nil

@@ -49,6 +49,17 @@
 // workload's 20 most frequent GPU shapes, and GPUFrag is their share of
 // the idle GPUs. The run stops after the last arrival's step.
 //
-// Ties between equally scored nodes are broken at random by kube-scheduler
-// itself (selectHost), so two runs of the same profile differ slightly.
+// Ties between equally scored nodes are not broken at random: in v1.37
+// the scheduler sets NodePluginScores.Randomizer only for nodes scored by
+// extenders (there are none here), so among equal totals the score heap
+// yields a node that depends on the order the nodes were filtered in,
+// which starts at a rotating index (nextStartNodeIndex). Two runs of the
+// same profile still differ slightly, because that order and the
+// scheduler's informer and binding goroutines interleave differently.
+//
+// With the msched plugins, learning runs off the scheduling path (see
+// package plugins): a slot's step is published asynchronously, so the
+// first pods after a slot boundary may still be scored with the previous
+// slot's scores. The OGASched profile keeps no state (stateStore None)
+// unless Options.StatePath is set.
 package openb

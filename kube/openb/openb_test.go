@@ -54,6 +54,11 @@ func TestReplaySubset(t *testing.T) {
 		if r.Scheduled+r.PendingEnd+r.GaveUp < r.Pods-r.Scheduled {
 			t.Errorf("%s: pods unaccounted for: %+v", p, r)
 		}
+		if msched := p == OGASched || p == DRF; msched && r.ScoredOwn == 0 {
+			t.Errorf("%s: no scheduling cycle scored with the pod's own port (%d bucketed, %d not scored)", p, r.ScoredBucketed, r.NotScored)
+		} else if !msched && r.ScoredOwn+r.ScoredBucketed+r.NotScored != 0 {
+			t.Errorf("%s: score counts without an msched plugin", p)
+		}
 		for _, s := range r.Samples {
 			if s.CPU < 0 || s.CPU > 1 || s.GPU < 0 || s.GPU > 1 || s.GPUFrag < 0 || s.GPUFrag > 1 {
 				t.Fatalf("%s: sample out of range: %+v", p, s)
@@ -63,6 +68,12 @@ func TestReplaySubset(t *testing.T) {
 	var b bytes.Buffer
 	WriteTable(&b, rs)
 	t.Logf("\n%s", b.String())
+	var fill bytes.Buffer
+	WriteFillTable(&fill, rs)
+	t.Logf("\n%s", fill.String())
+	if strings.Count(fill.String(), "\n") != len(rs)+1 {
+		t.Errorf("fill table has %d lines, want %d", strings.Count(fill.String(), "\n"), len(rs)+1)
+	}
 	for _, p := range Profiles {
 		if !strings.Contains(b.String(), string(p)) {
 			t.Errorf("table lacks %s", p)

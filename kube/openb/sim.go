@@ -19,6 +19,7 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/profile"
@@ -73,8 +74,12 @@ func (o Options) withDefaults() Options {
 
 // Sample is the cluster at the end of one step.
 type Sample struct {
-	Time              float64 // trace seconds since the first arrival
-	Running, Pending  int
+	Time             float64 // trace seconds since the first arrival
+	Running, Pending int
+	// Arrived is the share of the pod list's total GPU request that has
+	// arrived by this sample (the x axis of the FGD paper's allocation
+	// and fragmentation curves, normalised to the list's total).
+	Arrived           float64
 	CPU, Memory, GPU  float64 // allocated share of the cluster's allocatable
 	GPUFrag           float64 // share of the idle GPU capacity that is fragmented
 	IdleGPU, FragGPUs float64 // idle GPUs, fragmented GPUs
@@ -91,8 +96,14 @@ type Result struct {
 	// Violations counts bindings refused because the node's allocatable
 	// would be exceeded (checked by the simulator, not the scheduler).
 	Violations int
-	Samples    []Sample
-	Wall       time.Duration
+	// ScoredOwn, ScoredBucketed and NotScored count the msched plugin's
+	// PreScore calls (scheduling cycles, retries included) that scored the
+	// pod with its own port's row, with the nearest port's (a shape past
+	// maxPorts, or a port not added yet) or not at all (no scores yet).
+	// Zero for the profiles without an msched plugin.
+	ScoredOwn, ScoredBucketed, NotScored int64
+	Samples                              []Sample
+	Wall                                 time.Duration
 }
 
 // Mean returns the time average of f over the samples.
@@ -228,9 +239,20 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		defer s.mu.Unlock()
 		return s.start.Add(time.Duration(s.now * float64(time.Second)))
 	}
+	var msched *plugins.Plugin
+	capture := func(name string) frameworkruntime.PluginFactory {
+		f := plugins.FactoryWithClock(name, clock)
+		return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+			pl, err := f(ctx, obj, h)
+			if err == nil {
+				msched = pl.(*plugins.Plugin)
+			}
+			return pl, err
+		}
+	}
 	registry := frameworkruntime.Registry{
-		plugins.OGASchedName: plugins.FactoryWithClock(plugins.OGASchedName, clock),
-		plugins.DRFName:      plugins.FactoryWithClock(plugins.DRFName, clock),
+		plugins.OGASchedName: capture(plugins.OGASchedName),
+		plugins.DRFName:      capture(plugins.DRFName),
 	}
 	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
 	recorders := func(string) events.EventRecorderLogger {
@@ -260,6 +282,10 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	}
 
 	res := &Result{Profile: p, Pods: len(s.pods)}
+	var totalGPU, arrivedGPU float64
+	for _, sp := range s.pods {
+		totalGPU += float64(sp.req[2])
+	}
 	deps := &departures{}
 	next := 0
 	t := 0.0
@@ -295,6 +321,7 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 			if _, err := client.CoreV1().Pods(sp.obj.Namespace).Create(ctx, sp.obj, metav1.CreateOptions{}); err != nil {
 				return nil, fmt.Errorf("openb: creating %s: %w", sp.p.Name, err)
 			}
+			arrivedGPU += float64(sp.req[2])
 			next++
 		}
 		if err := s.settle(ctx, sched); err != nil {
@@ -308,12 +335,19 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 			}
 		}
 		s.newlyBound = s.newlyBound[:0]
-		res.Samples = append(res.Samples, s.sample(t, frag))
+		smp := s.sample(t, frag)
+		if totalGPU > 0 {
+			smp.Arrived = arrivedGPU / totalGPU
+		}
+		res.Samples = append(res.Samples, smp)
 		s.mu.Unlock()
 	}
 	s.mu.Lock()
 	res.Scheduled, res.Violations, res.PendingEnd = s.bound, s.violations, s.pendingN
 	s.mu.Unlock()
+	if msched != nil {
+		res.ScoredOwn, res.ScoredBucketed, res.NotScored = msched.ScoreCounts()
+	}
 	res.Wall = time.Since(wall)
 	return res, nil
 }

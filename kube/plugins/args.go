@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
@@ -37,8 +38,9 @@ type Args struct {
 	// (job type). Pods without it, and every pod when PortLabel is empty,
 	// get the port of their request shape: their requests of Resources.
 	PortLabel string `json:"portLabel,omitempty"`
-	// MaxPorts bounds the number of ports; pods of a port first seen after
-	// that get no opinion (score 0 on every node). Default 32.
+	// MaxPorts bounds the number of ports. A pod whose port is new once
+	// MaxPorts ports exist is scored with the nearest known port's row
+	// (bucketed; see the package documentation). Default 32.
 	MaxPorts int `json:"maxPorts,omitempty"`
 	// SlotSeconds is the length of a time slot t in seconds: arrivals are
 	// counted per slot, and the learner steps at each slot boundary.
@@ -52,10 +54,36 @@ type Args struct {
 	// Beta is the overhead coefficient beta_k of every type, in [0, 1].
 	// nil means 0.4 (the middle of the paper's range [0.3, 0.5]).
 	Beta *float64 `json:"beta,omitempty"`
-	// StatePath, when set, is the file the learned state is saved to at
-	// each slot boundary and restored from at start (OGASched only).
+	// StateStore says where OGASched keeps its learned state (DRF has
+	// none): "ConfigMap" (the default), "File" (StatePath; implied when
+	// StatePath is set) or "None". The state is loaded when the replica
+	// first schedules (after it became leader) and saved by the learner
+	// goroutine after each slot step, never on the scheduling path.
+	StateStore string `json:"stateStore,omitempty"`
+	// StateNamespace is the namespace of the state ConfigMap. Default
+	// kube-system.
+	StateNamespace string `json:"stateNamespace,omitempty"`
+	// StateName is the name of the state ConfigMap. Default
+	// DefaultStateName(plugin, profile): msched-ogasched-<schedulerName>.
+	// Two profiles of one scheduler may not name the same object.
+	StateName string `json:"stateName,omitempty"`
+	// StatePath is the file of StateStore File.
+	//
+	// Deprecated: a local file is not shared between replicas, so a
+	// standby that takes over starts from its own (stale or missing) copy.
+	// Use the ConfigMap store; StatePath is kept for single-replica
+	// schedulers and simulations.
 	StatePath string `json:"statePath,omitempty"`
 }
+
+// State stores (Args.StateStore).
+const (
+	StateStoreConfigMap = "ConfigMap"
+	StateStoreFile      = "File"
+	StateStoreNone      = "None"
+	// DefaultStateNamespace is the default Args.StateNamespace.
+	DefaultStateNamespace = "kube-system"
+)
 
 // Defaults of Args.
 const (
@@ -115,6 +143,15 @@ func SetDefaults(a *Args) {
 		b := float64(DefaultBeta)
 		a.Beta = &b
 	}
+	if a.StateStore == "" {
+		a.StateStore = StateStoreConfigMap
+		if a.StatePath != "" {
+			a.StateStore = StateStoreFile
+		}
+	}
+	if a.StateNamespace == "" {
+		a.StateNamespace = DefaultStateNamespace
+	}
 }
 
 // ValidateArgs checks defaulted Args the way kube-scheduler validates its
@@ -162,6 +199,23 @@ func ValidateArgs(path *field.Path, a *Args) error {
 	}
 	if a.Beta != nil && !(*a.Beta >= 0 && *a.Beta <= 1) {
 		all = append(all, field.Invalid(path.Child("beta"), *a.Beta, "must be in [0, 1]"))
+	}
+	switch a.StateStore {
+	case StateStoreConfigMap, StateStoreNone:
+	case StateStoreFile:
+		if a.StatePath == "" {
+			all = append(all, field.Required(path.Child("statePath"), "stateStore File needs a path"))
+		}
+	default:
+		all = append(all, field.NotSupported(path.Child("stateStore"), a.StateStore, []string{StateStoreConfigMap, StateStoreFile, StateStoreNone}))
+	}
+	for _, msg := range validation.IsDNS1123Label(a.StateNamespace) {
+		all = append(all, field.Invalid(path.Child("stateNamespace"), a.StateNamespace, msg))
+	}
+	if a.StateName != "" {
+		for _, msg := range validation.IsDNS1123Subdomain(a.StateName) {
+			all = append(all, field.Invalid(path.Child("stateName"), a.StateName, msg))
+		}
 	}
 	return all.ToAggregate()
 }

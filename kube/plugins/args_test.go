@@ -74,3 +74,29 @@ func TestValidateArgsUtilityCoefficient(t *testing.T) {
 		t.Errorf("error = %v, want one naming args.utilityCoefficient", err)
 	}
 }
+
+// TestValidateArgsState: the state store, its namespace and name are
+// checked like the other fields; statePath alone selects the File store.
+func TestValidateArgsState(t *testing.T) {
+	a := &Args{StateStore: "Etcd", StateNamespace: "Not_A_Namespace", StateName: "UPPER"}
+	SetDefaults(a)
+	err := ValidateArgs(field.NewPath("args"), a)
+	if err == nil {
+		t.Fatal("invalid state args accepted")
+	}
+	for _, want := range []string{"args.stateStore", "args.stateNamespace", "args.stateName"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q\nlacks %q", err, want)
+		}
+	}
+	f := &Args{StateStore: StateStoreFile}
+	SetDefaults(f)
+	if err := ValidateArgs(field.NewPath("args"), f); err == nil || !strings.Contains(err.Error(), "args.statePath") {
+		t.Errorf("File store without a path: %v", err)
+	}
+	p := &Args{StatePath: "/tmp/x.json"}
+	SetDefaults(p)
+	if p.StateStore != StateStoreFile || p.StateNamespace != DefaultStateNamespace {
+		t.Errorf("statePath alone: store %q namespace %q, want File and the default namespace", p.StateStore, p.StateNamespace)
+	}
+}

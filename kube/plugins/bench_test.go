@@ -3,6 +3,7 @@ package plugins
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -43,9 +44,19 @@ func benchmarkScore(b *testing.B, factory frameworkruntime.PluginFactory, args r
 		infos = append(infos, ni)
 	}
 	pod := testPod("bench", 4, 16, 1)
-	// Prime: the msched plugins learn the port and build the model once.
+	// Prime: the msched plugins learn the port and their learner publishes
+	// the rows once.
 	if pf, ok := pl.(fwk.PreFilterPlugin); ok {
 		pf.PreFilter(ctx, framework.NewCycleState(), pod, infos)
+	}
+	if p, ok := pl.(*Plugin); ok {
+		deadline := time.Now().Add(30 * time.Second)
+		for p.snap.Load() == nil {
+			if time.Now().After(deadline) {
+				b.Fatal("the plugin published nothing in 30 s")
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
 	b.ReportAllocs()
 	for b.Loop() {

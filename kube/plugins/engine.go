@@ -3,22 +3,17 @@ package plugins
 import (
 	"cmp"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 	"strings"
-	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/types"
 	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/msched/msched/utility"
 )
-
-// maxSeen bounds the set of pods counted as arrivals but not yet bound;
-// past it the set is cleared (a pod may then be counted twice).
-const maxSeen = 1 << 16
 
 // port is one job type: its key (label value or request shape) and its
 // demand a_l^k in units.
@@ -27,96 +22,66 @@ type port struct {
 	demand []float64
 }
 
-// model is one immutable generation of the mapping: ports x nodes, the
-// learned y for the current slot and the score rows computed from it.
-// Score reads it without a lock.
+// model is the node side of the current problem: the nodes (sorted by
+// name) and their capacities in units, as of the last build.
 type model struct {
-	nodes   []string
-	nodeIdx map[string]int
-	ports   int
-	// rows[l][r] is the score of node r for port l (0..100), nil until
-	// computed for the current slot.
-	rows [][]int64
+	nodes    []string
+	nodeIdx  map[string]int
+	capacity [][]float64
+	ports    int
 }
 
-// engine maps Kubernetes onto an OGASched problem and runs a learner on it.
-// Its methods are safe for concurrent use.
-type engine struct {
-	mu     sync.Mutex
-	args   *Args
-	policy string
-	names  []v1.ResourceName
-	units  []float64
-	kind   utility.Kind
-
-	ports   []port
-	portIdx map[string]int
-
-	m        *model
-	capacity [][]float64 // per node of m, in units
-	edgeOf   [][]int     // edgeOf[l] = right vertex of each edge of port l, in edge order
-	lrn      learner
-	y        []float64 // decision for the current slot (owned by lrn)
-
-	slot    int64 // absolute slot of the current decision; -1 before the first
-	checked int64 // slot at which the node set was last compared
-	dirty   bool  // learned state changed since the last save
-	steps   int   // slots stepped so far (the learner's t)
-	x       []float64
-	seen    map[types.UID]struct{}
-
-	// carry holds y values to seed the next build with, by port key and
-	// node name (from a restored file or a previous generation).
-	carry map[string]map[string][]float64
+// mapping turns pods and nodes into the model's numbers. It is immutable
+// after newMapping, so the scheduling path and the learner share it.
+type mapping struct {
+	portLabel string
+	names     []v1.ResourceName
+	units     []float64
 }
 
-func newEngine(a *Args, policy string) (*engine, error) {
-	kind, err := utility.ParseKind(a.Utility)
-	if err != nil {
-		return nil, err
-	}
-	e := &engine{args: a, policy: policy, kind: kind, portIdx: map[string]int{}, slot: -1, seen: map[types.UID]struct{}{}}
+func newMapping(a *Args) (*mapping, error) {
+	mp := &mapping{portLabel: a.PortLabel}
 	for _, r := range a.Resources {
 		q, err := resource.ParseQuantity(r.Unit)
 		if err != nil {
 			return nil, err
 		}
-		e.names = append(e.names, v1.ResourceName(r.Name))
-		e.units = append(e.units, q.AsApproximateFloat64())
+		mp.names = append(mp.names, v1.ResourceName(r.Name))
+		mp.units = append(mp.units, q.AsApproximateFloat64())
 	}
-	return e, nil
+	return mp, nil
 }
 
 // K returns the number of resource types.
-func (e *engine) K() int { return len(e.names) }
+func (mp *mapping) K() int { return len(mp.names) }
 
 // demandOf returns the pod's requests of the resource types, in units.
-func (e *engine) demandOf(pod *v1.Pod) []float64 {
+func (mp *mapping) demandOf(pod *v1.Pod) []float64 {
 	req := resourcehelper.PodRequests(pod, resourcehelper.PodResourcesOptions{})
-	d := make([]float64, e.K())
-	for k, n := range e.names {
+	d := make([]float64, mp.K())
+	for k, n := range mp.names {
 		if q, ok := req[n]; ok {
-			d[k] = q.AsApproximateFloat64() / e.units[k]
+			d[k] = q.AsApproximateFloat64() / mp.units[k]
 		}
 	}
 	return d
 }
 
 // capacityOf returns the node's allocatable resource types, in units.
-func (e *engine) capacityOf(n *v1.Node) []float64 {
-	c := make([]float64, e.K())
-	for k, name := range e.names {
+func (mp *mapping) capacityOf(n *v1.Node) []float64 {
+	c := make([]float64, mp.K())
+	for k, name := range mp.names {
 		if q, ok := n.Status.Allocatable[name]; ok {
-			c[k] = q.AsApproximateFloat64() / e.units[k]
+			c[k] = q.AsApproximateFloat64() / mp.units[k]
 		}
 	}
 	return c
 }
 
 // portKey returns the pod's port key: the PortLabel value, or its shape.
-func (e *engine) portKey(pod *v1.Pod, demand []float64) string {
-	if e.args.PortLabel != "" {
-		if v, ok := pod.Labels[e.args.PortLabel]; ok {
+func (mp *mapping) portKey(pod *v1.Pod, demand []float64) string {
+	if mp.portLabel != "" && pod != nil {
+		if v, ok := pod.Labels[mp.portLabel]; ok {
 			return "label:" + v
 		}
 	}
@@ -126,34 +91,68 @@ func (e *engine) portKey(pod *v1.Pod, demand []float64) string {
 		if k > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%s=%g", e.names[k], d)
+		fmt.Fprintf(&b, "%s=%g", mp.names[k], d)
 	}
 	return b.String()
 }
 
-// portOf returns the port index of the pod, adding a port (and dropping the
-// current model so that the next rows call rebuilds it) when the key is new
-// and MaxPorts allows; -1 when it does not.
-func (e *engine) portOf(pod *v1.Pod) int {
-	d := e.demandOf(pod)
-	key := e.portKey(pod, d)
+// engine maps Kubernetes onto an OGASched problem and runs a learner on
+// it. It is owned by one goroutine (the plugin's learner loop; a test):
+// its methods are not safe for concurrent use. The scheduling path reads
+// only the snapshots it publishes.
+type engine struct {
+	*mapping
+	args   *Args
+	policy string
+	kind   utility.Kind
+
+	ports   []port
+	portIdx map[string]int
+
+	m      *model // nil until built, and after a port was added
+	edgeOf [][]int
+	lrn    learner
+	y      []float64 // decision for the current slot (owned by lrn)
+	steps  int       // slots stepped so far (the learner's t)
+
+	// carry holds y values to seed the next build with, by port key and
+	// node name (from a restored state or a previous generation).
+	carry map[string]map[string][]float64
+}
+
+func newEngine(a *Args, policy string) (*engine, error) {
+	kind, err := utility.ParseKind(a.Utility)
+	if err != nil {
+		return nil, err
+	}
+	mp, err := newMapping(a)
+	if err != nil {
+		return nil, err
+	}
+	return &engine{mapping: mp, args: a, policy: policy, kind: kind, portIdx: map[string]int{}}, nil
+}
+
+// addPort returns the index of the port key, adding it (and dropping the
+// model so that the next sync rebuilds it) when it is new and MaxPorts
+// allows; -1 when it does not, or the demand is not finite.
+func (e *engine) addPort(key string, demand []float64) int {
 	if l, ok := e.portIdx[key]; ok {
 		return l
 	}
-	if len(e.ports) >= e.args.MaxPorts || !finite(d) {
+	if len(e.ports) >= e.args.MaxPorts || len(demand) != e.K() || !nonNegative(demand) {
 		return -1
 	}
 	e.portIdx[key] = len(e.ports)
-	e.ports = append(e.ports, port{key: key, demand: d})
-	e.x = append(e.x, 0)
+	e.ports = append(e.ports, port{key: key, demand: slices.Clone(demand)})
 	e.invalidate()
 	return len(e.ports) - 1
 }
 
 // invalidate keeps the learned y of the current model in carry and drops
-// the model; the next rows call rebuilds it.
+// the model; the next sync rebuilds it.
 func (e *engine) invalidate() {
 	if e.m == nil || e.lrn == nil {
+		e.m = nil
 		return
 	}
 	e.saveCarry()
@@ -189,95 +188,35 @@ func (e *engine) edgeStart(l int) int {
 	return s
 }
 
-// arrive counts the pod as an arrival of the current slot (once per pod
-// until it is bound) and advances the slot to now (seconds).
-func (e *engine) arrive(pod *v1.Pod, now float64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.advance(now)
-	l := e.portOf(pod)
-	if l < 0 {
-		return
+// sync makes the model match the nodes: it rebuilds it (learned y carried
+// over by port key and node name) when there is none, a port was added,
+// the node set changed or a node's allocatable changed. It reports whether
+// it rebuilt; ready reports whether a model exists afterwards (there are
+// ports and nodes).
+func (e *engine) sync(nodes []*v1.Node) (rebuilt, ready bool, err error) {
+	if e.m != nil && e.sameNodes(nodes) {
+		return false, true, nil
 	}
-	if _, ok := e.seen[pod.UID]; ok {
-		return
-	}
-	if len(e.seen) >= maxSeen {
-		clear(e.seen)
-	}
-	e.seen[pod.UID] = struct{}{}
-	e.x[l]++
-}
-
-// bound forgets the pod (it will not be counted again).
-func (e *engine) bound(uid types.UID) {
-	e.mu.Lock()
-	delete(e.seen, uid)
-	e.mu.Unlock()
-}
-
-// advance moves to the slot of now: the learner steps on the arrivals of
-// the finished slot and gives the next y. Slots without arrivals are
-// skipped (their gradient is zero, so OGASched would not move).
-func (e *engine) advance(now float64) {
-	s := int64(math.Floor(now / e.args.SlotSeconds))
-	if e.slot < 0 {
-		e.slot = s
-		return
-	}
-	if s <= e.slot {
-		return
-	}
-	e.slot = s
-	any := slices.ContainsFunc(e.x, func(v float64) bool { return v > 0 })
-	if !any {
-		return
-	}
-	if e.lrn != nil && len(e.x) == e.m.ports {
-		y, err := e.lrn.next(e.steps, e.x)
-		if err == nil && finite(y) {
-			e.y = y
-			e.steps++
-			e.m = e.m.withoutRows()
-			e.dirty = true
-		}
-	}
-	clear(e.x)
-}
-
-func (m *model) withoutRows() *model {
-	c := *m
-	c.rows = make([][]int64, m.ports)
-	return &c
-}
-
-// nodeSource lists the cluster's nodes (the scheduler's snapshot).
-type nodeSource func() []*v1.Node
-
-// current returns the model for the nodes, rebuilding it when the node set
-// changed or a port was added. It returns nil when no model can be built.
-func (e *engine) current(nodes []*v1.Node) *model {
-	if e.m != nil && sameNodes(e.m, nodes) {
-		return e.m
-	}
-	if e.m != nil {
-		e.invalidate()
-	}
+	e.invalidate()
 	if len(e.ports) == 0 || len(nodes) == 0 {
-		return nil
+		return false, false, nil
 	}
 	if err := e.build(nodes); err != nil {
-		return nil
+		return false, false, err
 	}
-	return e.m
+	return true, true, nil
 }
 
-func sameNodes(m *model, nodes []*v1.Node) bool {
+// sameNodes reports whether nodes are the model's, with the same
+// allocatable.
+func (e *engine) sameNodes(nodes []*v1.Node) bool {
+	m := e.m
 	if len(nodes) != len(m.nodes) {
 		return false
 	}
 	for _, n := range nodes {
-		if _, ok := m.nodeIdx[n.Name]; !ok {
+		r, ok := m.nodeIdx[n.Name]
+		if !ok || !slices.Equal(m.capacity[r], e.capacityOf(n)) {
 			return false
 		}
 	}
@@ -290,21 +229,20 @@ func (e *engine) build(nodes []*v1.Node) error {
 	K := e.K()
 	sorted := slices.Clone(nodes)
 	slices.SortFunc(sorted, func(a, b *v1.Node) int { return cmp.Compare(a.Name, b.Name) })
-	m := &model{nodeIdx: make(map[string]int, len(sorted)), ports: len(e.ports), rows: make([][]int64, len(e.ports))}
-	capacity := make([][]float64, len(sorted))
+	m := &model{nodeIdx: make(map[string]int, len(sorted)), ports: len(e.ports), capacity: make([][]float64, len(sorted))}
 	for r, n := range sorted {
 		m.nodes = append(m.nodes, n.Name)
 		m.nodeIdx[n.Name] = r
-		capacity[r] = e.capacityOf(n)
-		if !finite(capacity[r]) {
-			return fmt.Errorf("node %s: capacity %v", n.Name, capacity[r])
+		m.capacity[r] = e.capacityOf(n)
+		if !nonNegative(m.capacity[r]) {
+			return fmt.Errorf("node %s: allocatable %v in units, want finite values >= 0", n.Name, m.capacity[r])
 		}
 	}
 	demand := make([][]float64, len(e.ports))
 	for l, p := range e.ports {
 		demand[l] = p.demand
 	}
-	p, err := buildProblem(demand, capacity, e.kind, e.args.UtilityCoefficient, *e.args.Beta, K)
+	p, err := buildProblem(demand, m.capacity, e.kind, e.args.UtilityCoefficient, *e.args.Beta, K)
 	if err != nil {
 		return err
 	}
@@ -330,33 +268,31 @@ func (e *engine) build(nodes []*v1.Node) error {
 	if err != nil {
 		return err
 	}
-	e.m, e.capacity, e.edgeOf, e.lrn, e.y = m, capacity, edgeOf, lrn, lrn.state()
+	e.m, e.edgeOf, e.lrn, e.y = m, edgeOf, lrn, lrn.state()
 	e.carry = nil
 	return nil
 }
 
-// rows returns the model and the score row of the pod's port (nil when the
-// plugin has no opinion on this pod), computing it once per slot.
-func (e *engine) rowsFor(pod *v1.Pod, now float64, nodes nodeSource) (*model, []int64) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.advance(now)
-	l := e.portOf(pod)
-	if l < 0 {
-		return nil, nil
+// step learns one finished slot with arrivals x (by port index; ports
+// beyond len(x) had none): OGASched takes its projected gradient step and
+// gives y for the next slot. The model must be in sync (sync returned
+// ready); it reports whether y moved to a new slot.
+func (e *engine) step(x []float64) (bool, error) {
+	if e.m == nil || e.m.ports != len(e.ports) {
+		return false, nil
 	}
-	m := e.m
-	if m == nil || l >= m.ports || e.checked != e.slot {
-		m = e.current(nodes())
-		e.checked = e.slot
-		if m == nil {
-			return nil, nil
-		}
+	full := make([]float64, len(e.ports))
+	copy(full, x)
+	y, err := e.lrn.next(e.steps, full)
+	if err != nil {
+		return false, err
 	}
-	if m.rows[l] == nil {
-		m.rows[l] = e.row(l)
+	if !finite(y) {
+		return false, fmt.Errorf("step %d: the learner returned a non-finite y", e.steps)
 	}
-	return m, m.rows[l]
+	e.y = y
+	e.steps++
+	return true, nil
 }
 
 // row computes the scores of port l: for node r, 100 times the mean over
@@ -381,4 +317,115 @@ func (e *engine) row(l int) []int64 {
 		}
 	}
 	return out
+}
+
+// snapshot returns what the scheduling path reads until the next publish:
+// the score rows of every port on every node. nil without a model.
+func (e *engine) snapshot() *snapshot {
+	if e.m == nil {
+		return nil
+	}
+	s := &snapshot{
+		steps:   e.steps,
+		nodes:   e.m.nodes,
+		nodeIdx: e.m.nodeIdx,
+		keys:    make(map[string]int, len(e.ports)),
+		rows:    make([][]int64, len(e.ports)),
+		demand:  make([][]float64, len(e.ports)),
+		scale:   make([]float64, e.K()),
+	}
+	s.full = len(e.ports) >= e.args.MaxPorts
+	for l, p := range e.ports {
+		s.keys[p.key] = l
+		s.portKeys = append(s.portKeys, p.key)
+		s.demand[l] = p.demand
+		s.rows[l] = e.row(l)
+	}
+	for _, c := range e.m.capacity {
+		for k, v := range c {
+			s.scale[k] = max(s.scale[k], v)
+		}
+	}
+	s.digest = s.computeDigest(e.ports)
+	return s
+}
+
+// snapshot is one published generation of scores. It is immutable: Score,
+// PreScore and SignPod read it without a lock (Plugin.snap, an
+// atomic.Pointer).
+type snapshot struct {
+	steps    int
+	nodes    []string
+	nodeIdx  map[string]int
+	keys     map[string]int // port key -> row
+	portKeys []string       // row -> port key
+	full     bool           // MaxPorts ports: new keys are bucketed
+	rows     [][]int64      // rows[l][r]: score of node r for port l, 0..100
+	demand   [][]float64    // demand of port l, in units
+	scale    []float64      // largest node capacity per type (bucketing distance)
+	digest   string
+}
+
+// computeDigest is an FNV-64a hash of the ports, nodes and scores: two
+// replicas that publish the same digest score every pod alike.
+func (s *snapshot) computeDigest(ports []port) string {
+	h := fnv.New64a()
+	for l, p := range ports {
+		fmt.Fprintf(h, "%s|", p.key)
+		for r, v := range s.rows[l] {
+			fmt.Fprintf(h, "%s=%d,", s.nodes[r], v)
+		}
+	}
+	return fmt.Sprintf("%016x", h.Sum64())
+}
+
+// lookup returns the row of the port key (s may be nil).
+func (s *snapshot) lookup(key string) (int, bool) {
+	if s == nil {
+		return -1, false
+	}
+	l, ok := s.keys[key]
+	return l, ok
+}
+
+// portFor returns the row of the pod's port: its own when the key is
+// known, else the nearest known shape (bucketed). Nearest: among the ports
+// asking for the same set of resource types (any port when none does),
+// the smallest Euclidean distance between demands, each type divided by
+// the largest node capacity of that type (types no node has count in
+// units). Ties go to the lower port index (the earlier seen). -1 when
+// there is no port.
+func (s *snapshot) portFor(key string, demand []float64) (row int, bucketed bool) {
+	if l, ok := s.keys[key]; ok {
+		return l, false
+	}
+	best, bestSame, bestD := -1, false, math.Inf(1)
+	for l, d := range s.demand {
+		same := sameSupport(d, demand)
+		if bestSame && !same {
+			continue
+		}
+		dist := 0.0
+		for k := range d {
+			sc := s.scale[k]
+			if !(sc > 0) {
+				sc = 1
+			}
+			v := (d[k] - demand[k]) / sc
+			dist += v * v
+		}
+		if (same && !bestSame) || dist < bestD {
+			best, bestSame, bestD = l, same, dist
+		}
+	}
+	return best, best >= 0
+}
+
+func sameSupport(a, b []float64) bool {
+	for k := range a {
+		if (a[k] > 0) != (b[k] > 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -54,23 +54,36 @@ func testEngine(t *testing.T, policy string) *engine {
 }
 
 // drive feeds slots [from, to) of a fixed workload (a GPU pod and two CPU
-// pods per slot) into e and returns the score rows of the last slot.
+// pods per slot) into e, as the learner goroutine does at each slot's end
+// (ports added, model synced, one step), and returns the score rows after
+// the last slot.
 func drive(e *engine, nodes []*v1.Node, from, to int) (gpuRow, cpuRow []int64) {
-	src := func() []*v1.Node { return nodes }
+	var gl, cl int
 	for s := from; s < to; s++ {
-		now := float64(10*s) + 1
+		x := map[int]float64{}
 		for i, p := range []*v1.Pod{testPod(fmt.Sprintf("g-%d", s), 16, 64, 2), testPod(fmt.Sprintf("c1-%d", s), 4, 8, 0), testPod(fmt.Sprintf("c2-%d", s), 4, 8, 0)} {
-			e.arrive(p, now)
-			_, row := e.rowsFor(p, now, src)
+			d := e.demandOf(p)
+			l := e.addPort(e.portKey(p, d), d)
+			x[l]++
 			if i == 0 {
-				gpuRow = row
+				gl = l
 			} else {
-				cpuRow = row
+				cl = l
 			}
-			e.bound(p.UID)
+		}
+		if _, ready, err := e.sync(nodes); err != nil || !ready {
+			panic(fmt.Sprintf("sync: ready %v, %v", ready, err))
+		}
+		xs := make([]float64, len(e.ports))
+		for l, v := range x {
+			xs[l] = v
+		}
+		if _, err := e.step(xs); err != nil {
+			panic(err)
 		}
 	}
-	return gpuRow, cpuRow
+	snap := e.snapshot()
+	return snap.rows[gl], snap.rows[cl]
 }
 
 func TestEngineScores(t *testing.T) {
@@ -96,8 +109,8 @@ func TestEngineScores(t *testing.T) {
 			if cpu[0] == 0 {
 				t.Errorf("CPU port scores %v, want > 0 on cpu-a", cpu)
 			}
-			if e.steps != 49 {
-				t.Errorf("steps = %d, want 49 (one per finished slot with arrivals)", e.steps)
+			if e.steps != 50 {
+				t.Errorf("steps = %d, want 50 (one per slot with arrivals)", e.steps)
 			}
 		})
 	}
@@ -121,24 +134,43 @@ func TestEngineNodeChurnKeepsLearning(t *testing.T) {
 	e := testEngine(t, PolicyOGASched)
 	nodes := testCluster()
 	drive(e, nodes, 0, 20)
-	e.mu.Lock()
-	e.advance(20*10 + 1) // learn slot 19 first, as the next pod would
-	e.mu.Unlock()
 	before := e.carryOf(t, "cpu-a")
-	// gpu-b leaves and a new node joins: the model is rebuilt at the next
-	// slot with cpu-a's learned y carried over.
+	// gpu-b leaves and a new node joins: the model is rebuilt with cpu-a's
+	// learned y carried over.
 	nodes = append(nodes[:3:3], testNode("cpu-c", 32, 128, 0))
-	src := func() []*v1.Node { return nodes }
-	p := testPod("c-x", 4, 8, 0)
-	m, row := e.rowsFor(p, 20*10+1, src)
-	if m == nil || len(row) != 4 || m.nodes[2] != "cpu-c" {
-		t.Fatalf("model after churn: %v %v", m, row)
+	rebuilt, ready, err := e.sync(nodes)
+	if err != nil || !rebuilt || !ready {
+		t.Fatalf("sync after churn: rebuilt %v ready %v err %v", rebuilt, ready, err)
+	}
+	if snap := e.snapshot(); len(snap.nodes) != 4 || snap.nodes[2] != "cpu-c" {
+		t.Fatalf("nodes after churn: %v", snap.nodes)
 	}
 	after := e.carryOf(t, "cpu-a")
 	for k := range before {
 		if math.Abs(before[k]-after[k]) > 1e-9 {
 			t.Errorf("cpu-a y[%d] = %v after the rebuild, want %v carried over", k, after[k], before[k])
 		}
+	}
+}
+
+// TestEngineCapacityChangeRebuilds: a node whose allocatable changes (same
+// name) rebuilds the model; an unchanged node set does not.
+func TestEngineCapacityChangeRebuilds(t *testing.T) {
+	e := testEngine(t, PolicyOGASched)
+	nodes := testCluster()
+	drive(e, nodes, 0, 5)
+	if rebuilt, _, _ := e.sync(testCluster()); rebuilt {
+		t.Fatal("same nodes rebuilt the model")
+	}
+	grown := testCluster()
+	grown[3] = testNode("gpu-b", 64, 256, 8) // gpu-b now fits the GPU port
+	rebuilt, _, err := e.sync(grown)
+	if err != nil || !rebuilt {
+		t.Fatalf("capacity change: rebuilt %v, err %v", rebuilt, err)
+	}
+	gpu, _ := drive(e, grown, 5, 30)
+	if gpu[3] == 0 {
+		t.Errorf("GPU port scores %v: gpu-b (grown to 8 GPUs) still has no score", gpu)
 	}
 }
 
@@ -165,12 +197,7 @@ func TestStateRoundTripContinuesExactly(t *testing.T) {
 
 	first := testEngine(t, PolicyOGASched)
 	drive(first, nodes, 0, 20)
-	// The plugin saves right after a slot boundary, once the finished
-	// slot's arrivals are learned: step slot 19 as the next pod would.
-	first.mu.Lock()
-	first.advance(20*10 + 1)
 	b, err := first.marshalState()
-	first.mu.Unlock()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,8 +205,12 @@ func TestStateRoundTripContinuesExactly(t *testing.T) {
 	if err := restored.unmarshalState(b); err != nil {
 		t.Fatal(err)
 	}
-	// The restarted scheduler sees slot 20's pods first; the restored
-	// engine starts its slot clock there.
+	if _, _, err := restored.sync(nodes); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := restored.snapshot().digest, first.snapshot().digest; got != want {
+		t.Errorf("restored scores digest %s, saved %s", got, want)
+	}
 	drive(restored, nodes, 20, 40)
 	if whole.steps != restored.steps {
 		t.Fatalf("steps %d vs %d", whole.steps, restored.steps)
@@ -236,8 +267,10 @@ func FuzzUnmarshalState(f *testing.F) {
 			return
 		}
 		// A restored state must build and score without panicking.
-		nodes := testCluster()
-		g.rowsFor(testPod("p", 1, 1, 0), 1, func() []*v1.Node { return nodes })
+		if _, ready, err := g.sync(testCluster()); err == nil && ready {
+			s := g.snapshot()
+			s.portFor("none", []float64{1, 1, 0})
+		}
 	})
 	_ = e
 }

@@ -2,15 +2,16 @@ package plugins
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	listersv1 "k8s.io/client-go/listers/core/v1"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
@@ -27,16 +28,47 @@ const (
 
 const stateKey fwk.StateKey = "msched.io/score"
 
+// loadTimeout bounds how long the first scheduling cycle of a replica
+// waits for the learned state to be loaded (once per process).
+const loadTimeout = 10 * time.Second
+
 // Plugin is a score plugin driven by one msched policy on the mapping of
 // the package documentation. It implements PreFilter (to count arrivals),
-// PreScore, Score with NormalizeScore, and PostBind.
+// PreScore, Score with NormalizeScore, PostBind and SignPod. The
+// scheduling path only reads the published snapshot and records
+// arrivals; a learner goroutine, started at the first scheduling cycle,
+// loads the saved state, steps the policy, rebuilds and saves.
 type Plugin struct {
-	name   string
-	handle fwk.Handle
-	e      *engine
-	now    func() time.Time
-	path   string
-	saveMu sync.Mutex
+	name    string
+	profile string
+	handle  fwk.Handle
+	mp      *mapping
+	now     func() time.Time
+	rec     *recorder
+	snap    atomic.Pointer[snapshot]
+	store   stateStore
+	release func()
+	nodes   func() []*v1.Node
+
+	// The learner goroutine: its engine, started once.
+	e       *engine
+	start   sync.Once
+	loaded  chan struct{} // closed once the state is loaded (or failed)
+	loadErr error
+	cancel  context.CancelFunc
+	done    chan struct{}
+	ctx     context.Context
+
+	// PreScore outcomes (ScoreCounts).
+	own, bucketed, skipped atomic.Int64
+}
+
+// ScoreCounts returns how many PreScore calls (scheduling cycles) scored
+// the pod with its own port's row, with the nearest port's row (its shape
+// is past MaxPorts, or its new port was not added yet), or skipped it (no
+// scores published yet, or non-finite requests).
+func (p *Plugin) ScoreCounts() (own, bucketed, skipped int64) {
+	return p.own.Load(), p.bucketed.Load(), p.skipped.Load()
 }
 
 var (
@@ -45,6 +77,7 @@ var (
 	_ fwk.ScorePlugin     = (*Plugin)(nil)
 	_ fwk.ScoreExtensions = (*Plugin)(nil)
 	_ fwk.PostBindPlugin  = (*Plugin)(nil)
+	_ fwk.SignPlugin      = (*Plugin)(nil)
 )
 
 // NewOGASched is the plugin factory of OGASched (register it with
@@ -80,67 +113,61 @@ func newPlugin(ctx context.Context, name, policy string, obj runtime.Object, h f
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	p := &Plugin{name: name, handle: h, e: e, now: now, path: a.StatePath}
-	if p.path != "" {
-		b, err := os.ReadFile(p.path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			klog.FromContext(ctx).Info("no saved state, starting fresh", "plugin", name, "path", p.path)
-		case err != nil:
-			return nil, fmt.Errorf("%s: args.statePath: %w", name, err)
-		default:
-			if err := e.unmarshalState(b); err != nil {
-				return nil, fmt.Errorf("%s: args.statePath %s: %w", name, p.path, err)
+	p := &Plugin{name: name, handle: h, mp: e.mapping, now: now, rec: newRecorder(a.SlotSeconds), e: e,
+		loaded: make(chan struct{}), done: make(chan struct{}), release: func() {}}
+	var client any
+	if h != nil {
+		p.profile = h.ProfileName()
+		if cs := h.ClientSet(); cs != nil {
+			client = cs
+			if policy == PolicyOGASched && a.StateStore == StateStoreConfigMap {
+				n := a.StateName
+				if n == "" {
+					n = DefaultStateName(name, p.profile)
+				}
+				p.store = &configMapStore{client: cs, namespace: a.StateNamespace, name: n, profile: p.profile, plugin: name}
 			}
-			klog.FromContext(ctx).Info("restored learned state", "plugin", name, "path", p.path, "ports", len(e.ports), "steps", e.steps)
+		}
+		if f := h.SharedInformerFactory(); f != nil {
+			// Registered now, before the scheduler starts its informers.
+			lister := f.Core().V1().Nodes().Lister()
+			p.nodes = func() []*v1.Node { return listNodes(lister) }
+		} else if sl := h.SnapshotSharedLister(); sl != nil {
+			p.nodes = func() []*v1.Node { return snapshotNodes(sl) }
 		}
 	}
+	if policy == PolicyOGASched && a.StateStore == StateStoreFile {
+		p.store = &fileStore{path: a.StatePath}
+	}
+	if p.store != nil {
+		rel, err := claim(client, p.store.String(), p.profile)
+		if err != nil {
+			fp := field.NewPath("args", "stateName")
+			if a.StateStore == StateStoreFile {
+				fp = field.NewPath("args", "statePath")
+			}
+			return nil, fmt.Errorf("%s: %w", name, field.ErrorList{field.Duplicate(fp, err.Error())}.ToAggregate())
+		}
+		p.release = rel
+	}
+	if p.nodes == nil {
+		p.nodes = func() []*v1.Node { return nil }
+	}
+	p.ctx, p.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	context.AfterFunc(ctx, p.cancel)
 	return p, nil
 }
 
-// Name implements fwk.Plugin.
-func (p *Plugin) Name() string { return p.name }
-
-func (p *Plugin) seconds() float64 {
-	return float64(p.now().UnixNano()) / 1e9
-}
-
-// PreFilter counts the pod as an arrival of the current slot (once per pod
-// until it is bound). It never rejects a pod.
-func (p *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
-	p.e.arrive(pod, p.seconds())
-	p.persist(ctx)
-	return nil, nil
-}
-
-// PreFilterExtensions implements fwk.PreFilterPlugin (none).
-func (p *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
-
-type scoreState struct {
-	m   *model
-	row []int64
-}
-
-func (s *scoreState) Clone() fwk.StateData { return s }
-
-// PreScore looks up (or computes, once per slot and port) the scores of the
-// pod's port on every node. A pod without a port (past maxPorts) skips
-// Score.
-func (p *Plugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
-	m, row := p.e.rowsFor(pod, p.seconds(), p.listNodes)
-	p.persist(ctx)
-	if row == nil {
-		return fwk.NewStatus(fwk.Skip)
-	}
-	state.Write(stateKey, &scoreState{m: m, row: row})
-	return nil
-}
-
-func (p *Plugin) listNodes() []*v1.Node {
-	if p.handle == nil {
+func listNodes(l listersv1.NodeLister) []*v1.Node {
+	nodes, err := l.List(labels.Everything())
+	if err != nil {
 		return nil
 	}
-	infos, err := p.handle.SnapshotSharedLister().NodeInfos().List()
+	return nodes
+}
+
+func snapshotNodes(sl fwk.SharedLister) []*v1.Node {
+	infos, err := sl.NodeInfos().List()
 	if err != nil {
 		return nil
 	}
@@ -151,6 +178,102 @@ func (p *Plugin) listNodes() []*v1.Node {
 		}
 	}
 	return nodes
+}
+
+// Name implements fwk.Plugin.
+func (p *Plugin) Name() string { return p.name }
+
+func (p *Plugin) seconds() float64 {
+	return float64(p.now().UnixNano()) / 1e9
+}
+
+// ensureStarted starts the learner goroutine at the first scheduling
+// cycle, and waits (once, at most loadTimeout) for the saved state to be
+// loaded. A scheduler replica runs scheduling cycles only while it is the
+// leader, so the state is read after this replica became leader: a standby
+// that takes over reads what the old leader saved last.
+func (p *Plugin) ensureStarted(ctx context.Context) {
+	p.start.Do(func() {
+		go p.run()
+		select {
+		case <-p.loaded:
+		case <-time.After(loadTimeout):
+			klog.FromContext(ctx).Info("learned state not loaded yet; scoring without it", "plugin", p.name, "profile", p.profile, "store", p.store)
+		case <-ctx.Done():
+		}
+	})
+}
+
+// PreFilter counts the pod as an arrival of the current slot (once per pod
+// until it is bound). It never rejects a pod.
+func (p *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	p.ensureStarted(ctx)
+	d := p.mp.demandOf(pod)
+	if !nonNegative(d) {
+		return nil, nil
+	}
+	key := p.mp.portKey(pod, d)
+	p.rec.arrive(pod.UID, key, d, p.seconds())
+	if s := p.snap.Load(); s == nil || !s.full {
+		if _, ok := s.lookup(key); !ok {
+			p.rec.requestPort(key, d)
+		}
+	}
+	return nil, nil
+}
+
+// PreFilterExtensions implements fwk.PreFilterPlugin (none).
+func (p *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+
+// SignPod implements fwk.SignPlugin: the scores depend on the pod only
+// through its port key (label value or request shape), so pods with the
+// same key may share a scheduling result (opportunistic batching).
+func (p *Plugin) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
+	d := p.mp.demandOf(pod)
+	return []fwk.SignFragment{{Key: "msched.io/" + p.name + ".portKey()", Value: p.mp.portKey(pod, d)}}, nil
+}
+
+type scoreState struct {
+	s   *snapshot
+	row []int64
+}
+
+func (s *scoreState) Clone() fwk.StateData { return s }
+
+// PreScore looks up the pod's score row in the published snapshot: its
+// port's, or the nearest known shape's (bucketed). It skips Score, logging
+// why at verbosity 4, only when there is no snapshot yet (state not
+// loaded, no nodes) or the pod's requests are not finite.
+func (p *Plugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
+	p.ensureStarted(ctx)
+	p.rec.tick(p.seconds())
+	s := p.snap.Load()
+	if s == nil {
+		klog.FromContext(ctx).V(4).Info("not scored: no learned scores published yet", "plugin", p.name, "pod", klog.KObj(pod))
+		p.skipped.Add(1)
+		return fwk.NewStatus(fwk.Skip)
+	}
+	d := p.mp.demandOf(pod)
+	if !nonNegative(d) {
+		klog.FromContext(ctx).V(4).Info("not scored: requests are not finite", "plugin", p.name, "pod", klog.KObj(pod))
+		p.skipped.Add(1)
+		return fwk.NewStatus(fwk.Skip)
+	}
+	key := p.mp.portKey(pod, d)
+	l, bucketed := s.portFor(key, d)
+	if l < 0 {
+		klog.FromContext(ctx).V(4).Info("not scored: no port learned yet", "plugin", p.name, "pod", klog.KObj(pod))
+		p.skipped.Add(1)
+		return fwk.NewStatus(fwk.Skip)
+	}
+	if bucketed {
+		klog.FromContext(ctx).V(5).Info("scored with the nearest port", "plugin", p.name, "pod", klog.KObj(pod), "key", key, "port", s.portKeys[l])
+		p.bucketed.Add(1)
+	} else {
+		p.own.Add(1)
+	}
+	state.Write(stateKey, &scoreState{s: s, row: s.rows[l]})
+	return nil
 }
 
 // Score returns the node's score for the pod's port in [0, 100]: a map
@@ -168,9 +291,9 @@ func (p *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, ni fw
 	if n == nil {
 		return 0, nil
 	}
-	r, ok := s.m.nodeIdx[n.Name]
+	r, ok := s.s.nodeIdx[n.Name]
 	if !ok {
-		return 0, nil // a node that joined during the slot: no opinion yet
+		return 0, nil // a node that joined since the last publish: no opinion yet
 	}
 	return s.row[r], nil
 }
@@ -179,7 +302,7 @@ func (p *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, ni fw
 func (p *Plugin) ScoreExtensions() fwk.ScoreExtensions { return p }
 
 // NormalizeScore scales the scores so that the best node gets
-// fwk.MaxNodeScore (all zero stays all zero).
+// fwk.MaxScore (all zero stays all zero).
 func (p *Plugin) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
 	var hi int64
 	for _, s := range scores {
@@ -189,36 +312,25 @@ func (p *Plugin) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, 
 		return nil
 	}
 	for i := range scores {
-		scores[i].Score = scores[i].Score * fwk.MaxNodeScore / hi
+		scores[i].Score = scores[i].Score * fwk.MaxScore / hi
 	}
 	return nil
 }
 
 // PostBind forgets the bound pod in the arrival bookkeeping.
 func (p *Plugin) PostBind(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) {
-	p.e.bound(pod.UID)
+	p.rec.forget(pod.UID)
 }
 
-// persist saves the learned state when it changed since the last save.
-// A failed save is logged, never a scheduling error.
-func (p *Plugin) persist(ctx context.Context) {
-	if p.path == "" {
-		return
+// Close stops the learner goroutine (after a last save) and releases the
+// state object; the framework calls it when the scheduler stops.
+func (p *Plugin) Close() error {
+	p.cancel()
+	started := true
+	p.start.Do(func() { started = false })
+	if started {
+		<-p.done
 	}
-	p.e.mu.Lock()
-	if !p.e.dirty {
-		p.e.mu.Unlock()
-		return
-	}
-	b, err := p.e.marshalState()
-	p.e.dirty = false
-	p.e.mu.Unlock()
-	if err == nil {
-		p.saveMu.Lock()
-		err = writeFileAtomic(p.path, b)
-		p.saveMu.Unlock()
-	}
-	if err != nil {
-		klog.FromContext(ctx).Error(err, "saving learned state", "plugin", p.name, "path", p.path)
-	}
+	p.release()
+	return nil
 }

@@ -42,7 +42,9 @@ type savedState struct {
 	Ports     []savedPort `json:"ports"`
 }
 
-// marshalState returns the engine's state; e.mu must be held.
+// marshalState returns the engine's state. Edges whose y is all zero are
+// left out (a restored port starts at 0 on a node it does not name), which
+// keeps the state of a large cluster small.
 func (e *engine) marshalState() ([]byte, error) {
 	st := savedState{Format: stateFormat, Version: stateVersion, Policy: e.policy, Steps: e.steps}
 	for _, n := range e.names {
@@ -56,7 +58,9 @@ func (e *engine) marshalState() ([]byte, error) {
 			start := e.edgeStart(l)
 			for i, r := range e.edgeOf[l] {
 				eid := start + i
-				sp.Y[e.m.nodes[r]] = e.y[eid*K : (eid+1)*K]
+				if v := e.y[eid*K : (eid+1)*K]; slices.ContainsFunc(v, func(x float64) bool { return x != 0 }) {
+					sp.Y[e.m.nodes[r]] = v
+				}
 			}
 		case e.carry != nil:
 			for n, v := range e.carry[p.key] {
@@ -68,8 +72,8 @@ func (e *engine) marshalState() ([]byte, error) {
 	return json.Marshal(st)
 }
 
-// unmarshalState restores a state saved by marshalState into a fresh
-// engine (no ports yet). It checks format, version, policy, resource types,
+// unmarshalState restores a state saved by marshalState into the engine,
+// replacing its ports and learned y (the next sync rebuilds the model). It checks format, version, policy, resource types,
 // sizes and values, and leaves the engine unchanged on error.
 func (e *engine) unmarshalState(b []byte) error {
 	var st savedState
@@ -119,12 +123,12 @@ func (e *engine) unmarshalState(b []byte) error {
 			}
 		}
 	}
-	e.ports, e.portIdx, e.x = nil, map[string]int{}, nil
+	e.invalidate()
+	e.ports, e.portIdx = nil, map[string]int{}
 	e.carry = map[string]map[string][]float64{}
 	for l, p := range st.Ports {
 		e.portIdx[p.Key] = l
 		e.ports = append(e.ports, port{key: p.Key, demand: p.Demand})
-		e.x = append(e.x, 0)
 		e.carry[p.Key] = p.Y
 	}
 	e.steps = st.Steps

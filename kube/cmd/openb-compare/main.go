@@ -69,6 +69,8 @@ func run(dir, podFile string, pods, nodes int, step, scale, slot float64, weight
 	fmt.Printf("OpenB %s: %d pods, %d nodes, step %gs, arrival scale %g, slot %gs, weight %d, hold %v\n\n",
 		tr.PodFile, results[0].Pods, nodesOf(tr, nodes), step, scale, slot, weight, hold)
 	openb.WriteTable(os.Stdout, results)
+	fmt.Println()
+	openb.WriteFillTable(os.Stdout, results)
 	fmt.Printf("\ntotal wall time %v\n", time.Since(start).Round(time.Millisecond))
 	if series != "" {
 		f, err := os.Create(series)

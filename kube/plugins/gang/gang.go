@@ -1,0 +1,348 @@
+package gang
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/sets"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+)
+
+// Name is the plugin's name in a KubeSchedulerConfiguration.
+const Name = "Gang"
+
+// Plugin places pod groups all or nothing: PreFilter plans the group with
+// its GangPlacer and pins the pod to its planned node, Permit holds
+// members until min-member of them are permitted and then allows them
+// together, Unreserve rejects the whole group when one member fails or
+// times out.
+type Plugin struct {
+	args   *Args
+	h      fwk.Handle
+	pods   corelisters.PodLister
+	placer GangPlacer
+
+	mu sync.Mutex
+	// allowed holds, per group, the members Permit let through that are
+	// not yet seen bound by the lister (their binding cycle is running).
+	allowed map[string]sets.Set[types.UID]
+}
+
+var (
+	_ fwk.PreFilterPlugin   = (*Plugin)(nil)
+	_ fwk.PermitPlugin      = (*Plugin)(nil)
+	_ fwk.ReservePlugin     = (*Plugin)(nil)
+	_ fwk.PostBindPlugin    = (*Plugin)(nil)
+	_ fwk.EnqueueExtensions = (*Plugin)(nil)
+	_ fwk.SignPlugin        = (*Plugin)(nil)
+)
+
+// New is the plugin factory (app.WithPlugin(gang.Name, gang.New)); it
+// places groups with Knapsack, the core library's gang oracle.
+func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+	return NewWithPlacer(&Knapsack{})(ctx, obj, h)
+}
+
+// NewWithPlacer returns a factory whose plugin chooses nodes with placer.
+func NewWithPlacer(placer GangPlacer) func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+	return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		a, err := decodeArgs(obj)
+		if err != nil {
+			return nil, err
+		}
+		if h == nil || h.SharedInformerFactory() == nil {
+			return nil, fmt.Errorf("%s: needs the framework handle's informer factory", Name)
+		}
+		if placer == nil {
+			placer = &Knapsack{}
+		}
+		p := &Plugin{
+			args:    a,
+			h:       h,
+			pods:    h.SharedInformerFactory().Core().V1().Pods().Lister(),
+			placer:  placer,
+			allowed: map[string]sets.Set[types.UID]{},
+		}
+		profile := h.ProfileName()
+		// kube-scheduler emits no event for an unscheduled pod being added
+		// (unless the GenericWorkload gate is on), so a new member
+		// activates its pending siblings itself, as coscheduling does.
+		_, err = h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc: func(o any) {
+				if pod, ok := o.(*v1.Pod); ok && pod.Spec.NodeName == "" && pod.Spec.SchedulerName == profile {
+					p.activateSiblings(ctx, pod)
+				}
+			},
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: pod informer: %w", Name, err)
+		}
+		return p, nil
+	}
+}
+
+// activateSiblings moves the pending members of pod's group (other than
+// pod) to the active queue: the group may be complete now.
+func (p *Plugin) activateSiblings(ctx context.Context, pod *v1.Pod) {
+	g, ok, err := p.groupOf(pod)
+	if !ok || err != nil {
+		return
+	}
+	members, err := p.members(g)
+	if err != nil {
+		return
+	}
+	act := map[string]*v1.Pod{}
+	for _, m := range members {
+		if m.UID != pod.UID && m.Spec.NodeName == "" && p.h.GetWaitingPod(m.UID) == nil {
+			act[m.Namespace+"/"+m.Name] = m
+		}
+	}
+	if len(act) > 0 {
+		p.h.Activate(klog.FromContext(ctx), act)
+	}
+}
+
+// Name implements fwk.Plugin.
+func (p *Plugin) Name() string { return Name }
+
+// group is a pod's group: key "namespace/name" and min-member.
+type group struct {
+	key, ns, name string
+	min           int
+}
+
+// groupOf returns the pod's group; ok is false for a pod outside any group.
+// A bad min-member is an error naming the key and value.
+func (p *Plugin) groupOf(pod *v1.Pod) (g group, ok bool, err error) {
+	name := pod.Labels[p.args.GroupLabel]
+	if name == "" {
+		return g, false, nil
+	}
+	g = group{key: pod.Namespace + "/" + name, ns: pod.Namespace, name: name}
+	raw, found := pod.Annotations[p.args.MinMemberKey]
+	if !found {
+		raw, found = pod.Labels[p.args.MinMemberKey]
+	}
+	if !found {
+		return g, true, fmt.Errorf("gang %s: pod %s/%s has no %s annotation or label", g.key, pod.Namespace, pod.Name, p.args.MinMemberKey)
+	}
+	n, perr := strconv.Atoi(strings.TrimSpace(raw))
+	if perr != nil || n < 1 || n > p.args.MaxGroupSize {
+		return g, true, fmt.Errorf("gang %s: %s = %q: must be an integer in [1, %d]", g.key, p.args.MinMemberKey, raw, p.args.MaxGroupSize)
+	}
+	g.min = n
+	return g, true, nil
+}
+
+// members lists the group's live pods (not terminated, not being deleted).
+func (p *Plugin) members(g group) ([]*v1.Pod, error) {
+	all, err := p.pods.Pods(g.ns).List(labels.SelectorFromSet(labels.Set{p.args.GroupLabel: g.name}))
+	if err != nil {
+		return nil, err
+	}
+	out := all[:0:0]
+	for _, m := range all {
+		if m.DeletionTimestamp == nil && m.Status.Phase != v1.PodSucceeded && m.Status.Phase != v1.PodFailed {
+			out = append(out, m)
+		}
+	}
+	return out, nil
+}
+
+// placedAndWaiting counts the group's members that are bound, permitted
+// (binding) or waiting at Permit, and returns the set of their UIDs.
+func (p *Plugin) placedAndWaiting(g group, members []*v1.Pod) sets.Set[types.UID] {
+	held := sets.New[types.UID]()
+	for _, m := range members {
+		if m.Spec.NodeName != "" {
+			held.Insert(m.UID)
+		}
+	}
+	p.mu.Lock()
+	for uid := range p.allowed[g.key] {
+		held.Insert(uid)
+	}
+	p.mu.Unlock()
+	p.h.IterateOverWaitingPods(func(wp fwk.WaitingPod) {
+		if q := wp.GetPod(); q.Namespace == g.ns && q.Labels[p.args.GroupLabel] == g.name {
+			held.Insert(q.UID)
+		}
+	})
+	return held
+}
+
+// PreFilter rejects a member whose group has fewer than min-member live
+// pods, or whose group's still unplaced members do not fit the cluster
+// whole (by the placer); otherwise it restricts the pod to the node the
+// placer chose for it. Pods outside groups are skipped.
+func (p *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	g, ok, err := p.groupOf(pod)
+	if !ok {
+		return nil, fwk.NewStatus(fwk.Skip)
+	}
+	if err != nil {
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable, err.Error())
+	}
+	members, err := p.members(g)
+	if err != nil {
+		return nil, fwk.AsStatus(fmt.Errorf("gang %s: listing members: %w", g.key, err))
+	}
+	if len(members) < g.min {
+		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable,
+			fmt.Sprintf("gang %s: %d of min-member %d pods exist", g.key, len(members), g.min))
+	}
+	held := p.placedAndWaiting(g, members)
+	held.Delete(pod.UID)
+	need := g.min - held.Len() // members still to place, this pod included
+	todo := []*v1.Pod{pod}
+	if need > 1 {
+		rest := make([]*v1.Pod, 0, len(members))
+		for _, m := range members {
+			if m.UID != pod.UID && !held.Has(m.UID) {
+				rest = append(rest, m)
+			}
+		}
+		slices.SortFunc(rest, func(a, b *v1.Pod) int { return strings.Compare(a.Name, b.Name) })
+		todo = append(todo, rest[:min(len(rest), need-1)]...)
+	}
+	dst := make([]string, len(todo))
+	if !p.placer.Place(dst, todo, nodes) {
+		return nil, fwk.NewStatus(fwk.Unschedulable,
+			fmt.Sprintf("gang %s: the %d members still to place (min-member %d, %d held) do not fit the cluster together", g.key, len(todo), g.min, held.Len()))
+	}
+	klog.FromContext(ctx).V(4).Info("gang plan", "group", g.key, "pod", klog.KObj(pod), "node", dst[0], "planned", len(todo), "held", held.Len())
+	return &fwk.PreFilterResult{NodeNames: sets.New(dst[0])}, nil
+}
+
+// PreFilterExtensions implements fwk.PreFilterPlugin (none).
+func (p *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
+
+// Permit lets the pod through at once when, with it, min-member members of
+// its group are bound, binding or waiting, and then allows every waiting
+// member; otherwise the pod waits (PermitWaitingTimeSeconds).
+func (p *Plugin) Permit(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) (*fwk.Status, time.Duration) {
+	g, ok, err := p.groupOf(pod)
+	if !ok {
+		return nil, 0
+	}
+	if err != nil {
+		return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, err.Error()), 0
+	}
+	members, err := p.members(g)
+	if err != nil {
+		return fwk.AsStatus(fmt.Errorf("gang %s: listing members: %w", g.key, err)), 0
+	}
+	held := p.placedAndWaiting(g, members)
+	held.Insert(pod.UID)
+	if held.Len() < g.min {
+		p.activateSiblings(ctx, pod) // members in backoff: try them now
+		return fwk.NewStatus(fwk.Wait, fmt.Sprintf("gang %s: %d of min-member %d permitted", g.key, held.Len(), g.min)),
+			time.Duration(p.args.PermitWaitingTimeSeconds) * time.Second
+	}
+	p.mu.Lock()
+	set := p.allowed[g.key]
+	if set == nil {
+		set = sets.New[types.UID]()
+		p.allowed[g.key] = set
+	}
+	set.Insert(pod.UID)
+	var waiting []fwk.WaitingPod
+	p.h.IterateOverWaitingPods(func(wp fwk.WaitingPod) {
+		if q := wp.GetPod(); q.Namespace == g.ns && q.Labels[p.args.GroupLabel] == g.name {
+			set.Insert(q.UID)
+			waiting = append(waiting, wp)
+		}
+	})
+	p.mu.Unlock()
+	for _, wp := range waiting {
+		wp.Allow(Name)
+	}
+	klog.FromContext(ctx).V(2).Info("gang complete, allowing the group", "group", g.key, "members", held.Len(), "minMember", g.min, "released", len(waiting))
+	return nil, 0
+}
+
+// Reserve implements fwk.ReservePlugin (nothing to reserve: the scheduler
+// cache holds the resources).
+func (p *Plugin) Reserve(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status { return nil }
+
+// Unreserve runs when a member failed after Reserve: rejected, timed out at
+// Permit, or failed to bind. It rejects every other waiting member of the
+// group so that they release their nodes at once: the group goes back to
+// the queue whole. A member whose binding fails after the group was allowed
+// cannot unbind the others; that case is logged (the API server refused a
+// binding the scheduler had reserved).
+func (p *Plugin) Unreserve(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) {
+	g, ok, err := p.groupOf(pod)
+	if !ok || err != nil {
+		return
+	}
+	p.mu.Lock()
+	wasAllowed := p.allowed[g.key].Has(pod.UID)
+	if wasAllowed {
+		p.allowed[g.key].Delete(pod.UID)
+	}
+	p.mu.Unlock()
+	if wasAllowed {
+		klog.FromContext(ctx).Error(nil, "gang member failed after its group was allowed", "group", g.key, "pod", klog.KObj(pod))
+		return
+	}
+	msg := fmt.Sprintf("gang %s: member %s was rejected or timed out; releasing the group", g.key, pod.Name)
+	n := 0
+	p.h.IterateOverWaitingPods(func(wp fwk.WaitingPod) {
+		if q := wp.GetPod(); q.UID != pod.UID && q.Namespace == g.ns && q.Labels[p.args.GroupLabel] == g.name {
+			if wp.Reject(Name, msg) {
+				n++
+			}
+		}
+	})
+	klog.FromContext(ctx).V(2).Info("gang released", "group", g.key, "pod", klog.KObj(pod), "rejected", n)
+}
+
+// PostBind forgets the bound member in the allowed set (the lister shows
+// it bound from now on).
+func (p *Plugin) PostBind(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) {
+	g, ok, err := p.groupOf(pod)
+	if !ok || err != nil {
+		return
+	}
+	p.mu.Lock()
+	if s := p.allowed[g.key]; s != nil {
+		s.Delete(pod.UID)
+		if s.Len() == 0 {
+			delete(p.allowed, g.key)
+		}
+	}
+	p.mu.Unlock()
+}
+
+// EventsToRegister: a new member (Pod Add) can complete a group; nodes
+// joining or changing, and pods leaving, can make a group fit.
+func (p *Plugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
+	return []fwk.ClusterEventWithHint{
+		{Event: fwk.ClusterEvent{Resource: fwk.Pod, ActionType: fwk.Add | fwk.Delete}},
+		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeAllocatable | fwk.UpdateNodeTaint}},
+	}, nil
+}
+
+// SignPod refuses to sign group members (their placement depends on the
+// rest of the group, so no result may be reused) and signs every other pod
+// with nothing (the plugin skips it).
+func (p *Plugin) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
+	if _, ok := pod.Labels[p.args.GroupLabel]; ok {
+		return nil, fwk.NewStatus(fwk.Unschedulable, "gang members are not batched")
+	}
+	return nil, nil
+}

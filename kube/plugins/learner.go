@@ -1,0 +1,174 @@
+package plugins
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/klog/v2"
+)
+
+// syncPeriod is how often the learner goroutine compares the nodes with
+// its model (nodes joining or leaving, allocatable changes) and closes a
+// slot that ended without a scheduling cycle.
+const syncPeriod = time.Second
+
+// run is the learner goroutine: it loads the saved state, then, whenever
+// the scheduling path hands it finished slots or new ports (or every
+// syncPeriod), adds ports, rebuilds the model when ports or nodes changed,
+// steps the policy once per finished slot with arrivals, publishes the new
+// snapshot (an atomic pointer swap) and saves the state. Nothing here runs
+// on the scheduling path.
+func (p *Plugin) run() {
+	defer close(p.done)
+	ctx := p.ctx
+	logger := klog.FromContext(ctx).WithValues("plugin", p.name, "profile", p.profile)
+	ok := p.load(ctx, logger)
+	close(p.loaded)
+	if !ok {
+		<-ctx.Done()
+		return
+	}
+	// The first scores: the loaded (or empty) state on the current nodes.
+	if _, _, err := p.e.sync(p.nodes()); err != nil {
+		logger.Error(err, "building the model")
+	}
+	p.publish(logger, "load")
+	t := time.NewTicker(syncPeriod)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-p.rec.wake:
+		case <-t.C:
+			p.rec.tick(p.seconds())
+		}
+		p.work(ctx, logger)
+	}
+}
+
+// load reads the saved state into the engine. A missing state starts
+// fresh; an unreadable or invalid one is logged, never overwritten, and
+// the plugin stays without scores (every pod skips its Score).
+func (p *Plugin) load(ctx context.Context, logger klog.Logger) bool {
+	if p.store == nil {
+		return true
+	}
+	var b []byte
+	var found bool
+	var err error
+	for attempt := 0; attempt < 5; attempt++ {
+		b, found, err = p.store.load(ctx)
+		if err == nil || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(200 * time.Millisecond << attempt)
+	}
+	if err == nil && found {
+		err = p.e.unmarshalState(b)
+	}
+	switch {
+	case err != nil:
+		p.loadErr = err
+		logger.Error(err, "cannot load the learned state; scoring nothing and not overwriting it", "store", p.store)
+		return false
+	case !found:
+		logger.Info("no saved state, starting fresh", "store", p.store)
+	default:
+		logger.Info("restored learned state", "store", p.store, "ports", len(p.e.ports), "steps", p.e.steps)
+	}
+	return true
+}
+
+// work does what the recorder queued, then publishes and saves as needed.
+func (p *Plugin) work(ctx context.Context, logger klog.Logger) {
+	slots, newKeys := p.rec.take()
+	changed := false
+	for k, d := range newKeys {
+		before := len(p.e.ports)
+		if p.e.addPort(k, d) >= before {
+			changed = true
+		}
+	}
+	rebuilt, _, err := p.e.sync(p.nodes())
+	if err != nil {
+		logger.Error(err, "rebuilding the model")
+	}
+	changed = changed || rebuilt
+	stepped := false
+	for _, sa := range slots {
+		// New ports of this slot first, so that their arrivals count.
+		for k, d := range sa.demand {
+			p.e.addPort(k, d)
+		}
+		if _, ready, err := p.e.sync(p.nodes()); err != nil || !ready {
+			if err != nil {
+				logger.Error(err, "rebuilding the model")
+			}
+			continue // no nodes or ports: nothing to learn from this slot
+		}
+		x := make([]float64, len(p.e.ports))
+		snap := p.e.snapshot()
+		for k, c := range sa.counts {
+			if l, ok := p.e.portIdx[k]; ok {
+				x[l] += c
+			} else if l, _ := snap.portFor(k, sa.demand[k]); l >= 0 {
+				x[l] += c // bucketed: counted on the nearest port
+			}
+		}
+		ok, err := p.e.step(x)
+		if err != nil {
+			logger.Error(err, "learner step", "slot", sa.slot)
+			continue
+		}
+		stepped = stepped || ok
+	}
+	if changed || stepped {
+		reason := "rebuild"
+		if stepped {
+			reason = "step"
+		}
+		p.publish(logger, reason)
+	}
+	if stepped {
+		p.save(ctx, logger)
+	}
+}
+
+// publish swaps in the engine's current scores.
+func (p *Plugin) publish(logger klog.Logger, reason string) {
+	s := p.e.snapshot()
+	if s == nil {
+		return
+	}
+	p.snap.Store(s)
+	logger.V(2).Info("published learned scores", "reason", reason, "steps", s.steps, "ports", len(s.rows), "nodes", len(s.nodes), "digest", s.digest)
+	if logger.V(3).Enabled() && len(s.nodes) <= 64 { // per-node scores of small clusters only
+		for l, row := range s.rows {
+			scores := make(map[string]int64, len(row))
+			for r, v := range row {
+				scores[s.nodes[r]] = v
+			}
+			logger.V(3).Info("learned scores", "steps", s.steps, "port", s.portKeys[l], "scores", scores)
+		}
+	}
+}
+
+// save writes the state to the store; a failure is logged and retried at
+// the next step.
+func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
+	if p.store == nil {
+		return
+	}
+	b, err := p.e.marshalState()
+	if err == nil {
+		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = p.store.save(sctx, b)
+		cancel()
+	}
+	if err != nil {
+		logger.Error(err, "saving the learned state", "store", p.store)
+		return
+	}
+	logger.V(2).Info("saved learned state", "store", p.store, "steps", p.e.steps, "bytes", len(b))
+}

@@ -1,0 +1,64 @@
+// Package ocorp is a kube-scheduler plugin that orders the scheduling
+// queue by OCORP's dual variables and preempts by OCORP's rule (Xu, Liu
+// and Lau, ToN 2021; package github.com/msched/msched/ocorp).
+//
+// # Usage
+//
+// Enable OCORP as the queueSort plugin of every profile (kube-scheduler
+// requires one queue sort, with the same args, for all profiles) and at
+// postFilter of the profiles it manages (Args.Profiles, default
+// msched-ocorp), instead of DefaultPreemption there. Pods may declare
+// their processing time in seconds in the annotation msched.io/work
+// (Args.WorkAnnotation; default Args.DefaultWorkSeconds).
+//
+// # Mapping
+//
+//   - Machine i: a schedulable node, C_i = its allocatable CPU in whole
+//     cores (memory is left to the Fit filter: the 1-D model of Section IV).
+//   - Job j: a pod of a managed profile that is not finished: d_j = its CPU
+//     request rounded up to cores, a_j = the slot of its creation, p_j =
+//     ceil(work / slot), remaining work d_j (p_j - slots since it started).
+//   - Slot: Args.SlotSeconds. Once per slot a background goroutine runs
+//     the policy (OCORP with Fill, Settings.K = Args.K) on the pods and
+//     nodes of the informers and publishes omega_j = (w_j(t+1) - lambda_j)/d_j
+//     per pod (an atomic pointer swap). Less and PostFilter only read it.
+//
+// # Extension points, and why
+//
+//   - QueueSort: Lemma 1 gives cores to jobs in ascending omega_j; the
+//     queue is where kube-scheduler decides who goes first. Less orders by
+//     priority (higher first), then omega (lower first; pods of other
+//     profiles count as omega 0, so that they pass OCORP jobs OCORP would
+//     leave idle and yield to those it would run), then queue time. With
+//     no managed pod it is PrioritySort exactly, so the default profile
+//     keeps its behaviour. A pod not yet in a slot's snapshot gets omega
+//     with lambda_j = 0. Keys move once per slot; the queue's heap is not
+//     re-sorted then, so the order is exact for pods pushed after the
+//     slot's update and approximate for pods already queued.
+//   - PostFilter: when a pod fits nowhere, pods of managed profiles with a
+//     larger omega (later in the order in which OCORP with Fill gives
+//     cores) and no higher priority are evicted, largest omega first, on
+//     the node that needs the fewest, checked with every Filter plugin as
+//     DefaultPreemption does; the pod is nominated there. (The printed
+//     rule leaves jobs with omega >= 0 idle; with Fill, which the plugin
+//     runs, the whole order is ascending omega, so the rule compares omega
+//     only.)
+//
+// # What re-deciding every slot means for pods
+//
+// OCORP re-decides every job's cores x_j^i each slot: it may give a job
+// fewer cores than d_j, move it to other machines (migration), or pause it
+// and resume it later with its remaining work (preemption without loss).
+// A pod cannot be resized (this plugin does not use in-place resize), moved
+// or paused: it runs on one node with its full request until it ends or is
+// deleted, and a deleted pod loses its progress (its controller starts it
+// again from the beginning, as a new pod with a new arrival). So the plugin
+// applies only the two parts of OCORP's decision that keep their meaning:
+// who goes first (the omega order, at binding time) and who must stop
+// (eviction of jobs later in the order when an earlier one cannot fit).
+// Fractional rates, migrations and resumption are not reproduced; the dual
+// update uses the policy's own decision (as the core's contract says), not
+// what kube-scheduler bound, so lambda_j of a pod OCORP would run but the
+// cluster cannot place stays low. Nodes joining or leaving rebuild the
+// policy (the duals restart from 0).
+package ocorp
