@@ -21,6 +21,14 @@ const (
 	MostAllocated  Profile = "MostAllocated"
 	OGASched       Profile = "OGASched"
 	DRF            Profile = "DRF"
+	// ESDP is the default plus the ESDP score plugin (plugins/esdp). Its
+	// slots run on the wall clock (slotSeconds 1 in the replay) and it
+	// learns from finished pods, which a -hold replay never has.
+	ESDP Profile = "ESDP"
+	// Gang is the default plus the Gang plugin (plugins/gang): OpenB pods
+	// carry no pod-group label, so it only adds its PreFilter/Permit
+	// cost; kube/dlrm replays real gangs.
+	Gang Profile = "Gang"
 )
 
 // Profiles lists every profile, in table order.
@@ -53,6 +61,18 @@ profiles:
 `)
 	switch p {
 	case LeastAllocated, MostAllocated:
+	case ESDP:
+		fmt.Fprintf(&b, `  plugins:
+    preScore: {enabled: [{name: ESDP}]}
+    score: {enabled: [{name: ESDP, weight: %d}]}
+`, weight)
+	case Gang:
+		b.WriteString(`  plugins:
+    preFilter: {enabled: [{name: Gang}]}
+    reserve: {enabled: [{name: Gang}]}
+    permit: {enabled: [{name: Gang}]}
+    postBind: {enabled: [{name: Gang}]}
+`)
 	case OGASched, DRF:
 		name := string(p)
 		fmt.Fprintf(&b, `  plugins:
@@ -74,6 +94,17 @@ profiles:
         - {name: memory, weight: 1}
         - {name: %s, weight: 1}
 `, strategy, GPUResource)
+	if p == ESDP {
+		fmt.Fprintf(&b, `  - name: ESDP
+    args:
+      resources:
+      - {name: cpu, unit: "1"}
+      - {name: memory, unit: 1Gi}
+      - {name: %s, unit: "1000"}
+      maxPorts: 64
+      slotSeconds: 1
+`, GPUResource)
+	}
 	if p == OGASched || p == DRF {
 		fmt.Fprintf(&b, `  - name: %s
     args:

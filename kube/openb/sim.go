@@ -21,10 +21,13 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/profile"
 
 	"github.com/msched/msched/kube/plugins"
+	"github.com/msched/msched/kube/plugins/esdp"
+	"github.com/msched/msched/kube/plugins/gang"
 	"github.com/msched/msched/trace"
 )
 
@@ -104,6 +107,14 @@ type Result struct {
 	ScoredOwn, ScoredBucketed, NotScored int64
 	Samples                              []Sample
 	Wall                                 time.Duration
+	// Busy is the wall time from the first pod creation of each step to
+	// the scheduler being idle again, summed over steps: the time the
+	// scheduler had work. Scheduled/Busy is the throughput.
+	Busy time.Duration
+	// Cycles holds the duration of every scheduling algorithm run
+	// (Scheduler.SchedulePod: PreFilter, Filter, PreScore, Score and the
+	// node choice of one pod, retries included), in call order.
+	Cycles []time.Duration
 }
 
 // Mean returns the time average of f over the samples.
@@ -253,6 +264,8 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	registry := frameworkruntime.Registry{
 		plugins.OGASchedName: capture(plugins.OGASchedName),
 		plugins.DRFName:      capture(plugins.DRFName),
+		esdp.Name:            esdp.New,
+		gang.Name:            gang.New,
 	}
 	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
 	recorders := func(string) events.EventRecorderLogger {
@@ -268,6 +281,17 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	)
 	if err != nil {
 		return nil, fmt.Errorf("openb: scheduler.New: %w", err)
+	}
+	var cycles []time.Duration // appended by the scheduling loop only, read after it is idle
+	algo := sched.SchedulePod
+	sched.SchedulePod = func(ctx context.Context, f framework.Framework, st fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		t0 := time.Now()
+		r, err := algo(ctx, f, st, pi)
+		d := time.Since(t0)
+		s.mu.Lock()
+		cycles = append(cycles, d)
+		s.mu.Unlock()
+		return r, err
 	}
 	informerFactory.Start(ctx.Done())
 	informerFactory.WaitForCacheSync(ctx.Done())
@@ -312,6 +336,7 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 				res.GaveUp++
 			}
 		}
+		busy := time.Now()
 		for next < len(s.pods) && s.pods[next].arrive <= t {
 			sp := s.pods[next]
 			s.mu.Lock()
@@ -327,6 +352,7 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		if err := s.settle(ctx, sched); err != nil {
 			return nil, err
 		}
+		res.Busy += time.Since(busy)
 		s.mu.Lock()
 		for _, sp := range s.newlyBound {
 			if !o.Hold {
@@ -344,6 +370,7 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	}
 	s.mu.Lock()
 	res.Scheduled, res.Violations, res.PendingEnd = s.bound, s.violations, s.pendingN
+	res.Cycles = cycles
 	s.mu.Unlock()
 	if msched != nil {
 		res.ScoredOwn, res.ScoredBucketed, res.NotScored = msched.ScoreCounts()

@@ -4,6 +4,13 @@
 // over time, GPU fragmentation, refused bindings and wall time.
 //
 //	go run ./cmd/openb-compare [-trace DIR] [-pods N] [-nodes N] [-step S] [-scale X] [-series out.csv]
+//
+// With -throughput R it instead runs every profile R times, interleaved in
+// one process (the order rotated each round), on a burst of the first
+// -pods pods (all arriving at once, held), and prints each profile's
+// pods/s and scheduling-cycle p50/p99 as ratios to the first profile's
+// (LeastAllocated, kube-scheduler's default, unless -profiles says
+// otherwise).
 package main
 
 import (
@@ -27,10 +34,18 @@ func main() {
 	scale := flag.Float64("scale", 1, "arrival-time compression (durations unchanged)")
 	slot := flag.Float64("slot", 3600, "msched plugins' slot, trace seconds")
 	weight := flag.Int("weight", 5, "msched score plugin weight")
-	profiles := flag.String("profiles", "", "comma-separated profiles (default all: LeastAllocated,MostAllocated,OGASched,DRF)")
+	profiles := flag.String("profiles", "", "comma-separated profiles (default LeastAllocated,MostAllocated,OGASched,DRF; also ESDP, Gang)")
+	rounds := flag.Int("throughput", 0, "if > 0: interleaved throughput runs, this many rounds, on a burst of -pods pods (default 2000)")
 	hold := flag.Bool("hold", false, "pods never complete nor give up: the cluster fills in arrival order (the FGD paper's setup)")
 	series := flag.String("series", "", "write every sample to this CSV file")
 	flag.Parse()
+	if *rounds > 0 {
+		if err := throughput(*dir, *podFile, *pods, *nodes, *slot, *weight, *profiles, *rounds); err != nil {
+			fmt.Fprintln(os.Stderr, "openb-compare:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*dir, *podFile, *pods, *nodes, *step, *scale, *slot, *weight, *profiles, *series, *hold); err != nil {
 		fmt.Fprintln(os.Stderr, "openb-compare:", err)
 		os.Exit(1)
@@ -88,4 +103,39 @@ func nodesOf(tr *trace.Trace, n int) int {
 		return n
 	}
 	return len(tr.Nodes)
+}
+
+func throughput(dir, podFile string, pods, nodes int, slot float64, weight int, profs string, rounds int) error {
+	if dir == "" {
+		d, err := trace.DefaultDir()
+		if err != nil {
+			return err
+		}
+		dir = d
+	}
+	tr, err := trace.Load(dir, podFile)
+	if err != nil {
+		return err
+	}
+	if pods <= 0 {
+		pods = 2000
+	}
+	list := []openb.Profile{openb.LeastAllocated, openb.OGASched, openb.DRF, openb.ESDP, openb.Gang}
+	if profs != "" {
+		list = nil
+		for _, p := range strings.Split(profs, ",") {
+			list = append(list, openb.Profile(strings.TrimSpace(p)))
+		}
+	}
+	start := time.Now()
+	// A burst: every pod arrives in the first step and stays.
+	o := openb.Options{Pods: pods, Nodes: nodes, ArrivalScale: 1e9, SlotSeconds: slot, Weight: weight, Hold: true}
+	rows, err := openb.Throughput(context.Background(), tr, list, rounds, o)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("OpenB %s: burst of %d pods on %d nodes, %d interleaved rounds, weight %d\n\n", tr.PodFile, pods, nodesOf(tr, nodes), rounds, weight)
+	openb.WriteThroughputTable(os.Stdout, rows)
+	fmt.Printf("\ntotal wall time %v\n", time.Since(start).Round(time.Millisecond))
+	return nil
 }
