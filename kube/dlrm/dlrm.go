@@ -185,7 +185,7 @@ type sim struct {
 	used       [][nres]int64
 	byPod      map[string]*simGroup
 	podReq     map[string][nres]int64
-	podNode    map[string]int // bound pods' nodes
+	podNode    map[string]int  // bound pods' nodes
 	podBound   map[string]bool // pods ever bound
 	pending    int
 	bound      int // pods bound now

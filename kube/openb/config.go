@@ -22,8 +22,9 @@ const (
 	OGASched       Profile = "OGASched"
 	DRF            Profile = "DRF"
 	// ESDP is the default plus the ESDP score plugin (plugins/esdp). Its
-	// slots run on the wall clock (slotSeconds 1 in the replay) and it
-	// learns from finished pods, which a -hold replay never has.
+	// slots run on the wall clock (slotSeconds 5 in the replay) and it
+	// learns from finished pods, which the replay never reports (pods are
+	// deleted, not completed), so its scores are its exploration alone.
 	ESDP Profile = "ESDP"
 	// Gang is the default plus the Gang plugin (plugins/gang): OpenB pods
 	// carry no pod-group label, so it only adds its PreFilter/Permit
@@ -102,7 +103,7 @@ profiles:
       - {name: memory, unit: 1Gi}
       - {name: %s, unit: "1000"}
       maxPorts: 64
-      slotSeconds: 1
+      slotSeconds: 5
 `, GPUResource)
 	}
 	if p == OGASched || p == DRF {
