@@ -12,6 +12,9 @@ import (
 	"k8s.io/kubernetes/pkg/scheduler/profile"
 
 	"github.com/msched/msched/kube/plugins"
+	"github.com/msched/msched/kube/plugins/esdp"
+	"github.com/msched/msched/kube/plugins/gang"
+	"github.com/msched/msched/kube/plugins/onsocmax"
 )
 
 // TestShippedConfig loads config/scheduler-config.yaml with the binary's
@@ -22,20 +25,21 @@ func TestShippedConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Profiles) != 3 {
-		t.Fatalf("%d profiles, want 3", len(cfg.Profiles))
+	if len(cfg.Profiles) != 6 {
+		t.Fatalf("%d profiles, want 6 (default, OGASched, DRF, ESDP, OnSocMax, Gang)", len(cfg.Profiles))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	client := fake.NewClientset()
-	registry := frameworkruntime.Registry{plugins.OGASchedName: plugins.NewOGASched, plugins.DRFName: plugins.NewDRF}
+	registry := frameworkruntime.Registry{plugins.OGASchedName: plugins.NewOGASched, plugins.DRFName: plugins.NewDRF,
+		esdp.Name: esdp.New, onsocmax.Name: onsocmax.New, gang.Name: gang.New}
 	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} }
 	s, err := scheduler.New(ctx, client, scheduler.NewInformerFactory(client, 0, nil), nil, profile.RecorderFactory(recorders),
 		scheduler.WithProfiles(cfg.Profiles...), scheduler.WithFrameworkOutOfTreeRegistry(registry))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"default-scheduler", "msched-ogasched", "msched-drf"} {
+	for _, name := range []string{"default-scheduler", "msched-ogasched", "msched-drf", "msched-esdp", "msched-onsocmax", "msched-gang"} {
 		if _, ok := s.Profiles[name]; !ok {
 			t.Errorf("profile %s missing", name)
 		}
