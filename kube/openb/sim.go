@@ -163,7 +163,8 @@ type sim struct {
 	newlyBound                             []*simPod
 }
 
-// settleTimeout bounds the wait for an idle scheduler after one step.
+// settleTimeout bounds the wait for an idle scheduler after one step
+// without progress (a pod bound, the queue or the in-flight count changed).
 const settleTimeout = time.Minute
 
 var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
@@ -442,10 +443,10 @@ func (s *sim) remove(ctx context.Context, client *fake.Clientset, sp *simPod, st
 func (s *sim) settle(ctx context.Context, sched *scheduler.Scheduler) error {
 	stable := 0
 	deadline := time.Now().Add(settleTimeout)
-	last := ""
+	last, lastProgress := "", ""
 	for stable < 3 {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("openb: the scheduler did not settle within %v: %s", settleTimeout, last)
+			return fmt.Errorf("openb: the scheduler made no progress for %v: %s", settleTimeout, last)
 		}
 		pending, summary := sched.SchedulingQueue.PendingPods()
 		var active, backoff int
@@ -457,11 +458,17 @@ func (s *sim) settle(ctx context.Context, sched *scheduler.Scheduler) error {
 		s.mu.Lock()
 		ok := active == 0 && backoff == 0 && inflight == 0 && len(pending) == s.pendingN && cached == s.liveBound
 		last = fmt.Sprintf("queue %q, %d in flight, %d pending in queue, %d pending in simulator, %d pods cached, %d bound", summary, inflight, len(pending), s.pendingN, cached, s.liveBound)
+		progress := fmt.Sprint(s.bound, summary, inflight)
 		s.mu.Unlock()
 		if ok {
 			stable++
 		} else {
 			stable = 0
+		}
+		if progress != lastProgress {
+			// Still working (a burst of thousands of pods on a loaded
+			// machine may take minutes): the timeout is for no progress.
+			lastProgress, deadline = progress, time.Now().Add(settleTimeout)
 		}
 		if err := sleep(ctx, 200*time.Microsecond); err != nil {
 			return err
