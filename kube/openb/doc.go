@@ -61,5 +61,24 @@
 // package plugins): a slot's step is published asynchronously, so the
 // first pods after a slot boundary may still be scored with the previous
 // slot's scores. The OGASched profile keeps no state (stateStore None)
-// unless Options.StatePath is set.
+// unless Options.StatePath is set. The ESDP profile's slots run on the
+// wall clock (slotSeconds 5; plugins/esdp has no clock option), and it
+// learns from finished pods, which the replay never reports, so it scores
+// by exploration alone. The Gang profile adds plugins/gang, which skips
+// OpenB's pods (no pod-group label): it measures the plugin's overhead;
+// package dlrm replays real gangs.
+//
+// # Throughput
+//
+// Run times every scheduling algorithm run (Scheduler.SchedulePod, a
+// public field it wraps: PreFilter, Filter, PreScore, Score and the node
+// choice of one pod, retries included) into Result.Cycles, and sums the
+// wall time from each step's first creation to the scheduler being idle
+// into Result.Busy. Throughput runs the profiles in one process,
+// interleaved (the order rotated each round), on the same pods and nodes,
+// and reports each profile's pods/s (Scheduled/Busy) and p99 cycle as
+// ratios to the first profile's in the same rounds: the median over
+// rounds of the per-round ratio, so a drift in the machine's load moves
+// both sides of a ratio. Busy includes the pod creations and the idle
+// check (about 1 ms per step), the same for every profile.
 package openb
