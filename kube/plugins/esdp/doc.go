@@ -35,7 +35,7 @@
 // ESDP's output is a value per channel (shape, node): a Score plugin.
 // Informers (Handle.SharedInformerFactory()) carry arrivals and outcomes
 // into the plugin with no work on the scheduling path; a background
-// goroutine, once per slot, brings the model up to date (Policy.Rebuild
+// goroutine, once per slot, brings the model up to date (Policy.ChangeCluster
 // keeps the statistics of the channels that remain), feeds the rewards,
 // runs Decide and publishes the scores with an atomic pointer swap.
 // PreScore and Score only read the published snapshot (a map lookup and a
@@ -90,7 +90,7 @@
 // that took outcomes or decided, it saves the state, never on the
 // scheduling path. A restore rebuilds the saved model, restores the
 // policy's snapshot into it (UnmarshalBinary), and the next slot moves it
-// onto the current shapes and nodes with Policy.Rebuild (statistics of the
+// onto the current shapes and nodes with Policy.ChangeCluster (statistics of the
 // channels that remain are kept). The slot clock continues from the saved
 // epoch (moved forward if this replica's clock is behind the saved slot).
 // The outcome informer of the new leader lists every finished pod again:

@@ -279,7 +279,7 @@ func (p *Plugin) loop(ctx context.Context) {
 }
 
 // Step ends the slot containing now (once per slot): it brings the model
-// up to date (new shapes, nodes joining or leaving, via Policy.Rebuild),
+// up to date (new shapes, nodes joining or leaving, via Policy.ChangeCluster),
 // feeds the finished pods' rewards to the policy, decides x(t) for the
 // shapes that had arrivals, and publishes the scores. The loop calls it
 // every slot; tests call it with their own clock.
@@ -462,7 +462,7 @@ func (p *Plugin) refresh(arr map[string][]int) error {
 		for r, n := range servers {
 			serverMap[r] = slices.Index(p.servers, n)
 		}
-		if err := p.pol.Rebuild(cl, portMap, serverMap); err != nil {
+		if err := p.pol.ChangeCluster(cl, core.Mapping{Ports: portMap, Servers: serverMap}); err != nil {
 			return fmt.Errorf("%s: rebuilding on %d shapes and %d nodes: %w", Name, len(keys), len(servers), err)
 		}
 	}

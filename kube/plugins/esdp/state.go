@@ -195,7 +195,7 @@ func (p *Plugin) marshalState() ([]byte, error) {
 // the saved form (format, version, resource types and units, oracle bound,
 // sizes and values), rebuilds the cluster the policy was on and restores
 // the core policy's snapshot into it. The next slot moves the policy onto
-// the current shapes and nodes (Policy.Rebuild keeps the statistics of the
+// the current shapes and nodes (Policy.ChangeCluster keeps the statistics of the
 // channels that remain). On error the plugin is unchanged. The slot clock
 // continues from the saved epoch; if now falls at or before the saved last
 // slot (another replica's clock), the epoch moves so that now is the next
