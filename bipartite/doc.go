@@ -45,7 +45,10 @@
 //	Σ_{l,q} a_l^{q,k} x_{l,q,r} <= c_{(k,r)}  per-server capacities
 //
 // GangModel.Check verifies a placement against exactly these constraints,
-// independently of any policy's code, and counts what it breaks.
+// independently of any policy's code, and counts what it breaks. A
+// GangModel round-trips through JSON (GangModel.MarshalJSON, version 1;
+// Limits.DecodeGangModel decodes strictly under the limits), so that any
+// other tool can solve the same instance.
 //
 // # Policies
 //
