@@ -129,10 +129,9 @@
 // learned about what survives.
 //
 //   - In place: the change is a method of the policy, ChangeCluster(model,
-//     mapping) (ocorp also has AddMachine / RemoveMachine for one
-//     machine); no second policy is
-//     created, so none has to be closed. On error the policy is exactly as
-//     it was.
+//     mapping) (ocorp also has AddMachine / RemoveMachine for one machine);
+//     no second policy is created, so none has to be closed. On error the
+//     policy is exactly as it was.
 //   - Indices: the surviving nodes (servers, machines, ports) keep their
 //     relative order and are renumbered compactly: a removal moves every
 //     later index down by one, an addition takes the next free index at
