@@ -45,7 +45,10 @@
 //	Σ_{l,q} a_l^{q,k} x_{l,q,r} <= c_{(k,r)}  per-server capacities
 //
 // GangModel.Check verifies a placement against exactly these constraints,
-// independently of any policy's code, and counts what it breaks.
+// independently of any policy's code, and counts what it breaks. A
+// GangModel round-trips through JSON (GangModel.MarshalJSON, version 1;
+// Limits.DecodeGangModel decodes strictly under the limits), so that any
+// other tool can solve the same instance.
 //
 // # Policies
 //
@@ -126,10 +129,9 @@
 // learned about what survives.
 //
 //   - In place: the change is a method of the policy, ChangeCluster(model,
-//     mapping) (ocorp also has AddMachine / RemoveMachine for one
-//     machine); no second policy is
-//     created, so none has to be closed. On error the policy is exactly as
-//     it was.
+//     mapping) (ocorp also has AddMachine / RemoveMachine for one machine);
+//     no second policy is created, so none has to be closed. On error the
+//     policy is exactly as it was.
 //   - Indices: the surviving nodes (servers, machines, ports) keep their
 //     relative order and are renumbered compactly: a removal moves every
 //     later index down by one, an addition takes the next free index at

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/klog/v2/ktesting"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -26,6 +27,9 @@ func benchNodes(n int) []*v1.Node {
 	for i := range nodes {
 		s := shapes[i%len(shapes)]
 		nodes[i] = testNode(fmt.Sprintf("node-%04d", i), s.cpu, s.memGi, s.gpu)
+		// Room for pods: without it NodeResourcesFit rejects every node
+		// ("Too many pods") and a cycle would score nothing.
+		nodes[i].Status.Allocatable[v1.ResourcePods] = *resource.NewQuantity(110, resource.DecimalSI)
 	}
 	return nodes
 }

@@ -104,50 +104,81 @@ func newCycleFramework(b *testing.B, profile string, nodes []*v1.Node) (framewor
 // on 1523 nodes (the OpenB cluster): PreFilter, Filter on every node,
 // PreScore, Score and NormalizeScore, with the default profile and with
 // the msched plugins added. The msched rows are steady state: the learner
-// goroutine has published its snapshot before the timer starts.
+// goroutine has published its snapshot before the timer starts. Each
+// msched sub-benchmark also runs the default profile's cycle alternately
+// with its own (timer stopped) and reports x-default, its time over the
+// default's paired in the same run (the shared machine drifts between
+// runs).
 func BenchmarkCycle(b *testing.B) {
 	nodes := benchNodes(1523)
 	for _, profile := range []string{"default", "OGASched", "DRF"} {
 		b.Run("profile="+profile+"/nodes=1523", func(b *testing.B) {
-			f, msched := newCycleFramework(b, profile, nodes)
-			infos, err := cache.NewSnapshot(nil, nodes).NodeInfos().List()
-			if err != nil {
-				b.Fatal(err)
+			cycle := ogaCycle(b, profile, nodes)
+			var base func()
+			if profile != "default" {
+				base = ogaCycle(b, "default", nodes)
 			}
-			pod := testPod("bench", 4, 16, 1)
-			ctx := context.Background()
-			cycle := func() {
-				state := framework.NewCycleState()
-				if _, st, _ := f.RunPreFilterPlugins(ctx, state, pod); !st.IsSuccess() {
-					b.Fatalf("PreFilter: %v", st)
-				}
-				feasible := make([]fwk.NodeInfo, 0, len(infos))
-				for _, ni := range infos {
-					if f.RunFilterPlugins(ctx, state, pod, ni).IsSuccess() {
-						feasible = append(feasible, ni)
-					}
-				}
-				if st := f.RunPreScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
-					b.Fatalf("PreScore: %v", st)
-				}
-				if _, st := f.RunScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
-					b.Fatalf("Score: %v", st)
-				}
-			}
-			cycle() // starts the msched learner, which publishes its first rows
-			if msched != nil {
-				deadline := time.Now().Add(30 * time.Second)
-				for msched.snap.Load() == nil {
-					if time.Now().After(deadline) {
-						b.Fatal("the msched plugin published nothing in 30 s")
-					}
-					time.Sleep(time.Millisecond)
-				}
-			}
+			var baseTime time.Duration
 			b.ReportAllocs()
 			for b.Loop() {
 				cycle()
+				if base != nil {
+					b.StopTimer()
+					t0 := time.Now()
+					base()
+					baseTime += time.Since(t0)
+					b.StartTimer()
+				}
+			}
+			if base != nil && baseTime > 0 {
+				b.ReportMetric(float64(b.Elapsed())/float64(baseTime), "x-default")
 			}
 		})
 	}
+}
+
+// ogaCycle returns one cycle of BenchmarkCycle in the profile, its msched
+// plugin (if any) in steady state.
+func ogaCycle(b *testing.B, profile string, nodes []*v1.Node) func() {
+	b.Helper()
+	f, msched := newCycleFramework(b, profile, nodes)
+	infos, err := cache.NewSnapshot(nil, nodes).NodeInfos().List()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pod := testPod("bench", 4, 16, 1)
+	ctx := context.Background()
+	feasible := make([]fwk.NodeInfo, 0, len(infos))
+	cycle := func() {
+		state := framework.NewCycleState()
+		if _, st, _ := f.RunPreFilterPlugins(ctx, state, pod); !st.IsSuccess() {
+			b.Fatalf("PreFilter: %v", st)
+		}
+		feasible = feasible[:0]
+		for _, ni := range infos {
+			if f.RunFilterPlugins(ctx, state, pod, ni).IsSuccess() {
+				feasible = append(feasible, ni)
+			}
+		}
+		if len(feasible) == 0 {
+			b.Fatal("no feasible node")
+		}
+		if st := f.RunPreScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
+			b.Fatalf("PreScore: %v", st)
+		}
+		if _, st := f.RunScorePlugins(ctx, state, pod, feasible); !st.IsSuccess() {
+			b.Fatalf("Score: %v", st)
+		}
+	}
+	cycle() // starts the msched learner, which publishes its first rows
+	if msched != nil {
+		deadline := time.Now().Add(30 * time.Second)
+		for msched.snap.Load() == nil {
+			if time.Now().After(deadline) {
+				b.Fatal("the msched plugin published nothing in 30 s")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return cycle
 }

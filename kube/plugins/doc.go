@@ -94,15 +94,16 @@
 // (args.stateName: Duplicate value). Args.StateStore File (Args.StatePath)
 // keeps the old local file, deprecated: it is not shared between replicas.
 //
-// # Families that do not fit
+// The store (ConfigMap, File, the claims that refuse a shared object) is
+// package plugins/internal/statestore, shared with the ESDP and OCORP
+// plugins, which keep their learned state the same way.
 //
-// kube-scheduler places one pod at a time, now, on one node. OnSocMax
-// commits resources in future slots of a known horizon (a pod would need a
-// start time and the scheduler to hold capacity for it later); OCORP
-// re-decides every running job each slot and preempts (kube-scheduler never
-// moves a bound pod; only the descheduler evicts); ESDP dispatches jobs to
-// servers with per-job-type service rates learned from completions, which
-// would need a completion hook (pods finishing are not a framework event)
-// and a multi-pod decision per slot. They would fit a controller or a
-// QueueSort/Permit-gated batch design, not a Score plugin.
+// # The other families
+//
+// kube-scheduler places one pod at a time, now, on one node, so OnSocMax,
+// OCORP, ESDP and gangs do not fit a Score plugin like this one; they use
+// other extension points, in their own packages: plugins/esdp (PreScore
+// and Score, outcomes through informers), plugins/onsocmax (PreEnqueue and
+// Reserve), plugins/ocorp (QueueSort, PreFilter and PostFilter) and
+// plugins/gang (PreFilter, Permit, Reserve, PostBind).
 package plugins

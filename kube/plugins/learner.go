@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"k8s.io/klog/v2"
+
+	"github.com/msched/msched/kube/plugins/internal/statestore"
 )
 
 // syncPeriod is how often the learner goroutine compares the nodes with
@@ -54,16 +56,7 @@ func (p *Plugin) load(ctx context.Context, logger klog.Logger) bool {
 	if p.store == nil {
 		return true
 	}
-	var b []byte
-	var found bool
-	var err error
-	for attempt := 0; attempt < 5; attempt++ {
-		b, found, err = p.store.load(ctx)
-		if err == nil || ctx.Err() != nil {
-			break
-		}
-		time.Sleep(200 * time.Millisecond << attempt)
-	}
+	b, found, err := statestore.Load(ctx, p.store)
 	if err == nil && found {
 		err = p.e.unmarshalState(b)
 	}
@@ -162,9 +155,7 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	}
 	b, err := p.e.marshalState()
 	if err == nil {
-		sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err = p.store.save(sctx, b)
-		cancel()
+		err = statestore.Save(ctx, p.store, b)
 	}
 	if err != nil {
 		logger.Error(err, "saving the learned state", "store", p.store)

@@ -15,6 +15,8 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/msched/msched/kube/plugins/internal/statestore"
 )
 
 // Plugin names, as used in a KubeSchedulerConfiguration profile.
@@ -125,7 +127,7 @@ func newPlugin(ctx context.Context, name, policy string, obj runtime.Object, h f
 				if n == "" {
 					n = DefaultStateName(name, p.profile)
 				}
-				p.store = &configMapStore{client: cs, namespace: a.StateNamespace, name: n, profile: p.profile, plugin: name}
+				p.store = &statestore.ConfigMap{Client: cs, Namespace: a.StateNamespace, Name: n, Profile: p.profile, Plugin: name}
 			}
 		}
 		if f := h.SharedInformerFactory(); f != nil {
@@ -137,7 +139,7 @@ func newPlugin(ctx context.Context, name, policy string, obj runtime.Object, h f
 		}
 	}
 	if policy == PolicyOGASched && a.StateStore == StateStoreFile {
-		p.store = &fileStore{path: a.StatePath}
+		p.store = &statestore.File{Path: a.StatePath}
 	}
 	if p.store != nil {
 		rel, err := claim(client, p.store.String(), p.profile)

@@ -3,16 +3,15 @@ package plugins
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
+
+	"github.com/msched/msched/kube/plugins/internal/statestore"
 )
 
 // ErrState is wrapped by every error restoring a saved state.
-var ErrState = errors.New("msched kube: invalid saved state")
+var ErrState = statestore.ErrState
 
 // stateFormat and stateVersion identify the saved-state file.
 const (
@@ -142,25 +141,4 @@ func nonNegative(v []float64) bool {
 		}
 	}
 	return true
-}
-
-// writeFileAtomic writes b to path through a temporary file in the same
-// folder and a rename, so that a crash never leaves a truncated state.
-func writeFileAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }

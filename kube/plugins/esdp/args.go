@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/msched/msched/kube/plugins/internal/statestore"
 )
 
 // ResourceSpec is one resource type k of the model and its unit.
@@ -38,7 +40,27 @@ type Args struct {
 	// MiB; past it the slot uses the scalable oracle. Default 64, in
 	// [1, 4096].
 	OracleMiB int64 `json:"oracleMiB,omitempty"`
+	// StateStore says where the learned state is kept: "ConfigMap" (the
+	// default) or "None" (in memory only). The state is loaded at the
+	// replica's first scoring cycle (after it became leader) and saved by
+	// the background goroutine after each slot, never on the scheduling
+	// path.
+	StateStore string `json:"stateStore,omitempty"`
+	// StateNamespace is the namespace of the state ConfigMap. Default
+	// kube-system.
+	StateNamespace string `json:"stateNamespace,omitempty"`
+	// StateName is the name of the state ConfigMap. Default
+	// msched-esdp-<schedulerName>. Two profiles of one scheduler may not
+	// name the same object.
+	StateName string `json:"stateName,omitempty"`
 }
+
+// State stores (Args.StateStore).
+const (
+	StateStoreConfigMap   = statestore.KindConfigMap
+	StateStoreNone        = statestore.KindNone
+	DefaultStateNamespace = statestore.DefaultNamespace
+)
 
 // Defaults and limits of Args.
 const (
@@ -84,6 +106,12 @@ func SetDefaults(a *Args) {
 	if a.OracleMiB == 0 {
 		a.OracleMiB = DefaultOracleMiB
 	}
+	if a.StateStore == "" {
+		a.StateStore = StateStoreConfigMap
+	}
+	if a.StateNamespace == "" {
+		a.StateNamespace = DefaultStateNamespace
+	}
 }
 
 // ValidateESDPArgs collects every problem of defaulted args, each naming
@@ -127,6 +155,7 @@ func ValidateESDPArgs(path *field.Path, a *Args) error {
 	if a.OracleMiB < 1 || a.OracleMiB > MaxOracleMiB {
 		all = append(all, field.Invalid(path.Child("oracleMiB"), a.OracleMiB, fmt.Sprintf("must be in [1, %d]", MaxOracleMiB)))
 	}
+	all = append(all, statestore.Validate(path, a.StateStore, a.StateNamespace, a.StateName, StateStoreConfigMap, StateStoreNone)...)
 	return all.ToAggregate()
 }
 

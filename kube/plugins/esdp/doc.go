@@ -35,7 +35,7 @@
 // ESDP's output is a value per channel (shape, node): a Score plugin.
 // Informers (Handle.SharedInformerFactory()) carry arrivals and outcomes
 // into the plugin with no work on the scheduling path; a background
-// goroutine, once per slot, brings the model up to date (Policy.Rebuild
+// goroutine, once per slot, brings the model up to date (Policy.ChangeCluster
 // keeps the statistics of the channels that remain), feeds the rewards,
 // runs Decide and publishes the scores with an atomic pointer swap.
 // PreScore and Score only read the published snapshot (a map lookup and a
@@ -64,6 +64,48 @@
 // x(t): the semi-bandit feedback of the paper arrives late and for the
 // channels kube-scheduler actually used, which the other scoring plugins
 // influence too. Node choice is the sum of all Score plugins; ESDP's
-// share of it is the profile's weight. Learned state is in memory (lost on
-// restart).
+// share of it is the profile's weight.
+//
+// # State across restarts and failover
+//
+// The learned state is kept in a ConfigMap per profile (Args.StateStore
+// ConfigMap, the default; None keeps it in memory only):
+// Args.StateNamespace (kube-system) / Args.StateName (default
+// msched-esdp-<schedulerName>), in data["state.json"] (gzipped in
+// binaryData past 256 KiB), with the kube/plugins store OGASched uses. It
+// holds versioned JSON: the resource types and units, oracleMiB, the model
+// the policy was last built on (shape keys and demands, node names and
+// allocatable in units, the knapsack capacity), the slot clock (epoch and
+// last slot), the counts of outcomes fed and dropped, the largest
+// resourceVersion of the finished pods taken, and the core policy's own
+// snapshot (esdp.Policy.MarshalBinary: n_e, reward sums, slot bookkeeping,
+// with the model fingerprint).
+//
+// The plugin's background goroutine starts at the profile's first scoring
+// cycle (PreScore). A replica runs scheduling cycles only while it holds
+// the leader lease, so the state is loaded after this replica became
+// leader, and a standby neither watches outcomes nor steps nor saves. The
+// first cycle waits up to 10 s for the load, once. The goroutine then
+// starts the outcome informer and steps once per slot; after each slot
+// that took outcomes or decided, it saves the state, never on the
+// scheduling path. A restore rebuilds the saved model, restores the
+// policy's snapshot into it (UnmarshalBinary), and the next slot moves it
+// onto the current shapes and nodes with Policy.ChangeCluster (statistics of the
+// channels that remain are kept). The slot clock continues from the saved
+// epoch (moved forward if this replica's clock is behind the saved slot).
+// The outcome informer of the new leader lists every finished pod again:
+// pods whose resourceVersion is at most the saved watermark were taken
+// before and are skipped (a pod modified after it finished and was taken
+// would count again; an outcome taken but not yet saved when the leader
+// died is lost: at most once, up to one slot).
+//
+// A missing state starts fresh. A state that does not restore (format,
+// version, resource types or units, oracleMiB, sizes, values, or the
+// policy snapshot's fingerprint) is logged as an error wrapping ErrState
+// and never overwritten: the plugin then learns and scores nothing until
+// the object is fixed or deleted. Two profiles of one scheduler naming one
+// state object (of any msched plugin) are refused when the plugins are
+// built (args.stateName: Duplicate value). The scheduler needs get,
+// create and update on configmaps in the state namespace
+// (config/state-rbac.yaml).
 package esdp

@@ -3,6 +3,7 @@ package esdp
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -17,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/resourceversion"
 	"k8s.io/client-go/informers"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
@@ -26,6 +28,7 @@ import (
 
 	"github.com/msched/msched/bipartite"
 	core "github.com/msched/msched/esdp"
+	"github.com/msched/msched/kube/plugins/internal/statestore"
 )
 
 // Name is the plugin's name in a KubeSchedulerConfiguration.
@@ -49,6 +52,7 @@ type snapshot struct {
 type outcome struct {
 	shape, node string
 	reward      float64
+	rv          string // the pod's resourceVersion when it was seen finished
 }
 
 // Plugin scores nodes by ESDP (paper 002) learned per (pod shape, node)
@@ -75,30 +79,52 @@ type Plugin struct {
 	portKeys []string
 	portDem  [][]int
 	servers  []string
+	alloc    [][]int // [server] allocatable in units
 	edgeOf   [][]int // [port][server] edge id or -1
 	capacity []int
 	lastSlot int
-	dropped  int // outcomes whose channel is not in the model
-	observed int
+	dropped  int    // outcomes whose channel is not in the model
+	observed int    // outcomes fed to the policy
+	takenRV  string // the largest resourceVersion of the outcomes taken
+
+	// Learned state outside the process (state.go).
+	ctx     context.Context // the factory's: the background goroutine's lifetime
+	store   statestore.Store
+	release func()
+	skipRV  atomic.Pointer[string] // outcomes up to this resourceVersion were taken before the restore
+	start   sync.Once
+	loaded  chan struct{} // closed once the state is loaded (or failed)
+	loadErr error         // set before loaded is closed
 }
 
 var (
 	_ fwk.PreScorePlugin = (*Plugin)(nil)
 	_ fwk.ScorePlugin    = (*Plugin)(nil)
 	_ fwk.SignPlugin     = (*Plugin)(nil)
+	_ io.Closer          = (*Plugin)(nil)
 )
 
-// New is the plugin factory (app.WithPlugin(esdp.Name, esdp.New)).
+// New is the plugin factory (app.WithPlugin(esdp.Name, esdp.New)). The
+// background goroutine starts at the profile's first scoring cycle, which
+// a replica runs only while it holds the leader lease: it loads the saved
+// state, then watches outcomes and steps once per slot.
 func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 	p, err := newPlugin(obj, h, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	if err := p.watchOutcomes(ctx); err != nil {
-		return nil, err
+	if h.ClientSet() == nil {
+		p.release()
+		return nil, fmt.Errorf("%s: needs the framework handle's clientset", Name)
 	}
-	go p.loop(ctx)
+	p.ctx = ctx
 	return p, nil
+}
+
+// Close releases the profile's claim on its state object.
+func (p *Plugin) Close() error {
+	p.release()
+	return nil
 }
 
 func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, error) {
@@ -110,13 +136,17 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 		return nil, fmt.Errorf("%s: needs the framework handle's informer factory", Name)
 	}
 	p := &Plugin{args: a, h: h, epoch: epoch, arrivals: map[string][]int{}, lastSlot: -1, finished: map[types.UID]struct{}{},
-		nodes: h.SharedInformerFactory().Core().V1().Nodes().Lister(),
-		pods:  h.SharedInformerFactory().Core().V1().Pods().Lister()}
+		nodes:   h.SharedInformerFactory().Core().V1().Nodes().Lister(),
+		pods:    h.SharedInformerFactory().Core().V1().Pods().Lister(),
+		release: func() {}, loaded: make(chan struct{})}
 	for _, r := range a.Resources {
 		q := resource.MustParse(r.Unit)
 		p.units = append(p.units, q.AsApproximateFloat64())
 	}
 	profile := h.ProfileName()
+	if err := p.openStore(); err != nil {
+		return nil, err
+	}
 	_, err = h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
 		AddFunc: func(o any) {
 			if pod, ok := o.(*v1.Pod); ok && pod.Spec.SchedulerName == profile && pod.Spec.NodeName == "" {
@@ -125,6 +155,7 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 		},
 	})
 	if err != nil {
+		p.release()
 		return nil, fmt.Errorf("%s: pod informer: %w", Name, err)
 	}
 	return p, nil
@@ -203,6 +234,11 @@ func (p *Plugin) Finish(pod *v1.Pod) {
 			r = v
 		}
 	}
+	if skip := p.skipRV.Load(); skip != nil {
+		if c, err := resourceversion.CompareResourceVersion(pod.ResourceVersion, *skip); err == nil && c <= 0 {
+			return // taken before the restart: in the restored statistics
+		}
+	}
 	_, key := p.shape(pod)
 	p.mu.Lock()
 	if _, dup := p.finished[pod.UID]; dup {
@@ -216,48 +252,67 @@ func (p *Plugin) Finish(pod *v1.Pod) {
 		p.finOrder = p.finOrder[1:]
 	}
 	if len(p.outcomes) < 1<<16 { // bounded between slots
-		p.outcomes = append(p.outcomes, outcome{shape: key, node: pod.Spec.NodeName, reward: r})
+		p.outcomes = append(p.outcomes, outcome{shape: key, node: pod.Spec.NodeName, reward: r, rv: pod.ResourceVersion})
 	}
 	p.mu.Unlock()
 }
 
+// loop steps once per slot and saves the state after each step.
 func (p *Plugin) loop(ctx context.Context) {
 	tick := time.NewTicker(time.Duration(p.args.SlotSeconds * float64(time.Second)))
 	defer tick.Stop()
+	logger := klog.FromContext(ctx).WithValues("plugin", Name, "profile", p.h.ProfileName())
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case now := <-tick.C:
-			if err := p.Step(ctx, now); err != nil {
-				klog.FromContext(ctx).Error(err, "ESDP slot step")
+			stepped, err := p.step(ctx, now)
+			if err != nil {
+				logger.Error(err, "ESDP slot step")
+			}
+			if stepped {
+				p.save(ctx, logger)
 			}
 		}
 	}
 }
 
 // Step ends the slot containing now (once per slot): it brings the model
-// up to date (new shapes, nodes joining or leaving, via Policy.Rebuild),
+// up to date (new shapes, nodes joining or leaving, via Policy.ChangeCluster),
 // feeds the finished pods' rewards to the policy, decides x(t) for the
 // shapes that had arrivals, and publishes the scores. The loop calls it
 // every slot; tests call it with their own clock.
 func (p *Plugin) Step(ctx context.Context, now time.Time) error {
+	_, err := p.step(ctx, now)
+	return err
+}
+
+// step is Step; stepped says whether the slot changed the learned state
+// (outcomes taken or a decision made), so that it is worth saving.
+func (p *Plugin) step(ctx context.Context, now time.Time) (stepped bool, err error) {
 	p.stepMu.Lock()
 	defer p.stepMu.Unlock()
-	t := int(max(0, min(now.Sub(p.epoch).Seconds()/p.args.SlotSeconds, math.MaxInt32)))
+	t := p.slotOf(now)
 	if t <= p.lastSlot {
-		return nil
+		return false, nil
 	}
 	p.mu.Lock()
 	arr, outs := p.arrivals, p.outcomes
 	p.arrivals, p.outcomes = map[string][]int{}, nil
 	p.mu.Unlock()
+	for _, o := range outs {
+		if c, err := resourceversion.CompareResourceVersion(o.rv, p.takenRV); p.takenRV == "" || (err == nil && c > 0) {
+			p.takenRV = o.rv
+		}
+	}
+	stepped = len(outs) > 0
 
 	if err := p.refresh(arr); err != nil {
-		return err
+		return stepped, err
 	}
 	if p.pol == nil {
-		return nil
+		return stepped, nil
 	}
 	p.feed(outs)
 	cl := p.pol.Cluster()
@@ -267,7 +322,7 @@ func (p *Plugin) Step(ctx context.Context, now time.Time) error {
 	}
 	x, err := p.pol.Decide(t, arrived)
 	if err != nil {
-		return fmt.Errorf("%s: slot %d: %w", Name, t, err)
+		return stepped, fmt.Errorf("%s: slot %d: %w", Name, t, err)
 	}
 	p.lastSlot = t
 	s := &snapshot{slot: t, ports: make(map[string]int, len(p.portKeys)), nodes: make(map[string]int, len(p.servers)), scores: make([][]int64, len(p.portKeys))}
@@ -292,7 +347,11 @@ func (p *Plugin) Step(ctx context.Context, now time.Time) error {
 	p.snap.Store(s)
 	klog.FromContext(ctx).V(2).Info("ESDP slot", "slot", t, "ports", len(p.portKeys), "nodes", len(p.servers), "edges", cl.NumEdges(),
 		"arrivedPorts", len(arr), "outcomes", len(outs), "chosen", s.chosen, "scalable", p.pol.Last().Scalable)
-	return nil
+	return true, nil
+}
+
+func (p *Plugin) slotOf(now time.Time) int {
+	return int(max(0, min(now.Sub(p.epoch).Seconds()/p.args.SlotSeconds, math.MaxInt32)))
 }
 
 // score maps a channel to [0, 100]: 50 for being in this slot's decision
@@ -384,7 +443,43 @@ func (p *Plugin) refresh(arr map[string][]int) error {
 	if p.pol != nil && slices.Equal(keys, p.portKeys) && slices.Equal(servers, p.servers) && slices.Equal(capacity, p.capacity) {
 		return nil
 	}
+	edgeOf, cl, err := p.model(keys, dem, alloc, capacity)
+	if err != nil {
+		return err
+	}
+	if p.pol == nil {
+		pol, err := core.New(cl, p.settings())
+		if err != nil {
+			return fmt.Errorf("%s: %w", Name, err)
+		}
+		p.pol = pol
+	} else {
+		portMap := make([]int, len(keys))
+		for l, k := range keys {
+			portMap[l] = slices.Index(p.portKeys, k)
+		}
+		serverMap := make([]int, len(servers))
+		for r, n := range servers {
+			serverMap[r] = slices.Index(p.servers, n)
+		}
+		if err := p.pol.ChangeCluster(cl, core.Mapping{Ports: portMap, Servers: serverMap}); err != nil {
+			return fmt.Errorf("%s: rebuilding on %d shapes and %d nodes: %w", Name, len(keys), len(servers), err)
+		}
+	}
+	p.portKeys, p.portDem, p.servers, p.alloc, p.edgeOf, p.capacity = keys, dem, servers, alloc, edgeOf, capacity
+	return nil
+}
+
+func (p *Plugin) settings() core.Settings {
+	return core.Settings{Oracle: core.OracleSettings{MaxBytes: p.args.OracleMiB << 20, MaxCells: p.args.OracleMiB << 20}}
+}
+
+// model builds ESDP's cluster on the shapes (demands dem) and the nodes
+// (allocatable alloc): a channel where one pod of the shape fits the
+// node's allocatable, knapsack capacity the cluster's free capacity.
+func (p *Plugin) model(keys []string, dem, alloc [][]int, capacity []int) ([][]int, *core.Cluster, error) {
 	K := len(p.args.Resources)
+	servers := alloc
 	edgeOf := make([][]int, len(keys))
 	var edges []bipartite.Edge
 	var demand []int
@@ -405,30 +500,9 @@ func (p *Plugin) refresh(arr map[string][]int) error {
 	}
 	g, err := bipartite.NewGraph(len(keys), len(servers), edges)
 	if err != nil {
-		return fmt.Errorf("%s: graph of %d shapes and %d nodes: %w", Name, len(keys), len(servers), err)
+		return nil, nil, fmt.Errorf("%s: graph of %d shapes and %d nodes: %w", Name, len(keys), len(servers), err)
 	}
-	cl := &core.Cluster{Graph: g, K: K, Demand: demand, Capacity: capacity, Cost: make([]float64, len(edges))}
-	if p.pol == nil {
-		pol, err := core.New(cl, core.Settings{Oracle: core.OracleSettings{MaxBytes: p.args.OracleMiB << 20, MaxCells: p.args.OracleMiB << 20}})
-		if err != nil {
-			return fmt.Errorf("%s: %w", Name, err)
-		}
-		p.pol = pol
-	} else {
-		portMap := make([]int, len(keys))
-		for l, k := range keys {
-			portMap[l] = slices.Index(p.portKeys, k)
-		}
-		serverMap := make([]int, len(servers))
-		for r, n := range servers {
-			serverMap[r] = slices.Index(p.servers, n)
-		}
-		if err := p.pol.Rebuild(cl, portMap, serverMap); err != nil {
-			return fmt.Errorf("%s: rebuilding on %d shapes and %d nodes: %w", Name, len(keys), len(servers), err)
-		}
-	}
-	p.portKeys, p.portDem, p.servers, p.edgeOf, p.capacity = keys, dem, servers, edgeOf, capacity
-	return nil
+	return edgeOf, &core.Cluster{Graph: g, K: K, Demand: demand, Capacity: capacity, Cost: make([]float64, len(edges))}, nil
 }
 
 // feed gives the finished pods' rewards to the policy (Warm: they belong
@@ -474,7 +548,8 @@ func (c *nodeIdx) Clone() fwk.StateData { return c }
 // PreScore looks up the pod's shape in the published snapshot. A pod whose
 // shape has no port yet (first seen this slot, or past MaxPorts) skips
 // Score.
-func (p *Plugin) PreScore(_ context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
+func (p *Plugin) PreScore(ctx context.Context, state fwk.CycleState, pod *v1.Pod, _ []fwk.NodeInfo) *fwk.Status {
+	p.ensureStarted(ctx)
 	s := p.snap.Load()
 	if s == nil {
 		return fwk.NewStatus(fwk.Skip)

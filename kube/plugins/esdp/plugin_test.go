@@ -48,9 +48,16 @@ func finished(name string, cpu int64, node string, phase v1.PodPhase, reward str
 // bound pods of another profile.
 func setup(t *testing.T, busy int64) *Plugin {
 	t.Helper()
+	pl, err := setupWith(t, clientsetfake.NewClientset(), "msched-esdp", &Args{Resources: []ResourceSpec{{Name: "cpu"}}, SlotSeconds: 10}, busy)
+	require.NoError(t, err)
+	return pl
+}
+
+// setupWith builds the plugin of profile on cs with args (see setup).
+func setupWith(t *testing.T, cs *clientsetfake.Clientset, profile string, args *Args, busy int64) (*Plugin, error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	cs := clientsetfake.NewClientset()
 	inf := informers.NewSharedInformerFactory(cs, 0)
 	for _, n := range []string{"n1", "n2"} {
 		require.NoError(t, inf.Core().V1().Nodes().Informer().GetStore().Add(&v1.Node{ObjectMeta: metav1.ObjectMeta{Name: n},
@@ -65,7 +72,7 @@ func setup(t *testing.T, busy int64) *Plugin {
 	}
 	var pl *Plugin
 	factory := func(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		p, err := newPlugin(&Args{Resources: []ResourceSpec{{Name: "cpu"}}, SlotSeconds: 10}, h, epoch)
+		p, err := newPlugin(args, h, epoch)
 		pl = p
 		return p, err
 	}
@@ -74,9 +81,11 @@ func setup(t *testing.T, busy int64) *Plugin {
 		tf.RegisterBindPlugin(defaultbinder.Name, defaultbinder.New),
 		tf.RegisterPreScorePlugin(Name, factory),
 		tf.RegisterScorePlugin(Name, factory, 1),
-	}, "msched-esdp", frameworkruntime.WithClientSet(cs), frameworkruntime.WithInformerFactory(inf))
-	require.NoError(t, err)
-	return pl
+	}, profile, frameworkruntime.WithClientSet(cs), frameworkruntime.WithInformerFactory(inf))
+	if err != nil {
+		return nil, err
+	}
+	return pl, nil
 }
 
 func scores(t *testing.T, pl *Plugin, pod *v1.Pod) map[string]int64 {
@@ -160,7 +169,8 @@ func TestOutcomes(t *testing.T) {
 	require.NotEqual(t, a, c)
 }
 
-// TestOutcomeInformer: New watches the profile's finished pods through the
+// TestOutcomeInformer: from its first scoring cycle (after the state is
+// loaded) the plugin of New watches the profile's finished pods through the
 // API (the scheduler's informer never shows them finished).
 func TestOutcomeInformer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -182,10 +192,20 @@ func TestOutcomeInformer(t *testing.T) {
 	require.NoError(t, err)
 	_, err = cs.CoreV1().Pods("ns").Create(ctx, finished("done", 1, "n1", v1.PodSucceeded, "0.7"), metav1.CreateOptions{})
 	require.NoError(t, err)
+	time.Sleep(100 * time.Millisecond)
+	pl.mu.Lock()
+	require.Empty(t, pl.outcomes, "no watch before the first scoring cycle (a standby learns nothing)")
+	pl.mu.Unlock()
+	require.Equal(t, fwk.Skip, pl.PreScore(ctx, framework.NewCycleState(), mkPod("p", 1), nil).Code())
 	require.Eventually(t, func() bool {
 		pl.mu.Lock()
 		defer pl.mu.Unlock()
-		return len(pl.outcomes) == 1 && pl.outcomes[0] == outcome{shape: "1,0,0", node: "n1", reward: 0.7}
+		if len(pl.outcomes) != 1 {
+			return false
+		}
+		o := pl.outcomes[0]
+		o.rv = ""
+		return o == outcome{shape: "1,0,0", node: "n1", reward: 0.7}
 	}, 5*time.Second, 10*time.Millisecond)
 }
 

@@ -8,6 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+
+	"github.com/msched/msched/kube/plugins/internal/statestore"
 )
 
 // Args configures the OCORP plugin. Because kube-scheduler requires the
@@ -35,7 +37,28 @@ type Args struct {
 	// MaxJobs bounds the jobs of one slot's decision (the rest wait for
 	// the next slot in arrival order). Default 10000, at most 1e6.
 	MaxJobs int `json:"maxJobs,omitempty"`
+	// StateStore says where each managed profile keeps its learned state
+	// (the policy's duals and the pods' job IDs): "ConfigMap" (the
+	// default) or "None" (in memory only). It is loaded at the profile's
+	// first scheduling cycle (after the replica became leader) and saved
+	// by the slot goroutine, never on the scheduling path.
+	StateStore string `json:"stateStore,omitempty"`
+	// StateNamespace is the namespace of the state ConfigMaps. Default
+	// kube-system.
+	StateNamespace string `json:"stateNamespace,omitempty"`
+	// StateName is the name of the state ConfigMap. Default
+	// msched-ocorp-<schedulerName> per managed profile. The args are the
+	// same in every profile, so a StateName with two managed profiles is
+	// refused (two profiles cannot share one state object).
+	StateName string `json:"stateName,omitempty"`
 }
+
+// State stores (Args.StateStore).
+const (
+	StateStoreConfigMap   = statestore.KindConfigMap
+	StateStoreNone        = statestore.KindNone
+	DefaultStateNamespace = statestore.DefaultNamespace
+)
 
 // Defaults and limits of Args.
 const (
@@ -88,6 +111,12 @@ func SetDefaults(a *Args) {
 	if a.MaxJobs == 0 {
 		a.MaxJobs = DefaultMaxJobs
 	}
+	if a.StateStore == "" {
+		a.StateStore = StateStoreConfigMap
+	}
+	if a.StateNamespace == "" {
+		a.StateNamespace = DefaultStateNamespace
+	}
 }
 
 // ValidateOCORPArgs collects every problem of defaulted args, each naming
@@ -121,6 +150,7 @@ func ValidateOCORPArgs(path *field.Path, a *Args) error {
 	if a.MaxJobs < 1 || a.MaxJobs > LimitJobs {
 		all = append(all, field.Invalid(path.Child("maxJobs"), a.MaxJobs, fmt.Sprintf("must be in [1, %d]", LimitJobs)))
 	}
+	all = append(all, statestore.Validate(path, a.StateStore, a.StateNamespace, a.StateName, StateStoreConfigMap, StateStoreNone)...)
 	return all.ToAggregate()
 }
 

@@ -61,4 +61,34 @@
 // what kube-scheduler bound, so lambda_j of a pod OCORP would run but the
 // cluster cannot place stays low. Nodes joining or leaving rebuild the
 // policy (the duals restart from 0).
+//
+// # State across restarts and failover
+//
+// Each managed profile keeps its learned state in a ConfigMap
+// (Args.StateStore ConfigMap, the default; None keeps it in memory only):
+// Args.StateNamespace (kube-system) / Args.StateName (default
+// msched-ocorp-<schedulerName>), with the kube/plugins store OGASched and
+// ESDP use. It holds versioned JSON: K, the nodes' cores the policy was
+// built on, the slot clock (epoch and last slot), the job ID of every live
+// pod (by UID) and the next ID, and the core policy's own snapshot
+// (ocorp.Policy.MarshalBinary: the slot of the last decision, Gamma's
+// running terms and lambda_j of every live job).
+//
+// The slot goroutine starts at the managed profile's first scheduling
+// cycle: PreFilter (enable OCORP at preFilter of the managed profile, as
+// config/scheduler-config-ocorp.yaml does; it never rejects a pod), or the
+// first PostFilter without it. A replica runs scheduling cycles only while
+// it holds the leader lease, so the state is loaded after it became
+// leader, and a standby neither steps nor saves (its queue still orders by
+// omega with lambda_j = 0 until it leads). The first cycle waits up to
+// 10 s for the load, once. After each slot's decision the goroutine saves
+// the state, never on the scheduling path. A restored policy continues
+// with the same duals if the nodes' cores are unchanged (else it is
+// rebuilt, as without a restart); the slot clock continues from the saved
+// epoch. A missing state starts fresh; one that does not restore (format,
+// version, K, sizes, values, or the policy snapshot's fingerprint) is
+// logged as an error wrapping ErrState and never overwritten, and the
+// plugin then publishes no duals. Because the args are the same in every
+// profile, Args.StateName with two managed profiles is refused (two
+// profiles cannot share one state object); the default names differ.
 package ocorp

@@ -3,6 +3,7 @@ package ocorp
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -21,6 +22,7 @@ import (
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 
+	"github.com/msched/msched/kube/plugins/internal/statestore"
 	core "github.com/msched/msched/ocorp"
 )
 
@@ -62,31 +64,60 @@ type Plugin struct {
 	lastSlot int
 	pods     corelisters.PodLister
 	nodes    corelisters.NodeLister
+
+	// Learned state outside the process (state.go); managed profile only.
+	ctx     context.Context // the factory's: the goroutine's lifetime
+	store   statestore.Store
+	release func()
+	start   sync.Once
+	loaded  chan struct{} // closed once the state is loaded (or failed)
+	loadErr error         // set before loaded is closed
 }
 
 var (
 	_ fwk.QueueSortPlugin  = (*Plugin)(nil)
+	_ fwk.PreFilterPlugin  = (*Plugin)(nil)
 	_ fwk.PostFilterPlugin = (*Plugin)(nil)
+	_ io.Closer            = (*Plugin)(nil)
 )
 
-// New is the plugin factory (app.WithPlugin(ocorp.Name, ocorp.New)).
+// New is the plugin factory (app.WithPlugin(ocorp.Name, ocorp.New)). In a
+// managed profile the slot goroutine starts at the profile's first
+// scheduling cycle (PreFilter, or PostFilter when PreFilter is not
+// enabled), which a replica runs only while it holds the leader lease: it
+// loads the saved state, then steps once per slot and saves.
 func New(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 	p, err := newPlugin(obj, h, time.Now())
 	if err != nil {
 		return nil, err
 	}
-	if p.own != nil {
-		go p.loop(ctx)
-	}
+	p.ctx = ctx
 	return p, nil
 }
+
+// Close releases the profile's claim on its state object.
+func (p *Plugin) Close() error {
+	p.release()
+	return nil
+}
+
+// PreFilter only starts the slot goroutine at the first scheduling cycle
+// of a managed profile; it never rejects a pod.
+func (p *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, _ *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	p.ensureStarted(ctx)
+	return nil, nil
+}
+
+// PreFilterExtensions implements fwk.PreFilterPlugin (none).
+func (p *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
 func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, error) {
 	a, err := decodeArgs(obj)
 	if err != nil {
 		return nil, err
 	}
-	p := &Plugin{args: a, h: h, managed: map[string]*atomic.Pointer[snapshot]{}, epoch: epoch, ids: map[types.UID]int{}, lastSlot: -1}
+	p := &Plugin{args: a, h: h, managed: map[string]*atomic.Pointer[snapshot]{}, epoch: epoch, ids: map[types.UID]int{}, lastSlot: -1,
+		release: func() {}, loaded: make(chan struct{})}
 	for _, name := range a.Profiles {
 		p.managed[name] = entry(name)
 	}
@@ -97,6 +128,9 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 		p.own = p.managed[h.ProfileName()]
 		p.pods = h.SharedInformerFactory().Core().V1().Pods().Lister()
 		p.nodes = h.SharedInformerFactory().Core().V1().Nodes().Lister()
+		if err := p.openStore(); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -104,16 +138,22 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 // Name implements fwk.Plugin.
 func (p *Plugin) Name() string { return Name }
 
+// loop steps once per slot and saves the state after each step.
 func (p *Plugin) loop(ctx context.Context) {
 	tick := time.NewTicker(time.Duration(p.args.SlotSeconds * float64(time.Second)))
 	defer tick.Stop()
+	logger := klog.FromContext(ctx).WithValues("plugin", Name, "profile", p.h.ProfileName())
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case now := <-tick.C:
-			if err := p.Step(ctx, now); err != nil {
-				klog.FromContext(ctx).Error(err, "OCORP slot step")
+			stepped, err := p.step(ctx, now)
+			if err != nil {
+				logger.Error(err, "OCORP slot step")
+			}
+			if stepped {
+				p.save(ctx, logger)
 			}
 		}
 	}
@@ -123,18 +163,24 @@ func (p *Plugin) loop(ctx context.Context) {
 // on the profile's unfinished pods and the nodes, and publishes the duals.
 // The loop calls it every slot; tests call it with their own clock.
 func (p *Plugin) Step(ctx context.Context, now time.Time) error {
+	_, err := p.step(ctx, now)
+	return err
+}
+
+// step is Step; stepped says whether the policy decided a slot.
+func (p *Plugin) step(ctx context.Context, now time.Time) (stepped bool, err error) {
 	if p.own == nil {
-		return nil
+		return false, nil
 	}
 	p.stepMu.Lock()
 	defer p.stepMu.Unlock()
 	t := p.slotOf(now)
 	if t <= p.lastSlot {
-		return nil
+		return false, nil
 	}
 	nodes, err := p.nodes.List(labels.Everything())
 	if err != nil {
-		return fmt.Errorf("%s: listing nodes: %w", Name, err)
+		return false, fmt.Errorf("%s: listing nodes: %w", Name, err)
 	}
 	slices.SortFunc(nodes, func(a, b *v1.Node) int { return strings.Compare(a.Name, b.Name) })
 	var ms []core.Machine
@@ -147,18 +193,18 @@ func (p *Plugin) Step(ctx context.Context, now time.Time) error {
 		}
 	}
 	if len(ms) == 0 {
-		return nil
+		return false, nil
 	}
 	if p.pol == nil || !slices.Equal(ms, p.machines) {
 		pol, err := core.New(ms, core.Settings{K: p.args.K, Fill: true})
 		if err != nil {
-			return fmt.Errorf("%s: building the policy on %d nodes: %w", Name, len(ms), err)
+			return false, fmt.Errorf("%s: building the policy on %d nodes: %w", Name, len(ms), err)
 		}
 		p.pol, p.machines = pol, ms
 	}
 	all, err := p.pods.List(labels.Everything())
 	if err != nil {
-		return fmt.Errorf("%s: listing pods: %w", Name, err)
+		return false, fmt.Errorf("%s: listing pods: %w", Name, err)
 	}
 	profile := p.h.ProfileName()
 	live := all[:0:0]
@@ -200,7 +246,7 @@ func (p *Plugin) Step(ctx context.Context, now time.Time) error {
 	}
 	p.ids = seen
 	if _, err := p.pol.Decide(t, obs); err != nil {
-		return fmt.Errorf("%s: slot %d, %d jobs: %w", Name, t, len(obs.Jobs), err)
+		return false, fmt.Errorf("%s: slot %d, %d jobs: %w", Name, t, len(obs.Jobs), err)
 	}
 	p.lastSlot = t
 	s := &snapshot{slot: t, omega: make(map[types.UID]float64, len(uids))}
@@ -210,7 +256,7 @@ func (p *Plugin) Step(ctx context.Context, now time.Time) error {
 	}
 	p.own.Store(s)
 	klog.FromContext(ctx).V(4).Info("OCORP slot", "profile", profile, "slot", t, "jobs", len(uids), "gamma", p.pol.Gamma())
-	return nil
+	return true, nil
 }
 
 func (p *Plugin) slotOf(now time.Time) int {
@@ -299,6 +345,7 @@ func (p *Plugin) Less(a, b fwk.QueuedEntityInfo) bool {
 // needing the fewest victims (then the smallest node name), deletes them
 // and nominates the node.
 func (p *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, m fwk.NodeToStatusReader) (*fwk.PostFilterResult, *fwk.Status) {
+	p.ensureStarted(ctx)
 	if !*p.args.Preemption {
 		return nil, fwk.NewStatus(fwk.Unschedulable, "OCORP preemption is disabled")
 	}

@@ -69,13 +69,28 @@ func (noNominator) NominatedPodsForNode(string) []fwk.PodInfo                   
 // with OCORP at QueueSort and PostFilter and a CPU filter.
 func setup(t *testing.T, profile string, nodes []*v1.Node, pods []*v1.Pod) (*Plugin, framework.Framework, *clientsetfake.Clientset) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	objs := []runtime.Object{}
+	pl, fw, cs, err := setupWith(t, profile, &Args{Profiles: []string{profile}}, nodes, pods)
+	require.NoError(t, err)
+	return pl, fw, cs
+}
+
+// setupWith is setup with args and extra API objects (e.g. a state
+// ConfigMap).
+func setupWith(t *testing.T, profile string, args *Args, nodes []*v1.Node, pods []*v1.Pod, extra ...runtime.Object) (*Plugin, framework.Framework, *clientsetfake.Clientset, error) {
+	t.Helper()
+	objs := append([]runtime.Object{}, extra...)
 	for _, p := range pods {
 		objs = append(objs, p)
 	}
-	cs := clientsetfake.NewClientset(objs...)
+	return setupOn(t, clientsetfake.NewClientset(objs...), profile, args, nodes, pods)
+}
+
+// setupOn is setupWith on the clientset cs (one scheduler's profiles
+// share one).
+func setupOn(t *testing.T, cs *clientsetfake.Clientset, profile string, args *Args, nodes []*v1.Node, pods []*v1.Pod) (*Plugin, framework.Framework, *clientsetfake.Clientset, error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	inf := informers.NewSharedInformerFactory(cs, 0)
 	for _, n := range nodes {
 		require.NoError(t, inf.Core().V1().Nodes().Informer().GetStore().Add(n))
@@ -85,7 +100,7 @@ func setup(t *testing.T, profile string, nodes []*v1.Node, pods []*v1.Pod) (*Plu
 	}
 	var pl *Plugin
 	factory := func(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
-		p, err := newPlugin(&Args{Profiles: []string{profile}}, h, epoch)
+		p, err := newPlugin(args, h, epoch)
 		pl = p
 		return p, err
 	}
@@ -96,8 +111,7 @@ func setup(t *testing.T, profile string, nodes []*v1.Node, pods []*v1.Pod) (*Plu
 		tf.RegisterPostFilterPlugin(Name, factory),
 	}, profile, frameworkruntime.WithClientSet(cs), frameworkruntime.WithInformerFactory(inf),
 		frameworkruntime.WithSnapshotSharedLister(cache.NewSnapshot(pods, nodes)), frameworkruntime.WithPodNominator(noNominator{}))
-	require.NoError(t, err)
-	return pl, fw, cs
+	return pl, fw, cs, err
 }
 
 func qpi(t *testing.T, p *v1.Pod, ts time.Time) *framework.QueuedPodInfo {

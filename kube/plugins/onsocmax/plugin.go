@@ -295,7 +295,7 @@ func (p *Plugin) Reserve(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ str
 	defer p.mu.Unlock()
 	d, ok := p.admitted[pod.UID]
 	if !ok {
-		if d, ok = p.reserved[pod.UID]; ok {
+		if _, held := p.reserved[pod.UID]; held {
 			return nil
 		}
 		d = p.demand(pod)

@@ -1,0 +1,244 @@
+package ocorp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/klog/v2"
+
+	"github.com/msched/msched/kube/plugins/internal/statestore"
+	core "github.com/msched/msched/ocorp"
+)
+
+// ErrState is wrapped by every error restoring a saved state.
+var ErrState = errors.New("msched kube OCORP: invalid saved state")
+
+// loadTimeout bounds how long the first scheduling cycle of a replica
+// waits for the saved state (once per process).
+const loadTimeout = 10 * time.Second
+
+const (
+	stateFormat   = "msched/kube.OCORP"
+	stateVersion  = 1
+	maxSavedNodes = 1 << 16
+	maxUIDLen     = 128
+)
+
+type savedJob struct {
+	UID string `json:"uid"`
+	ID  int    `json:"id"`
+}
+
+// savedState is the saved form: the machines the policy was built on
+// (cores per node), K, the slot clock (epoch and last slot), the job IDs
+// of the live pods, the next ID, and the core policy's own snapshot
+// (ocorp.Policy.MarshalBinary: the slot of the last decision, Gamma's
+// running terms and lambda_j of every live job).
+type savedState struct {
+	Format   string          `json:"format"`
+	Version  int             `json:"version"`
+	K        float64         `json:"k"`
+	Epoch    time.Time       `json:"epoch"`
+	LastSlot int             `json:"lastSlot"`
+	Cores    []int           `json:"cores"`
+	NextID   int             `json:"nextID"`
+	Jobs     []savedJob      `json:"jobs"`
+	Policy   json.RawMessage `json:"policy,omitempty"`
+}
+
+// openStore sets up the ConfigMap store of the managed profile and claims
+// it.
+func (p *Plugin) openStore() error {
+	cs := p.h.ClientSet()
+	if p.args.StateStore != StateStoreConfigMap || cs == nil {
+		return nil
+	}
+	profile := p.h.ProfileName()
+	name := p.args.StateName
+	if name == "" {
+		name = statestore.DefaultName(Name, profile)
+	}
+	st := &statestore.ConfigMap{Client: cs, Namespace: p.args.StateNamespace, Name: name, Profile: profile, Plugin: Name}
+	rel, err := statestore.Claim(cs, st.String(), profile)
+	if err != nil {
+		return fmt.Errorf("%s: %w", Name, field.ErrorList{field.Duplicate(field.NewPath("args", "stateName"), err.Error())}.ToAggregate())
+	}
+	p.store, p.release = st, rel
+	return nil
+}
+
+// ensureStarted starts the slot goroutine of a managed profile at its
+// first scheduling cycle and waits (once, at most loadTimeout) for the
+// state to load. A plugin built without New (tests) has no goroutine.
+func (p *Plugin) ensureStarted(ctx context.Context) {
+	if p.ctx == nil || p.own == nil {
+		return
+	}
+	p.start.Do(func() {
+		go p.run()
+		select {
+		case <-p.loaded:
+		case <-time.After(loadTimeout):
+			klog.FromContext(ctx).Info("learned state not loaded yet; ordering without it", "plugin", Name, "profile", p.h.ProfileName(), "store", p.store)
+		case <-ctx.Done():
+		}
+	})
+}
+
+// run loads the state, then steps once per slot. A state that cannot be
+// restored is logged and never overwritten: the plugin then publishes no
+// duals (omega with lambda_j = 0 for every pod).
+func (p *Plugin) run() {
+	ctx := p.ctx
+	logger := klog.FromContext(ctx).WithValues("plugin", Name, "profile", p.h.ProfileName())
+	err := p.load(ctx, logger)
+	p.loadErr = err
+	close(p.loaded)
+	if err != nil {
+		logger.Error(err, "cannot load the learned state; not stepping and not overwriting it", "store", p.store)
+		return
+	}
+	p.loop(ctx)
+}
+
+func (p *Plugin) load(ctx context.Context, logger klog.Logger) error {
+	if p.store == nil {
+		return nil
+	}
+	b, found, err := statestore.Load(ctx, p.store)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrState, p.store, err)
+	}
+	if !found {
+		logger.Info("no saved state, starting fresh", "store", p.store)
+		return nil
+	}
+	if err := p.restore(b, time.Now()); err != nil {
+		return fmt.Errorf("%s: %w", p.store, err)
+	}
+	p.stepMu.Lock()
+	jobs, last := len(p.ids), p.lastSlot
+	p.stepMu.Unlock()
+	logger.Info("restored learned state", "store", p.store, "jobs", jobs, "lastSlot", last)
+	return nil
+}
+
+func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
+	if p.store == nil {
+		return
+	}
+	b, err := p.marshalState()
+	if err == nil {
+		err = statestore.Save(ctx, p.store, b)
+	}
+	if err != nil {
+		logger.Error(err, "saving the learned state", "store", p.store)
+		return
+	}
+	logger.V(4).Info("saved learned state", "store", p.store, "bytes", len(b))
+}
+
+func (p *Plugin) marshalState() ([]byte, error) {
+	p.stepMu.Lock()
+	defer p.stepMu.Unlock()
+	st := savedState{Format: stateFormat, Version: stateVersion, K: p.args.K, Epoch: p.epoch, LastSlot: p.lastSlot,
+		NextID: p.nextID, Cores: []int{}, Jobs: make([]savedJob, 0, len(p.ids))}
+	for _, m := range p.machines {
+		st.Cores = append(st.Cores, m.Cores)
+	}
+	for uid, id := range p.ids {
+		st.Jobs = append(st.Jobs, savedJob{UID: string(uid), ID: id})
+	}
+	if p.pol != nil {
+		b, err := p.pol.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", Name, err)
+		}
+		st.Policy = b
+	}
+	return json.Marshal(st)
+}
+
+// restore replaces the plugin's learned state with a saved one: it checks
+// the saved form (format, version, K, sizes and values), builds the policy
+// on the saved machines and restores the core policy's snapshot into it.
+// The next slot keeps it if the nodes' cores are the same (else the
+// policy is rebuilt and the duals restart, as without a restart). On error
+// the plugin is unchanged. The slot clock continues from the saved epoch,
+// moved so that now is after the saved last slot if this replica's clock
+// is behind.
+func (p *Plugin) restore(b []byte, now time.Time) error {
+	var st savedState
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&st); err != nil {
+		return fmt.Errorf("%w: %w", ErrState, err)
+	}
+	if dec.More() {
+		return fmt.Errorf("%w: data after the state object", ErrState)
+	}
+	switch {
+	case st.Format != stateFormat:
+		return fmt.Errorf("%w: format = %q, want %q", ErrState, st.Format, stateFormat)
+	case st.Version != stateVersion:
+		return fmt.Errorf("%w: version = %d, want %d", ErrState, st.Version, stateVersion)
+	case st.K != p.args.K:
+		return fmt.Errorf("%w: k = %g, want %g (args.k changed: restore it, or delete the state object to start fresh)", ErrState, st.K, p.args.K)
+	case len(st.Cores) > maxSavedNodes:
+		return fmt.Errorf("%w: %d nodes, above %d", ErrState, len(st.Cores), maxSavedNodes)
+	case len(st.Jobs) > p.args.MaxJobs:
+		return fmt.Errorf("%w: %d jobs, above maxJobs %d", ErrState, len(st.Jobs), p.args.MaxJobs)
+	case st.LastSlot < -1:
+		return fmt.Errorf("%w: lastSlot = %d, want >= -1", ErrState, st.LastSlot)
+	case st.NextID < 0:
+		return fmt.Errorf("%w: nextID = %d, want >= 0", ErrState, st.NextID)
+	}
+	ms := make([]core.Machine, len(st.Cores))
+	for i, c := range st.Cores {
+		if c < 1 {
+			return fmt.Errorf("%w: cores[%d] = %d, want >= 1", ErrState, i, c)
+		}
+		ms[i] = core.Machine{Cores: c}
+	}
+	ids := make(map[types.UID]int, len(st.Jobs))
+	used := make(map[int]bool, len(st.Jobs))
+	for i, j := range st.Jobs {
+		uid := types.UID(j.UID)
+		if _, dup := ids[uid]; dup || j.UID == "" || len(j.UID) > maxUIDLen {
+			return fmt.Errorf("%w: jobs[%d].uid = %q empty, too long or twice", ErrState, i, j.UID)
+		}
+		if j.ID < 0 || j.ID >= st.NextID || used[j.ID] {
+			return fmt.Errorf("%w: jobs[%d].id = %d, want a distinct id in [0, nextID %d)", ErrState, i, j.ID, st.NextID)
+		}
+		ids[uid], used[j.ID] = j.ID, true
+	}
+	var pol *core.Policy
+	switch {
+	case len(ms) > 0:
+		var err error
+		if pol, err = core.New(ms, core.Settings{K: p.args.K, Fill: true}); err != nil {
+			return fmt.Errorf("%w: %w", ErrState, err)
+		}
+		if err := pol.UnmarshalBinary(st.Policy); err != nil {
+			return fmt.Errorf("%w: policy: %w", ErrState, err)
+		}
+	case len(st.Policy) > 0:
+		return fmt.Errorf("%w: a policy without nodes", ErrState)
+	}
+	p.stepMu.Lock()
+	defer p.stepMu.Unlock()
+	p.pol, p.machines, p.ids, p.nextID, p.lastSlot, p.epoch = pol, ms, ids, st.NextID, st.LastSlot, st.Epoch
+	if len(ms) == 0 {
+		p.machines = nil
+	}
+	if t := p.slotOf(now); t <= p.lastSlot {
+		p.epoch = now.Add(-time.Duration((float64(p.lastSlot) + 1.5) * p.args.SlotSeconds * float64(time.Second)))
+	}
+	return nil
+}
