@@ -104,6 +104,7 @@ profiles:
       - {name: %s, unit: "1000"}
       maxPorts: 64
       slotSeconds: 5
+      stateStore: None
 `, GPUResource)
 	}
 	if p == OGASched || p == DRF {
