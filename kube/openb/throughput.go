@@ -26,8 +26,10 @@ type ThroughputRow struct {
 	// over the rounds).
 	Cycles   int
 	P50, P99 time.Duration
-	// Ratio is the median over rounds of PodsPerSec / the baseline's
-	// PodsPerSec in the same round; P99Ratio is P99 / the baseline's P99.
+	// Ratios holds PodsPerSec / the baseline's PodsPerSec in the same
+	// round, per round; Ratio is their median. P99Ratio is P99 / the
+	// baseline's P99.
+	Ratios          []float64
 	Ratio, P99Ratio float64
 }
 
@@ -116,6 +118,7 @@ func fillRatios(rows []ThroughputRow, cycles [][]time.Duration) {
 				ratios = append(ratios, x/base.PodsPerSec[r])
 			}
 		}
+		rows[i].Ratios = ratios
 		rows[i].Ratio = median(ratios)
 		rows[i].P99Ratio = math.NaN()
 		if base.P99 > 0 {
@@ -125,14 +128,18 @@ func fillRatios(rows []ThroughputRow, cycles [][]time.Duration) {
 }
 
 // WriteThroughputTable prints the rows of Throughput: median pods/s over
-// rounds and its ratio to the first row, cycles, the p50 and p99 cycle
+// rounds, its ratio to the first row (median and range over rounds), cycles, the p50 and p99 cycle
 // latency and the p99 ratio.
 func WriteThroughputTable(w io.Writer, rows []ThroughputRow) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "profile\tbound/round\tpods/s (median)\tx default\tcycles\tp50 cycle\tp99 cycle\tp99 x default\t")
+	fmt.Fprintln(tw, "profile\tbound/round\tpods/s (median)\tx default\tx default min-max\tcycles\tp50 cycle\tp99 cycle\tp99 x default\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%v\t%.1f\t%.2f\t%d\t%.2fms\t%.2fms\t%.2f\t\n", r.Profile, r.Scheduled, median(r.PodsPerSec), r.Ratio,
-			r.Cycles, float64(r.P50)/1e6, float64(r.P99)/1e6, r.P99Ratio)
+		lo, hi := math.NaN(), math.NaN()
+		if len(r.Ratios) > 0 {
+			lo, hi = slices.Min(r.Ratios), slices.Max(r.Ratios)
+		}
+		fmt.Fprintf(tw, "%s\t%v\t%.1f\t%.2f\t%.2f-%.2f\t%d\t%.2fms\t%.2fms\t%.2f\t\n", r.Profile, r.Scheduled, median(r.PodsPerSec), r.Ratio,
+			lo, hi, r.Cycles, float64(r.P50)/1e6, float64(r.P99)/1e6, r.P99Ratio)
 	}
 	tw.Flush()
 }

@@ -45,6 +45,7 @@ func TestFillRatios(t *testing.T) {
 	fillRatios(rows, cycles)
 	// Per-round ratios 0.9, 1.1, 0.5: median 0.9 (not the ratio of medians, 90/100).
 	assert.InDelta(t, 0.9, rows[1].Ratio, 1e-12)
+	assert.InDeltaSlice(t, []float64{0.9, 1.1, 0.5}, rows[1].Ratios, 1e-12)
 	assert.InDelta(t, 1, rows[0].Ratio, 1e-12)
 	assert.Equal(t, 4*time.Millisecond, rows[0].P99)
 	assert.Equal(t, 6*time.Millisecond, rows[1].P99)
