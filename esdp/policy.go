@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+
+	"github.com/msched/msched/internal/checked"
 )
 
 // Feedback is the semi-bandit feedback of a slot: the realised normalised
@@ -43,8 +45,9 @@ type Settings struct {
 	// zero value is ready.
 	Oracle OracleSettings
 	// Mode selects the oracle of P3(t): ModeAuto (the zero value) runs the
-	// paper's exact dynamic program when it fits Oracle's budget and the
-	// scalable oracle (a Lagrangian knapsack with a certified gap,
+	// paper's exact dynamic program when it fits Oracle's budget (and its
+	// budgets xi*m fit int32 cells: xi = ceil(m/delta(t)) grows with t) and
+	// the scalable oracle (a Lagrangian knapsack with a certified gap,
 	// SlotInfo.Gap) in the slots where it does not; ModeExact fails there
 	// with ErrTooLarge; ModeScalable always runs the scalable oracle.
 	Mode Mode
@@ -307,16 +310,24 @@ func (p *Policy) decide(t int, arrived []bool) ([]bool, error) {
 		delta := p.set.Delta(tau)
 		m := float64(p.m)
 		xiF := math.Ceil(m / delta)
-		if !(delta > 0) || math.IsInf(xiF, 0) || xiF*m > math.MaxInt32 {
-			return nil, fmt.Errorf("%w: delta(%d) = %v gives xi = %v", ErrSettings, tau, delta, xiF)
+		if !(delta > 0) || math.IsInf(xiF, 0) || xiF > maxXi {
+			return nil, fmt.Errorf("%w: delta(%d) = %v gives xi = %v, limit %v", ErrSettings, tau, delta, xiF, float64(maxXi))
 		}
 		gt := p.set.G(tau, m)
 		if !(gt > 0) || math.IsInf(gt, 0) {
 			return nil, fmt.Errorf("%w: g(%d) = %v", ErrSettings, tau, gt)
 		}
 		xi := int(xiF)
-		if p.set.Mode == ModeScalable {
+		// The DP's budgets s = 0..xi*m must be int32 cells. delta(t)
+		// decreases, so xi*m grows with t: on a large cluster (m in the
+		// tens of thousands) it passes 2^31 after some slots, and from then
+		// on only the scalable oracle can decide the slot.
+		dpFits := xiF*m <= math.MaxInt32
+		if p.set.Mode == ModeScalable || (!dpFits && p.set.Mode == ModeAuto) {
 			return p.decideScalable(t, delta, gt, xi, arrived)
+		}
+		if !dpFits {
+			return nil, fmt.Errorf("%w: ModeExact: the budgets xi*m = %v*%d of slot %d exceed the DP's int32 cells (ModeAuto and ModeScalable use the scalable oracle there)", ErrTooLarge, xiF, p.m, t)
 		}
 		for e := range p.ups {
 			v := p.Mean(e)
@@ -341,6 +352,10 @@ func (p *Policy) decide(t int, arrived []bool) ([]bool, error) {
 	return p.finish(t, x, arrived)
 }
 
+// maxXi bounds the scale xi = ceil(m/delta(t)): above 2^52 it is no longer
+// an exact integer in float64.
+const maxXi = 1 << 52
+
 // decideScalable finishes Decide with the scalable oracle.
 func (p *Policy) decideScalable(t int, delta, gt float64, xi int, arrived []bool) ([]bool, error) {
 	for e := range p.sig {
@@ -354,7 +369,11 @@ func (p *Policy) decideScalable(t int, delta, gt float64, xi int, arrived []bool
 	if err != nil {
 		return nil, err
 	}
-	p.last = SlotInfo{Delta: delta, G: gt, Xi: xi, MaxBudget: xi * p.m, Best: -1,
+	budget, ok := checked.Mul(xi, p.m)
+	if !ok {
+		budget = math.MaxInt
+	}
+	p.last = SlotInfo{Delta: delta, G: gt, Xi: xi, MaxBudget: budget, Best: -1,
 		Index: float64(xi) * f, Scalable: true, Gap: ub - f, Nodes: nodes}
 	return p.finish(t, p.best, arrived)
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/msched/msched/bipartite"
 )
 
@@ -397,4 +399,64 @@ func TestRegretSublinear(t *testing.T) {
 	if b > 0.8 {
 		t.Fatalf("regret exponent %.3f: not sublinear", b)
 	}
+}
+
+// TestPolicyDecidesWhenBudgetsOutgrowTheDP: delta(t) decreases, so the DP's
+// budgets xi*m = ceil(m/delta)*m grow with t; on a large cluster they pass
+// the DP's int32 cells after some slots (the kube plugin on the OpenB
+// cluster stopped deciding at slot 56 with "invalid settings"). ModeAuto
+// then decides with the scalable oracle, every decision feasible; ModeExact
+// reports ErrTooLarge; a delta that makes xi inexact is still ErrSettings.
+func TestPolicyDecidesWhenBudgetsOutgrowTheDP(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	in, err := Generate(DefaultConfig(), rng)
+	require.NoError(t, err)
+	// m = 2^16 (an upper bound on ||x||_1 is allowed to be loose) makes
+	// xi*m = 2^33 with delta = 1/2.
+	half := func(int) float64 { return 0.5 }
+	p, err := New(&in.Cluster, Settings{M: 1 << 16, Delta: half})
+	require.NoError(t, err)
+	scalable := 0
+	drive(t, p, in, rng, 40, func(int, []bool, []bool) {
+		if p.Last().Scalable {
+			scalable++
+			require.Equal(t, 1<<17, p.Last().Xi)
+		}
+	})
+	require.Positive(t, scalable, "no slot past exploration used the scalable oracle")
+
+	ex, err := New(&in.Cluster, Settings{M: 1 << 16, Delta: half, Mode: ModeExact})
+	require.NoError(t, err)
+	arrived := make([]bool, in.NumPorts())
+	z := make([]float64, in.NumEdges())
+	fb := Feedback{Chosen: make([]bool, in.NumEdges()), Reward: z}
+	var last error
+	for s := 0; s < 40 && last == nil; s++ {
+		in.SampleArrivals(arrived, rng)
+		in.SampleRewards(z, rng)
+		x, err := ex.Decide(s, arrived)
+		if err != nil {
+			last = err
+			break
+		}
+		copy(fb.Chosen, x)
+		require.NoError(t, ex.Observe(s, fb))
+	}
+	require.ErrorIs(t, last, ErrTooLarge)
+
+	tiny, err := New(&in.Cluster, Settings{Delta: func(int) float64 { return 1e-300 }})
+	require.NoError(t, err)
+	var got error
+	for s := 0; s < 40 && got == nil; s++ {
+		in.SampleArrivals(arrived, rng)
+		in.SampleRewards(z, rng)
+		x, err := tiny.Decide(s, arrived)
+		if err != nil {
+			got = err
+			break
+		}
+		copy(fb.Chosen, x)
+		require.NoError(t, tiny.Observe(s, fb))
+	}
+	require.ErrorIs(t, got, ErrSettings)
 }
