@@ -201,19 +201,27 @@ func allStateful() []stateful {
 // race detector, which slows JSON decoding tenfold, at most sweepBits =
 // 512 per snapshot, evenly spread (snapshottest.Sweep). The count of
 // variants per policy is logged (-v).
-func TestSnapshotBitFlipSweep(t *testing.T) {
+func TestSnapshotBitFlipSweep(t *testing.T) { bitFlipSweep(t, allStateful()) }
+
+// bitFlipSweep flips every bit (sweepBits under the race detector) of a
+// snapshot of each policy taken after four slots; every variant must be
+// refused with the family's ErrSnapshot and leave the target unchanged,
+// while the clean snapshot restores and runs four more slots.
+func bitFlipSweep(t *testing.T, cases []stateful) {
 	start := time.Now()
 	total := 0
-	for _, c := range allStateful() {
+	for _, c := range cases {
 		src := c.fresh(t)
 		c.drive(t, src, 0, 4)
 		data, err := src.MarshalBinary()
 		require.NoError(t, err, c.name)
-		// The clean snapshot restores (the sweep is not vacuous).
+		// The clean snapshot restores and runs on (the sweep is not vacuous).
 		dst := c.fresh(t)
 		c.drive(t, dst, 0, 1)
 		before := must[[]byte](t)(dst.MarshalBinary())
-		require.NoError(t, c.fresh(t).UnmarshalBinary(data), c.name)
+		restored := c.fresh(t)
+		require.NoError(t, restored.UnmarshalBinary(data), c.name)
+		c.drive(t, restored, 4, 8)
 		n := snapshottest.Sweep(t, data, sweepBits, c.sentinel, dst.UnmarshalBinary, func() bool {
 			after, err := dst.MarshalBinary()
 			return err == nil && string(after) == string(before)
@@ -221,7 +229,7 @@ func TestSnapshotBitFlipSweep(t *testing.T) {
 		if sweepBits >= len(data)*8 {
 			require.Equal(t, len(data)*8, n, c.name)
 		}
-		t.Logf("%-16s %5d bytes, %6d variants, all refused", c.name, len(data), n)
+		t.Logf("%-20s %6d bytes, %7d variants, all refused", c.name, len(data), n)
 		total += n
 	}
 	t.Logf("%d variants in %v", total, time.Since(start).Round(time.Millisecond))

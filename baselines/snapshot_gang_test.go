@@ -3,7 +3,6 @@ package baselines_test
 import (
 	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -116,32 +115,5 @@ func gangStateful() []stateful {
 }
 
 // TestGangSnapshotBitFlipSweep is TestSnapshotBitFlipSweep for the gang
-// policies and baselines: every single-bit variant of a snapshot taken
-// after four slots is refused with the family's ErrSnapshot and leaves the
-// target policy unchanged.
-func TestGangSnapshotBitFlipSweep(t *testing.T) {
-	start := time.Now()
-	total := 0
-	for _, c := range gangStateful() {
-		src := c.fresh(t)
-		c.drive(t, src, 0, 4)
-		data, err := src.MarshalBinary()
-		require.NoError(t, err, c.name)
-		dst := c.fresh(t)
-		c.drive(t, dst, 0, 1)
-		before := must[[]byte](t)(dst.MarshalBinary())
-		restored := c.fresh(t)
-		require.NoError(t, restored.UnmarshalBinary(data), c.name)
-		c.drive(t, restored, 4, 8) // the clean snapshot restores and runs on
-		n := snapshottest.Sweep(t, data, sweepBits, c.sentinel, dst.UnmarshalBinary, func() bool {
-			after, err := dst.MarshalBinary()
-			return err == nil && string(after) == string(before)
-		})
-		if sweepBits >= len(data)*8 {
-			require.Equal(t, len(data)*8, n, c.name)
-		}
-		t.Logf("%-20s %6d bytes, %7d variants, all refused", c.name, len(data), n)
-		total += n
-	}
-	t.Logf("%d variants in %v", total, time.Since(start).Round(time.Millisecond))
-}
+// policies and baselines.
+func TestGangSnapshotBitFlipSweep(t *testing.T) { bitFlipSweep(t, gangStateful()) }
