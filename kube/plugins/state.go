@@ -1,7 +1,6 @@
 package plugins
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -76,19 +75,11 @@ func (e *engine) marshalState() ([]byte, error) {
 // sizes and values, and leaves the engine unchanged on error.
 func (e *engine) unmarshalState(b []byte) error {
 	var st savedState
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
+	if err := statestore.Decode(b, &st); err != nil {
 		return fmt.Errorf("%w: %w", ErrState, err)
 	}
-	if dec.More() {
-		return fmt.Errorf("%w: data after the state object", ErrState)
-	}
-	if st.Format != stateFormat {
-		return fmt.Errorf("%w: format = %q, want %q", ErrState, st.Format, stateFormat)
-	}
-	if st.Version != stateVersion {
-		return fmt.Errorf("%w: version = %d, want %d", ErrState, st.Version, stateVersion)
+	if err := statestore.CheckHeader(st.Format, st.Version, stateFormat, stateVersion); err != nil {
+		return fmt.Errorf("%w: %w", ErrState, err)
 	}
 	if st.Policy != e.policy {
 		return fmt.Errorf("%w: policy = %q, want %q", ErrState, st.Policy, e.policy)

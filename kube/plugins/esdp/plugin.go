@@ -259,23 +259,8 @@ func (p *Plugin) Finish(pod *v1.Pod) {
 
 // loop steps once per slot and saves the state after each step.
 func (p *Plugin) loop(ctx context.Context) {
-	tick := time.NewTicker(time.Duration(p.args.SlotSeconds * float64(time.Second)))
-	defer tick.Stop()
 	logger := klog.FromContext(ctx).WithValues("plugin", Name, "profile", p.h.ProfileName())
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-tick.C:
-			stepped, err := p.step(ctx, now)
-			if err != nil {
-				logger.Error(err, "ESDP slot step")
-			}
-			if stepped {
-				p.save(ctx, logger)
-			}
-		}
-	}
+	statestore.RunSlots(ctx, time.Duration(p.args.SlotSeconds*float64(time.Second)), logger, "ESDP", p.step, p.save)
 }
 
 // Step ends the slot containing now (once per slot): it brings the model

@@ -1,7 +1,6 @@
 package esdp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -202,19 +201,13 @@ func (p *Plugin) marshalState() ([]byte, error) {
 // slot.
 func (p *Plugin) restore(b []byte, now time.Time) error {
 	var st savedState
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
+	if err := statestore.Decode(b, &st); err != nil {
 		return fmt.Errorf("%w: %w", ErrState, err)
 	}
-	if dec.More() {
-		return fmt.Errorf("%w: data after the state object", ErrState)
+	if err := statestore.CheckHeader(st.Format, st.Version, stateFormat, stateVersion); err != nil {
+		return fmt.Errorf("%w: %w", ErrState, err)
 	}
 	switch {
-	case st.Format != stateFormat:
-		return fmt.Errorf("%w: format = %q, want %q", ErrState, st.Format, stateFormat)
-	case st.Version != stateVersion:
-		return fmt.Errorf("%w: version = %d, want %d", ErrState, st.Version, stateVersion)
 	case !slices.Equal(st.Resources, p.args.Resources):
 		return fmt.Errorf("%w: resources = %v, want %v (args.resources changed: delete the state object to start fresh)", ErrState, st.Resources, p.args.Resources)
 	case st.OracleMiB != p.args.OracleMiB:

@@ -1,7 +1,6 @@
 package ocorp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -175,19 +174,13 @@ func (p *Plugin) marshalState() ([]byte, error) {
 // is behind.
 func (p *Plugin) restore(b []byte, now time.Time) error {
 	var st savedState
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&st); err != nil {
+	if err := statestore.Decode(b, &st); err != nil {
 		return fmt.Errorf("%w: %w", ErrState, err)
 	}
-	if dec.More() {
-		return fmt.Errorf("%w: data after the state object", ErrState)
+	if err := statestore.CheckHeader(st.Format, st.Version, stateFormat, stateVersion); err != nil {
+		return fmt.Errorf("%w: %w", ErrState, err)
 	}
 	switch {
-	case st.Format != stateFormat:
-		return fmt.Errorf("%w: format = %q, want %q", ErrState, st.Format, stateFormat)
-	case st.Version != stateVersion:
-		return fmt.Errorf("%w: version = %d, want %d", ErrState, st.Version, stateVersion)
 	case st.K != p.args.K:
 		return fmt.Errorf("%w: k = %g, want %g (args.k changed: restore it, or delete the state object to start fresh)", ErrState, st.K, p.args.K)
 	case len(st.Cores) > maxSavedNodes:
