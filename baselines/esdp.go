@@ -50,7 +50,8 @@ type esdpBase struct {
 	started bool          // a Decide has succeeded
 	lastT   int
 	stats   esdp.Stats
-	x       []bool
+	x       []bool    // the last decision, private: Observe and snapshots read it
+	out     []bool    // the copy of x returned to the caller, who may overwrite it
 	use     []int     // resources used so far in the slot, per type
 	order   []int     // ports or edges being ranked
 	key     []float64 // ranking key per port or edge
@@ -69,7 +70,7 @@ func newEsdpBase(cl *esdp.Cluster, name string, extra func(h *snapshot.Hasher)) 
 	if extra != nil {
 		extra(h)
 	}
-	return esdpBase{cl: cl, format: format, model: h.Sum(), stats: esdp.NewStats(E), x: make([]bool, E), use: make([]int, cl.K),
+	return esdpBase{cl: cl, format: format, model: h.Sum(), stats: esdp.NewStats(E), x: make([]bool, E), out: make([]bool, E), use: make([]int, cl.K),
 		order: make([]int, 0, max(E, cl.NumPorts())), key: make([]float64, max(E, cl.NumPorts()))}, nil
 }
 
@@ -184,7 +185,8 @@ func (b *esdpBase) decide(t int) ([]bool, error) {
 	if b.log != nil {
 		logDecide(b.log, "esdp", b.policy, t)
 	}
-	return b.x, nil
+	copy(b.out, b.x)
+	return b.out, nil
 }
 
 // Mean returns the empirical mean v^_e.

@@ -125,7 +125,8 @@ type Policy struct {
 	val      []float64
 	mean     []float64 // v^ for the scalable oracle
 	best     []bool    // the scalable oracle's best x
-	x        []bool
+	x        []bool    // the decision of the last Decide, private: Observe and snapshots read it
+	out      []bool    // the copy of x returned to the caller (the caller may overwrite it)
 	oracle   *Oracle
 	sorc     *Oracle // branch and bound only, for the scalable oracle
 	bp       Budgeted
@@ -173,7 +174,7 @@ func New(cl *Cluster, s Settings) (*Policy, error) {
 	}
 	p := &Policy{cl: cl, set: opt, m: m, stats: NewStats(E),
 		enabled: make([]bool, E), ups: make([]int, E), sig: make([]float64, E), val: make([]float64, E),
-		x: make([]bool, E), oracle: NewOracle(opt.Oracle), playable: make([]bool, E),
+		x: make([]bool, E), out: make([]bool, E), oracle: NewOracle(opt.Oracle), playable: make([]bool, E),
 		mean: make([]float64, E), best: make([]bool, E),
 		sorc: NewOracle(OracleSettings{Knapsack: KnapsackBranchBound, MaxNodes: opt.Oracle.MaxNodes})}
 	for e := range p.playable {
@@ -394,7 +395,8 @@ func (p *Policy) finish(t int, x, arrived []bool) ([]bool, error) {
 	if p.set.Logger != nil {
 		p.logDecide(t)
 	}
-	return p.x, nil
+	copy(p.out, p.x)
+	return p.out, nil
 }
 
 func (p *Policy) logDecide(t int) {
