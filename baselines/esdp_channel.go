@@ -2,6 +2,7 @@ package baselines
 
 import (
 	"cmp"
+	"log/slog"
 	"slices"
 
 	"github.com/msched/msched/esdp"
@@ -12,10 +13,16 @@ var (
 	_ esdp.Learner      = (*HSWFChannel)(nil)
 )
 
-// HSWFChannelSettings configures HSWFChannel. It has no field yet: the
-// zero value is the only setting, kept so that the constructor has the
-// family's NewX(model, XSettings) shape.
-type HSWFChannelSettings struct{}
+// HSWFChannelSettings configures HSWFChannel; the zero value is the
+// baseline as described, without logging.
+type HSWFChannelSettings struct {
+	// Logger receives a "decide" record per slot at Debug level (family,
+	// policy, slot); nil disables logging.
+	Logger *slog.Logger
+}
+
+// Validate returns nil: every HSWFChannelSettings is valid.
+func (s HSWFChannelSettings) Validate() error { return nil }
 
 // HSWFChannel is the per-channel reading of Highest Social Welfare First:
 // the channels of the ports with a job are ranked individually by their
@@ -33,11 +40,12 @@ type HSWFChannel struct{ esdpBase }
 
 // NewHSWFChannel returns HSWF-channel for cl; a nil or invalid cl is an
 // error.
-func NewHSWFChannel(cl *esdp.Cluster, _ HSWFChannelSettings) (*HSWFChannel, error) {
+func NewHSWFChannel(cl *esdp.Cluster, s HSWFChannelSettings) (*HSWFChannel, error) {
 	b, err := newEsdpBase(cl, "HSWF-channel", nil)
 	if err != nil {
 		return nil, err
 	}
+	b.policy, b.log = "HSWF-channel", s.Logger
 	return &HSWFChannel{b}, nil
 }
 
@@ -99,4 +107,10 @@ func (h *HSWFChannel) Rebuild(cl *esdp.Cluster, ports, servers []int) error {
 	}
 	*h = *nh
 	return nil
+}
+
+// ChangeCluster moves h, in place, onto cl built from its current cluster
+// with the Mapping m; see HSWF.ChangeCluster. On error h is unchanged.
+func (h *HSWFChannel) ChangeCluster(cl *esdp.Cluster, m esdp.Mapping) error {
+	return h.Rebuild(cl, m.Ports, m.Servers)
 }

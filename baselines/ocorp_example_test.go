@@ -74,5 +74,5 @@ func ExampleNewFirstFit() {
 		fmt.Printf(" job %d gets %d cores on server %d;", pl.Job, pl.Cores, pl.Machine)
 	}
 	fmt.Println()
-	// Output: SRPT: job 0 gets 2 cores on server 0; job 1 gets 1 cores on server 0;
+	// Output: FirstFit-SRPT: job 0 gets 2 cores on server 0; job 1 gets 1 cores on server 0;
 }

@@ -3,6 +3,7 @@ package baselines
 import (
 	"cmp"
 	"fmt"
+	"log/slog"
 	"slices"
 
 	"github.com/msched/msched/internal/snapshot"
@@ -65,8 +66,13 @@ func (o Order) Key() ocorp.Key {
 type FirstFitSettings struct {
 	// Order is the priority order; OrderSRPT (the zero value) by default.
 	Order Order
-	// Name overrides the policy's name ("" = Order.String()).
+	// Name overrides the policy's name ("" = "FirstFit-" + Order.String(),
+	// e.g. "FirstFit-SRPT", so that it differs from the pooled NewSRPT's
+	// "SRPT").
 	Name string
+	// Logger receives a "decide" record per slot at Debug level (family,
+	// policy, slot, jobs, placements); nil disables logging.
+	Logger *slog.Logger
 }
 
 // Validate reports an unknown Order, wrapping ocorp.ErrSettings.
@@ -137,7 +143,7 @@ func NewFirstFit(ms []ocorp.Machine, s FirstFitSettings) (*FirstFit, error) {
 	}
 	f := &FirstFit{ms: slices.Clone(ms), s: s, name: s.Name, key: s.Order.Key(), pk: pk, last: -1}
 	if f.name == "" {
-		f.name = s.Order.String()
+		f.name = "FirstFit-" + s.Order.String()
 	}
 	f.byCap = make([]int, len(ms))
 	for i := range f.byCap {
@@ -147,7 +153,8 @@ func NewFirstFit(ms []ocorp.Machine, s FirstFitSettings) (*FirstFit, error) {
 	return f, nil
 }
 
-// Name returns the order's name ("SRPT", ...) or FirstFitSettings.Name.
+// Name returns "FirstFit-" and the order's name ("FirstFit-SRPT", ...) or
+// FirstFitSettings.Name.
 func (f *FirstFit) Name() string { return f.name }
 
 // Decide returns the placements of slot t (owned by the policy, valid
@@ -186,6 +193,9 @@ func (f *FirstFit) Decide(t int, obs ocorp.Obs) (ocorp.Decision, error) {
 	f.pk.FirstFit(f.order, f.want)
 	f.out.Placements = f.pk.Placements()
 	f.last = t
+	if f.s.Logger != nil {
+		logDecide(f.s.Logger, "ocorp", f.name, t, slog.Int("jobs", n), slog.Int("placements", len(f.out.Placements)))
+	}
 	return f.out, nil
 }
 
@@ -247,6 +257,20 @@ func (f *FirstFit) RemoveMachine(i int) error {
 		return fmt.Errorf("baselines: %s: %w: remove machine %d of %d", f.name, ocorp.ErrMachine, i, len(f.ms))
 	}
 	return f.setMachines(slices.Delete(slices.Clone(f.ms), i, i+1))
+}
+
+// ChangeCluster moves f, in place, onto the machines ms with m mapping
+// each new machine to the current one it continues (-1 = new), under the
+// cluster-change contract of package bipartite (see
+// ocorp.Policy.ChangeCluster). FirstFit keeps no per-machine state, so
+// only the slot of the last Decide carries over. On error (invalid
+// machines: ocorp.ErrValue, ErrEmpty, ErrTooLarge; a bad mapping:
+// ErrDimension, ErrMachine) f is unchanged.
+func (f *FirstFit) ChangeCluster(ms []ocorp.Machine, m ocorp.Mapping) error {
+	if err := m.Validate(ms, len(f.ms)); err != nil {
+		return fmt.Errorf("baselines: %s: %w", f.name, err)
+	}
+	return f.setMachines(ms)
 }
 
 func (f *FirstFit) setMachines(ms []ocorp.Machine) error {

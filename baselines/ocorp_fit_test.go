@@ -178,7 +178,7 @@ func TestFirstFitHandComputed(t *testing.T) {
 	}}
 	f, err := NewFirstFit(ms, FirstFitSettings{})
 	require.NoError(t, err)
-	require.Equal(t, "SRPT", f.Name())
+	require.Equal(t, "FirstFit-SRPT", f.Name())
 	d, err := f.Decide(0, obs)
 	require.NoError(t, err)
 	require.Equal(t, map[[2]int]int{{1, 0}: 4, {2, 1}: 6, {4, 1}: 2}, asMap(d))

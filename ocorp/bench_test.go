@@ -68,7 +68,7 @@ func ocorpPlusWorkers(w int) func([]ocorp.Machine) ocorp.OnlinePolicy {
 }
 
 func svf(ms []ocorp.Machine) ocorp.OnlinePolicy {
-	p, _ := ocorp.NewTransient(ms)
+	p, _ := ocorp.NewTransient(ms, ocorp.PrioritySettings{})
 	return p
 }
 

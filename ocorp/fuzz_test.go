@@ -176,7 +176,7 @@ func FuzzDecideHostile(f *testing.F) {
 			func() (OnlinePolicy, error) { return NewM(ms, Settings{Fill: true}) },
 			func() (OnlinePolicy, error) { return NewM(ms, Settings{Packing: PackFirstFit}) },
 			func() (OnlinePolicy, error) { return NewPlus(ms, PlusSettings{Alpha: 10, Normalize: true}) },
-			func() (OnlinePolicy, error) { return NewTransient(ms) },
+			func() (OnlinePolicy, error) { return NewTransient(ms, PrioritySettings{}) },
 		}
 		chk, cerr := NewChecker(ms)
 		for _, mk := range ctors {

@@ -127,7 +127,7 @@ func ExampleNewPlus() {
 // The transient scheduler: smallest volume p_j d_j first (job 1, then
 // job 2, then job 0), min(1, p_j(t)) of a rate each (Lemma 2 with min).
 func ExampleNewTransient() {
-	p, _ := ocorp.NewTransient([]ocorp.Machine{{Cores: 4, Memory: 16}, {Cores: 2, Memory: 8}})
+	p, _ := ocorp.NewTransient([]ocorp.Machine{{Cores: 4, Memory: 16}, {Cores: 2, Memory: 8}}, ocorp.PrioritySettings{})
 	d, _ := p.Decide(1, obs1)
 	show(d)
 	// Output: job 1: 3 cores on machine 0; job 2: 1 cores on machine 0; job 0: 2 cores on machine 1;
@@ -176,7 +176,7 @@ func ExampleRun() {
 	jobs, _ := ocorp.Discretize(nil, sec, 10)
 	ms := ocorp.Cluster(2)
 	m, _ := ocorp.NewM(ms, ocorp.Settings{})
-	svf, _ := ocorp.NewTransient(ms)
+	svf, _ := ocorp.NewTransient(ms, ocorp.PrioritySettings{})
 	res, err := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, []ocorp.OnlinePolicy{m, svf}, ocorp.RunSettings{Workers: 2})
 	if err != nil {
 		fmt.Println(err)
@@ -196,7 +196,7 @@ func ExampleRunMapReduce() {
 		{Arrival: 0, MapTasks: 4, MapCores: 1, MapTime: 2, ReduceTasks: 1, ReduceCores: 2, ReduceTime: 3},
 		{Arrival: 1, MapTasks: 2, MapCores: 2, MapTime: 1, ReduceTasks: 2, ReduceCores: 1, ReduceTime: 1},
 	}
-	p, _ := ocorp.NewTransient([]ocorp.Machine{{Cores: 4}})
+	p, _ := ocorp.NewTransient([]ocorp.Machine{{Cores: 4}}, ocorp.PrioritySettings{})
 	r, _ := ocorp.RunMapReduce(jobs, []ocorp.Machine{{Cores: 4}}, p, ocorp.RunSettings{})
 	fmt.Println(r.JobFlowtime, r.LowerBound)
 	// Output: [7 2] [5 2]
@@ -244,7 +244,7 @@ func ExampleTestableConfig() {
 	cfg := ocorp.TestableConfig(400, ocorp.TotalCores(ms))
 	secs, _ := ocorp.Generate(cfg, rand.New(rand.NewPCG(1, 4)))
 	jobs, _ := ocorp.Discretize(nil, secs, 10)
-	svf, _ := ocorp.NewTransient(ms)
+	svf, _ := ocorp.NewTransient(ms, ocorp.PrioritySettings{})
 	res, _ := ocorp.Run(&ocorp.Instance{Jobs: jobs, Machines: ms}, []ocorp.OnlinePolicy{svf}, ocorp.RunSettings{NoSeries: true})
 	r := res.Series[0]
 	fmt.Printf("%d jobs, %d bursts, SVF l2 flowtime %.2fx the lower bound\n", len(jobs), cfg.Bursts, r.ExactLk/r.LowerBoundLk)

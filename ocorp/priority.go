@@ -114,7 +114,8 @@ func VolumeKey(_ int, j ActiveJob) float64 { return float64(j.Volume()) }
 // y_j = min{1, p_j(t)} (d_j y_j integral cores) while gamma_j >= d_j and
 // gamma_j / d_j for the first job that no longer fits — eq. (39) with the
 // max corrected to min — then packed like OCORP. For jobs that all arrive
-// at time 0 it solves P3 (eq. (35)) optimally; online it is SVF.
-func NewTransient(ms []Machine) (*Priority, error) {
-	return NewPriority("Transient-SVF", ms, VolumeKey)
+// at time 0 it solves P3 (eq. (35)) optimally; online it is SVF. Its
+// settings are those of NewPriority (the zero value: no logging).
+func NewTransient(ms []Machine, s PrioritySettings) (*Priority, error) {
+	return NewPriority("Transient-SVF", ms, VolumeKey, s)
 }

@@ -43,7 +43,7 @@ func TestHugeSizesRejectedOrHandled(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "NewPacker with %d cores allocated per core", cores)
 		jobs := []Job{{Arrival: 0, Cores: cores - 6, Memory: math.MaxInt, Processing: 1}, {Arrival: 0, Cores: 3, Memory: 5, Processing: 2}} // total volume <= MaxInt
-		for _, pol := range []OnlinePolicy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})), mustPol(NewTransient(ms))} {
+		for _, pol := range []OnlinePolicy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})), mustPol(NewTransient(ms, PrioritySettings{}))} {
 			r, err := runOne(jobs, ms, pol, RunSettings{})
 			require.NoError(t, err, "%s cores %d", pol.Name(), cores)
 			assert.Equal(t, 2, len(r.Flowtime))
@@ -85,7 +85,7 @@ func TestArbitraryJobIDs(t *testing.T) {
 	decide := func(ids []int) [][]Placement {
 		var out [][]Placement
 		pols := []OnlinePolicy{mustPol(New(ms, Settings{})), mustPol(NewM(ms, Settings{Fill: true})),
-			mustPol(NewPlus(ms, PlusSettings{Alpha: 10})), mustPol(NewTransient(ms))}
+			mustPol(NewPlus(ms, PlusSettings{Alpha: 10})), mustPol(NewTransient(ms, PrioritySettings{}))}
 		for _, p := range pols {
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
@@ -211,7 +211,7 @@ func TestNilAndUnfit(t *testing.T) {
 		"NewM":         func(ms []Machine) (any, error) { return NewM(ms, Settings{}) },
 		"NewPlus":      func(ms []Machine) (any, error) { return NewPlus(ms, PlusSettings{Alpha: 1}) },
 		"NewPlus0":     func(ms []Machine) (any, error) { return NewPlus(ms, PlusSettings{}) },
-		"NewTransient": func(ms []Machine) (any, error) { return NewTransient(ms) },
+		"NewTransient": func(ms []Machine) (any, error) { return NewTransient(ms, PrioritySettings{}) },
 		"NewPriority":  func(ms []Machine) (any, error) { return NewPriority("x", ms, VolumeKey) },
 		"NewPacker":    func(ms []Machine) (any, error) { return NewPacker(ms) },
 		"NewChecker":   func(ms []Machine) (any, error) { return NewChecker(ms) },
@@ -256,7 +256,7 @@ func TestIdleJumpAndLimits(t *testing.T) {
 	// OCORP+ with its literal costs (~1e19 at t = 1e13) does not serve the
 	// late job within the slot limit (an error, not a hang); normalised
 	// costs do.
-	for _, p := range []OnlinePolicy{mustPol(New(ms, Settings{})), mustPol(NewTransient(ms)), mustPol(NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true}))} {
+	for _, p := range []OnlinePolicy{mustPol(New(ms, Settings{})), mustPol(NewTransient(ms, PrioritySettings{})), mustPol(NewPlus(ms, PlusSettings{Alpha: 1, Normalize: true}))} {
 		r, err := runOne(jobs, ms, p, RunSettings{NoSeries: true})
 		require.NoError(t, err, p.Name())
 		assert.Equal(t, int(1e13), r.Completion[1]-r.Flowtime[1], p.Name())
@@ -265,19 +265,19 @@ func TestIdleJumpAndLimits(t *testing.T) {
 	}
 	assert.Less(t, time.Since(start), 2*time.Second)
 	// Gaps shorter than the series limit are filled, flat.
-	r, err := runOne([]Job{{Arrival: 0, Cores: 1, Processing: 1}, {Arrival: 1000, Cores: 1, Processing: 2}}, ms, mustPol(NewTransient(ms)), RunSettings{})
+	r, err := runOne([]Job{{Arrival: 0, Cores: 1, Processing: 1}, {Arrival: 1000, Cores: 1, Processing: 2}}, ms, mustPol(NewTransient(ms, PrioritySettings{})), RunSettings{})
 	require.NoError(t, err)
 	require.Len(t, r.ExactSeries, 1002)
 	assert.Equal(t, r.ExactSeries[1], r.ExactSeries[999])
 	assert.Equal(t, int64(0), r.Unfinished[500])
 	// Busy slots are bounded: a job of 1e12 slots stops with an error.
-	_, err = runOne([]Job{{Cores: 1, Processing: 1e12}}, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true, MaxBusySlots: 1000})
+	_, err = runOne([]Job{{Cores: 1, Processing: 1e12}}, ms, mustPol(NewTransient(ms, PrioritySettings{})), RunSettings{NoSeries: true, MaxBusySlots: 1000})
 	require.ErrorIs(t, err, ErrNotFinished)
 	require.ErrorIs(t, err, ErrTooLarge)
 	// Extreme arrivals: at MaxInt nothing can be simulated, and that is an
 	// error, not an overflow.
 	for _, a := range []int{math.MaxInt, math.MaxInt - 1, 1 << 62} {
-		_, err = runOne([]Job{{Arrival: a, Cores: 1, Processing: 1}}, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
+		_, err = runOne([]Job{{Arrival: a, Cores: 1, Processing: 1}}, ms, mustPol(NewTransient(ms, PrioritySettings{})), RunSettings{NoSeries: true})
 		if a == 1<<62 {
 			require.NoError(t, err)
 		} else {
@@ -291,7 +291,7 @@ func TestIdleJumpAndLimits(t *testing.T) {
 func TestRunSumsExact(t *testing.T) {
 	ms := []Machine{{Cores: 1}}
 	jobs := []Job{{Cores: 1, Processing: math.MaxInt}, {Cores: 1, Processing: math.MaxInt}}
-	_, err := runOne(jobs, ms, mustPol(NewTransient(ms)), RunSettings{NoSeries: true})
+	_, err := runOne(jobs, ms, mustPol(NewTransient(ms, PrioritySettings{})), RunSettings{NoSeries: true})
 	require.ErrorIs(t, err, ErrTooLarge)
 	d, err := Discretize(nil, []Job{{Cores: 1, Processing: math.MaxInt, Arrival: math.MaxInt}}, 10)
 	require.NoError(t, err)
@@ -378,17 +378,17 @@ func TestRunAllHostileArguments(t *testing.T) {
 	jobs := []Job{{Cores: 1, Processing: 1}}
 	in := &Instance{Jobs: jobs, Machines: ms}
 	for _, w := range []int{0, 1, 3, math.MaxInt} {
-		rs, err := Run(in, []OnlinePolicy{mustPol(NewTransient(ms))}, RunSettings{Workers: w})
+		rs, err := Run(in, []OnlinePolicy{mustPol(NewTransient(ms, PrioritySettings{}))}, RunSettings{Workers: w})
 		require.NoError(t, err, "workers %d", w)
 		assert.Len(t, rs.Series, 1)
 	}
 	for _, w := range []int{math.MinInt, -1} {
-		_, err := Run(in, []OnlinePolicy{mustPol(NewTransient(ms))}, RunSettings{Workers: w})
+		_, err := Run(in, []OnlinePolicy{mustPol(NewTransient(ms, PrioritySettings{}))}, RunSettings{Workers: w})
 		require.ErrorIs(t, err, ErrSettings, "workers %d", w)
 	}
 	_, err := Run(in, []OnlinePolicy{nil}, RunSettings{Workers: 1})
 	require.ErrorIs(t, err, ErrSettings)
-	_, err = Run(nil, []OnlinePolicy{mustPol(NewTransient(ms))}, RunSettings{})
+	_, err = Run(nil, []OnlinePolicy{mustPol(NewTransient(ms, PrioritySettings{}))}, RunSettings{})
 	require.Error(t, err)
 	_, err = runOne(jobs, ms, nil, RunSettings{})
 	require.ErrorIs(t, err, ErrSettings)

@@ -37,7 +37,7 @@ func allPolicies(t testing.TB, ms []Machine) []OnlinePolicy {
 	// than the run, w_j(t) ~ t^k outgrows lambda_j and a job can starve.
 	ts, _ := NewTheoryStep(1000, 2, 0.5)
 	ot, _ := New(ms, Settings{Step: ts, Gamma: 1000, Name: "OCORP-theory"})
-	tr, _ := NewTransient(ms)
+	tr, _ := NewTransient(ms, PrioritySettings{})
 	pols := []OnlinePolicy{o, of, om, ot, tr}
 	for _, a := range []float64{0.5, 10, 100} {
 		op, err := NewPlus(ms, PlusSettings{Alpha: a})
@@ -190,7 +190,7 @@ func TestTransientSolvesLocalProblem38(t *testing.T) {
 		}
 		C := 1 + rng.IntN(6)
 		ms := []Machine{{Cores: C}}
-		tr, _ := NewTransient(ms)
+		tr, _ := NewTransient(ms, PrioritySettings{})
 		d, err := tr.Decide(1, obs)
 		if err != nil {
 			t.Fatal(err)
@@ -230,7 +230,7 @@ func TestTransientSolvesLocalProblem38(t *testing.T) {
 func TestTheorem6Counterexample(t *testing.T) {
 	jobs := []Job{{0, 2, 0, 3}, {0, 2, 0, 1}, {0, 1, 0, 3}}
 	ms := []Machine{{Cores: 4}}
-	tr, _ := NewTransient(ms)
+	tr, _ := NewTransient(ms, PrioritySettings{})
 	r, err := runOne(jobs, ms, tr, RunSettings{K: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -266,7 +266,7 @@ func TestTransientNearOptimalForP3(t *testing.T) {
 			if ms[len(ms)-1].Cores == 0 {
 				continue
 			}
-			tr, _ := NewTransient(ms)
+			tr, _ := NewTransient(ms, PrioritySettings{})
 			r, err := runOne(jobs, ms, tr, RunSettings{K: k})
 			if err != nil {
 				t.Fatal(err)

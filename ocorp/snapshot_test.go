@@ -83,7 +83,7 @@ func statefulCtors() map[string]func(ms []Machine) (statefulPolicy, error) {
 			return NewPlus(ms, PlusSettings{Alpha: 10, Normalize: true, Base: Settings{Fill: true}})
 		},
 		"OCORP+a0":  func(ms []Machine) (statefulPolicy, error) { return NewPlus(ms, PlusSettings{}) },
-		"Transient": func(ms []Machine) (statefulPolicy, error) { return NewTransient(ms) },
+		"Transient": func(ms []Machine) (statefulPolicy, error) { return NewTransient(ms, PrioritySettings{}) },
 	}
 }
 

@@ -410,7 +410,7 @@ func policies2D(ms []ocorp.Machine, pr params) ([]ocorp.OnlinePolicy, error) {
 	// Server-aware baselines under the paper's names, then the pooled
 	// ones (the 1-D baselines) as "-pooled", for the record.
 	for _, ord := range []baselines.Order{baselines.OrderSRPT, baselines.OrderSRVF, baselines.OrderSVF, baselines.OrderSRF} {
-		p, err := baselines.NewFirstFit(ms, baselines.FirstFitSettings{Order: ord})
+		p, err := baselines.NewFirstFit(ms, baselines.FirstFitSettings{Order: ord, Name: ord.String()})
 		if err != nil {
 			return nil, err
 		}

@@ -93,7 +93,7 @@ func ocorpExperiment(jobs []ocorp.Job, ms []ocorp.Machine, twoD, series bool) (o
 		// Server-aware baselines: each job whole on a server with its cores
 		// and memory (baselines.FirstFit).
 		for _, o := range ocorpOrders {
-			p, err := baselines.NewFirstFit(ms, baselines.FirstFitSettings{Order: o})
+			p, err := baselines.NewFirstFit(ms, baselines.FirstFitSettings{Order: o, Name: o.String()})
 			if err != nil {
 				return ocorpRun{}, err
 			}
