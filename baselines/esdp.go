@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/msched/msched/internal/esdpx"
 	"github.com/msched/msched/internal/snapshot"
 
 	"github.com/msched/msched/bipartite"
@@ -66,7 +67,7 @@ func newEsdpBase(cl *esdp.Cluster, name string, extra func(h *snapshot.Hasher)) 
 	cl = cl.Clone()
 	E := cl.NumEdges()
 	format := "msched/baselines." + name
-	h := esdp.Fingerprint(format, cl)
+	h := esdpx.ClusterFingerprint(format, cl.Graph, cl.K, cl.Demand, cl.Capacity, cl.Cost)
 	if extra != nil {
 		extra(h)
 	}

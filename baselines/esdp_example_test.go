@@ -96,7 +96,7 @@ func ExampleNewGangHSWF() {
 		{Demand: []float64{1, 1, 1}},
 		{Demand: []float64{1, 1}, Min: 1},
 	})
-	h, _ := baselines.NewGangHSWF(m)
+	h, _ := baselines.NewGangHSWF(m, baselines.GangHSWFSettings{})
 	// Job type 0 goes first (ties by index): its three workers take three
 	// GPUs; job type 1 gets one replica on the last GPU, which is enough.
 	x, _ := h.Decide(0, []bool{true, true})
@@ -123,7 +123,7 @@ func ExampleNewGangLWTF() {
 	// alternates, serving the job type that has waited longer.
 	g, _ := bipartite.NewGraph(2, 1, []bipartite.Edge{{Left: 0, Right: 0}, {Left: 1, Right: 0}})
 	m, _ := bipartite.NewGangModel(g, 1, []float64{1}, []bipartite.GangJob{{Demand: []float64{1}}, {Demand: []float64{1}}})
-	w, _ := baselines.NewGangLWTF(m)
+	w, _ := baselines.NewGangLWTF(m, baselines.GangLWTFSettings{})
 	for t := 0; t < 3; t++ {
 		x, _ := w.Decide(t, []bool{true, true})
 		fmt.Println(x)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/esdp"
+	"github.com/msched/msched/internal/esdpx"
 	"github.com/msched/msched/internal/snapshot"
 )
 
@@ -58,7 +59,7 @@ func newGangBase(m *bipartite.GangModel, name string, extra func(h *snapshot.Has
 	for c := range b.x {
 		b.x[c] = -1
 	}
-	h := esdp.GangFingerprint(b.format, m)
+	h := esdpx.GangFingerprint(b.format, m)
 	if extra != nil {
 		extra(h)
 	}
@@ -195,9 +196,9 @@ func (b *gangBase) decide(t int) ([]int, error) {
 }
 
 // Observe adds the realised rewards of the reported components to v^; see
-// esdp.ObserveGang for the checks. On error nothing changes.
+// esdp.GangPolicy.Observe for the checks. On error nothing changes.
 func (b *gangBase) Observe(t int, fb esdp.GangFeedback) error {
-	if err := esdp.ObserveGang(&b.stats, b.ch, b.x, b.decided, b.lastT, t, fb); err != nil {
+	if err := esdpObserveGang(&b.stats, b.ch, b.x, b.decided, b.lastT, t, fb); err != nil {
 		return err
 	}
 	b.decided = false
@@ -242,13 +243,10 @@ type GangHSWFSettings struct {
 // Validate returns nil: every GangHSWFSettings is valid.
 func (s GangHSWFSettings) Validate() error { return nil }
 
-// NewGangHSWF returns gang HSWF on m with at most one settings value (none
-// = the zero value); a nil m is an error.
-func NewGangHSWF(m *bipartite.GangModel, s ...GangHSWFSettings) (*GangHSWF, error) {
-	set, err := oneSettings(esdp.ErrSettings, "GangHSWF", s)
-	if err != nil {
-		return nil, err
-	}
+// NewGangHSWF returns gang HSWF on m with settings s; a nil m is an
+// error.
+func NewGangHSWF(m *bipartite.GangModel, s GangHSWFSettings) (*GangHSWF, error) {
+	set := s
 	b, err := newGangBase(m, "GangHSWF", nil)
 	if err != nil {
 		return nil, err
@@ -394,13 +392,10 @@ type GangLWTFSettings struct {
 // Validate returns nil: every GangLWTFSettings is valid.
 func (s GangLWTFSettings) Validate() error { return nil }
 
-// NewGangLWTF returns gang LWTF on m with at most one settings value (none
-// = the zero value); a nil m is an error.
-func NewGangLWTF(m *bipartite.GangModel, s ...GangLWTFSettings) (*GangLWTF, error) {
-	set, err := oneSettings(esdp.ErrSettings, "GangLWTF", s)
-	if err != nil {
-		return nil, err
-	}
+// NewGangLWTF returns gang LWTF on m with settings s; a nil m is an
+// error.
+func NewGangLWTF(m *bipartite.GangModel, s GangLWTFSettings) (*GangLWTF, error) {
+	set := s
 	b, err := newGangBase(m, "GangLWTF", nil)
 	if err != nil {
 		return nil, err

@@ -38,7 +38,7 @@ func (b *gangBase) unmarshal(data []byte, wait []int) error {
 	if err := snapshot.Decode(data, b.format, gangBaselineVersion, b.fp, &st); err != nil {
 		return fmt.Errorf("%w: %w", esdp.ErrSnapshot, err)
 	}
-	if err := esdp.CheckGangState(b.ch, &st.Stats, st.Started, st.LastT, st.Pending); err != nil {
+	if err := esdpCheckGangState(b.ch, &st.Stats, st.Started, st.LastT, st.Pending); err != nil {
 		return err
 	}
 	if wait != nil {
@@ -68,7 +68,7 @@ func (b *gangBase) unmarshal(data []byte, wait []int) error {
 // rebuild moves b onto nb (a fresh base on the new model), carrying the
 // statistics of the channels that remain (see esdp.GangPolicy.ChangeCluster).
 func (b *gangBase) rebuild(nb *gangBase, jobs, servers []int) error {
-	st, err := esdp.CarryGang(b.ch, nb.ch, &b.stats, jobs, servers)
+	st, err := esdpCarryGang(b.ch, nb.ch, &b.stats, jobs, servers)
 	if err != nil {
 		return err
 	}
@@ -88,15 +88,23 @@ func (h *GangHSWF) MarshalBinary() ([]byte, error) { return h.marshal(nil) }
 // the same model; errors wrap esdp.ErrSnapshot and leave h unchanged.
 func (h *GangHSWF) UnmarshalBinary(data []byte) error { return h.unmarshal(data, nil) }
 
-// ChangeCluster moves h, in place, onto the gang model m, carrying the
-// statistics of the channels that remain (see esdp.GangPolicy.ChangeCluster
-// for the Mapping: Ports are the job types). On error h is unchanged.
-func (h *GangHSWF) ChangeCluster(m *bipartite.GangModel, mp esdp.Mapping) error {
-	n, err := NewGangHSWF(m)
+// MarshalJSON returns the bytes of MarshalBinary.
+func (h *GangHSWF) MarshalJSON() ([]byte, error) { return h.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (h *GangHSWF) UnmarshalJSON(data []byte) error { return h.UnmarshalBinary(data) }
+
+// ChangeCluster moves h, in place, onto the gang model m built from its
+// current model by a bipartite.GangModel edit method with its mapping mp,
+// carrying the statistics of the channels that remain (see
+// esdp.GangPolicy.ChangeCluster); the settings stay h's. On error h is
+// unchanged.
+func (h *GangHSWF) ChangeCluster(m *bipartite.GangModel, mp bipartite.GangMapping) error {
+	n, err := NewGangHSWF(m, GangHSWFSettings{Logger: h.log})
 	if err != nil {
 		return err
 	}
-	return h.rebuild(&n.gangBase, mp.Ports, mp.Servers)
+	return h.rebuild(&n.gangBase, mp.Jobs, mp.Servers)
 }
 
 // MarshalBinary saves the learned state in the envelope of format
@@ -107,14 +115,20 @@ func (c *GangLCF) MarshalBinary() ([]byte, error) { return c.marshal(nil) }
 // wrap esdp.ErrSnapshot and leave c unchanged.
 func (c *GangLCF) UnmarshalBinary(data []byte) error { return c.unmarshal(data, nil) }
 
+// MarshalJSON returns the bytes of MarshalBinary.
+func (c *GangLCF) MarshalJSON() ([]byte, error) { return c.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (c *GangLCF) UnmarshalJSON(data []byte) error { return c.UnmarshalBinary(data) }
+
 // ChangeCluster moves c, in place, onto the gang model m with the same
 // unit costs; see GangHSWF.ChangeCluster. m must have the same K.
-func (c *GangLCF) ChangeCluster(m *bipartite.GangModel, mp esdp.Mapping) error {
-	n, err := NewGangLCF(m, GangLCFSettings{Cost: c.unit})
+func (c *GangLCF) ChangeCluster(m *bipartite.GangModel, mp bipartite.GangMapping) error {
+	n, err := NewGangLCF(m, GangLCFSettings{Cost: c.unit, Logger: c.log})
 	if err != nil {
 		return err
 	}
-	if err := c.rebuild(&n.gangBase, mp.Ports, mp.Servers); err != nil {
+	if err := c.rebuild(&n.gangBase, mp.Jobs, mp.Servers); err != nil {
 		return err
 	}
 	c.cost = n.cost
@@ -136,15 +150,21 @@ func (w *GangLWTF) UnmarshalBinary(data []byte) error {
 	return nil
 }
 
+// MarshalJSON returns the bytes of MarshalBinary.
+func (w *GangLWTF) MarshalJSON() ([]byte, error) { return w.MarshalBinary() }
+
+// UnmarshalJSON is UnmarshalBinary.
+func (w *GangLWTF) UnmarshalJSON(data []byte) error { return w.UnmarshalBinary(data) }
+
 // ChangeCluster moves w, in place, onto the gang model m; waiting times
 // follow their job types (0 for new ones). See GangHSWF.ChangeCluster.
-func (w *GangLWTF) ChangeCluster(m *bipartite.GangModel, mp esdp.Mapping) error {
-	n, err := NewGangLWTF(m)
+func (w *GangLWTF) ChangeCluster(m *bipartite.GangModel, mp bipartite.GangMapping) error {
+	n, err := NewGangLWTF(m, GangLWTFSettings{Logger: w.log})
 	if err != nil {
 		return err
 	}
-	old, jobs := w.wait, mp.Ports
-	if err := w.rebuild(&n.gangBase, mp.Ports, mp.Servers); err != nil {
+	old, jobs := w.wait, mp.Jobs
+	if err := w.rebuild(&n.gangBase, mp.Jobs, mp.Servers); err != nil {
 		return err
 	}
 	w.wait = n.wait

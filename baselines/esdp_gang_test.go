@@ -28,11 +28,11 @@ type gangPolicy interface {
 }
 
 func gangPolicies(t testing.TB, m *bipartite.GangModel) []gangPolicy {
-	h, err := NewGangHSWF(m)
+	h, err := NewGangHSWF(m, GangHSWFSettings{})
 	require.NoError(t, err)
 	c, err := NewGangLCF(m, GangLCFSettings{})
 	require.NoError(t, err)
-	w, err := NewGangLWTF(m)
+	w, err := NewGangLWTF(m, GangLWTFSettings{})
 	require.NoError(t, err)
 	return []gangPolicy{h, c, w}
 }
@@ -128,9 +128,9 @@ func TestGangBaselinesSnapshot(t *testing.T) {
 }
 
 func TestGangBaselinesHostile(t *testing.T) {
-	_, err := NewGangHSWF(nil)
+	_, err := NewGangHSWF(nil, GangHSWFSettings{})
 	require.Error(t, err)
-	_, err = NewGangLWTF(nil)
+	_, err = NewGangLWTF(nil, GangLWTFSettings{})
 	require.Error(t, err)
 	_, err = NewGangLCF(nil, GangLCFSettings{})
 	require.ErrorIs(t, err, esdp.ErrDimension)
@@ -186,7 +186,7 @@ func TestGangBaselinesAllocs(t *testing.T) {
 func TestGangChangeClusterBaselines(t *testing.T) {
 	in := gangInstance(t, 7)
 	m := in.Model
-	w, err := NewGangLWTF(m)
+	w, err := NewGangLWTF(m, GangLWTFSettings{})
 	require.NoError(t, err)
 	arr := make([]bool, m.NumJobs())
 	for l := range arr {
@@ -236,7 +236,7 @@ func TestGangChangeClusterBaselines(t *testing.T) {
 	for i := 0; i < oldCh.Len(); i++ {
 		counts[[2]int{oldCh.Component(i), oldCh.Server(i)}] = w.Count(i)
 	}
-	require.NoError(t, w.ChangeCluster(nm, esdp.Mapping{}))
+	require.NoError(t, w.ChangeCluster(nm, bipartite.GangMapping{}))
 	for l := range waits {
 		require.Equal(t, waits[l], w.Wait(l))
 	}

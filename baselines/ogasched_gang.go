@@ -2,7 +2,9 @@ package baselines
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 
@@ -52,20 +54,65 @@ var (
 	_ ogasched.GangOnlinePolicy = (*GangFirstFit)(nil)
 )
 
-// GangDRFSettings configures GangDRF; the zero value is the only setup.
-type GangDRFSettings struct{}
+// GangDRFSettings configures GangDRF; the zero value is the baseline as
+// described, without logging.
+type GangDRFSettings struct {
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family "ogasched", policy, slot, served) and an Info record
+	// "rebuild" per ChangeCluster.
+	Logger *slog.Logger
+}
 
-// GangFairnessSettings configures GangFairness; the zero value is the only setup.
-type GangFairnessSettings struct{}
+// Validate returns nil: every GangDRFSettings is valid.
+func (s GangDRFSettings) Validate() error { return nil }
 
-// GangBinPackingSettings configures GangBinPacking; the zero value is the only setup.
-type GangBinPackingSettings struct{}
+// GangFairnessSettings configures GangFairness; the zero value is the baseline as
+// described, without logging.
+type GangFairnessSettings struct {
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family "ogasched", policy, slot, served) and an Info record
+	// "rebuild" per ChangeCluster.
+	Logger *slog.Logger
+}
 
-// GangSpreadingSettings configures GangSpreading; the zero value is the only setup.
-type GangSpreadingSettings struct{}
+// Validate returns nil: every GangFairnessSettings is valid.
+func (s GangFairnessSettings) Validate() error { return nil }
 
-// GangFirstFitSettings configures GangFirstFit; the zero value is the only setup.
-type GangFirstFitSettings struct{}
+// GangBinPackingSettings configures GangBinPacking; the zero value is the baseline as
+// described, without logging.
+type GangBinPackingSettings struct {
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family "ogasched", policy, slot, served) and an Info record
+	// "rebuild" per ChangeCluster.
+	Logger *slog.Logger
+}
+
+// Validate returns nil: every GangBinPackingSettings is valid.
+func (s GangBinPackingSettings) Validate() error { return nil }
+
+// GangSpreadingSettings configures GangSpreading; the zero value is the baseline as
+// described, without logging.
+type GangSpreadingSettings struct {
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family "ogasched", policy, slot, served) and an Info record
+	// "rebuild" per ChangeCluster.
+	Logger *slog.Logger
+}
+
+// Validate returns nil: every GangSpreadingSettings is valid.
+func (s GangSpreadingSettings) Validate() error { return nil }
+
+// GangFirstFitSettings configures GangFirstFit; the zero value is the baseline as
+// described, without logging.
+type GangFirstFitSettings struct {
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family "ogasched", policy, slot, served) and an Info record
+	// "rebuild" per ChangeCluster.
+	Logger *slog.Logger
+}
+
+// Validate returns nil: every GangFirstFitSettings is valid.
+func (s GangFirstFitSettings) Validate() error { return nil }
 
 type ogaGangOrder int
 
@@ -97,6 +144,7 @@ type ogaGangBase struct {
 	keys    []ogaGangJobKey
 	last    int
 	model   string
+	log     *slog.Logger
 }
 
 type ogaGangJobKey struct {
@@ -230,6 +278,9 @@ func (b *ogaGangBase) Decide(t int, x []float64) (ogasched.GangDecision, error) 
 				b.served[jk.l]++
 			}
 		}
+	}
+	if b.log != nil {
+		logDecide(b.log, "ogasched", b.name, t, slog.Int("jobs", len(b.keys)))
 	}
 	return ogasched.GangDecision{Server: b.server}, nil
 }
@@ -367,6 +418,44 @@ func (b *ogaGangBase) UnmarshalBinary(data []byte) error {
 // MarshalJSON returns the bytes of MarshalBinary.
 func (b *ogaGangBase) MarshalJSON() ([]byte, error) { return b.MarshalBinary() }
 
+// ChangeCluster moves the baseline, in place, onto model, a changed
+// cluster built from its current model by a bipartite.GangModel edit
+// method (AddServer, RemoveServer, AddJob, RemoveJob) with its mapping mp,
+// under the cluster-change contract of package bipartite. The settings
+// stay the baseline's. The slot of the last Decide carries over;
+// FAIRNESS-gang's served and arrived counts follow their job types
+// through mp.Jobs (0 for a new job type); DRF-gang's dominant shares are
+// recomputed on model. A snapshot taken afterwards restores into the
+// same constructor on model. On error (a nil model, a bad mapping:
+// ogasched.ErrDimension) the baseline is unchanged.
+func (b *ogaGangBase) ChangeCluster(model *bipartite.GangModel, mp bipartite.GangMapping) error {
+	nb, err := newOgaGangBase(b.name, model, b.order, b.pick)
+	if err != nil {
+		return err
+	}
+	jobs, err := bipartite.ResolveMapping("GangMapping.Jobs", mp.Jobs, model.NumJobs(), b.m.NumJobs())
+	if err != nil {
+		return fmt.Errorf("%w: baselines: %s: ChangeCluster: %w", ogasched.ErrDimension, b.name, err)
+	}
+	if _, err := bipartite.ResolveMapping("GangMapping.Servers", mp.Servers, model.NumServers(), b.m.NumServers()); err != nil {
+		return fmt.Errorf("%w: baselines: %s: ChangeCluster: %w", ogasched.ErrDimension, b.name, err)
+	}
+	if b.served != nil {
+		for l, ol := range jobs {
+			if ol >= 0 {
+				nb.served[l], nb.arrived[l] = b.served[ol], b.arrived[ol]
+			}
+		}
+	}
+	nb.last, nb.log = b.last, b.log
+	*b = *nb
+	if b.log != nil {
+		b.log.LogAttrs(context.Background(), slog.LevelInfo, "rebuild", slog.String("family", "ogasched"), slog.String("policy", b.name),
+			slog.Int("slot", b.last), slog.Int("jobs", model.NumJobs()), slog.Int("servers", model.NumServers()))
+	}
+	return nil
+}
+
 // UnmarshalJSON is UnmarshalBinary.
 func (b *ogaGangBase) UnmarshalJSON(data []byte) error { return b.UnmarshalBinary(data) }
 
@@ -374,11 +463,12 @@ func (b *ogaGangBase) UnmarshalJSON(data []byte) error { return b.UnmarshalBinar
 type GangDRF struct{ *ogaGangBase }
 
 // NewGangDRF returns DRF-gang on m; a nil model wraps ogasched.ErrDimension.
-func NewGangDRF(m *bipartite.GangModel, _ GangDRFSettings) (*GangDRF, error) {
+func NewGangDRF(m *bipartite.GangModel, s GangDRFSettings) (*GangDRF, error) {
 	b, err := newOgaGangBase("DRF-gang", m, orderDRF, pickFirst)
 	if err != nil {
 		return nil, err
 	}
+	b.log = s.Logger
 	return &GangDRF{b}, nil
 }
 
@@ -386,11 +476,12 @@ func NewGangDRF(m *bipartite.GangModel, _ GangDRFSettings) (*GangDRF, error) {
 type GangFairness struct{ *ogaGangBase }
 
 // NewGangFairness returns FAIRNESS-gang on m; a nil model wraps ogasched.ErrDimension.
-func NewGangFairness(m *bipartite.GangModel, _ GangFairnessSettings) (*GangFairness, error) {
+func NewGangFairness(m *bipartite.GangModel, s GangFairnessSettings) (*GangFairness, error) {
 	b, err := newOgaGangBase("FAIRNESS-gang", m, orderFair, pickFirst)
 	if err != nil {
 		return nil, err
 	}
+	b.log = s.Logger
 	return &GangFairness{b}, nil
 }
 
@@ -398,11 +489,12 @@ func NewGangFairness(m *bipartite.GangModel, _ GangFairnessSettings) (*GangFairn
 type GangBinPacking struct{ *ogaGangBase }
 
 // NewGangBinPacking returns BINPACKING-gang on m; a nil model wraps ogasched.ErrDimension.
-func NewGangBinPacking(m *bipartite.GangModel, _ GangBinPackingSettings) (*GangBinPacking, error) {
+func NewGangBinPacking(m *bipartite.GangModel, s GangBinPackingSettings) (*GangBinPacking, error) {
 	b, err := newOgaGangBase("BINPACKING-gang", m, orderIndex, pickMost)
 	if err != nil {
 		return nil, err
 	}
+	b.log = s.Logger
 	return &GangBinPacking{b}, nil
 }
 
@@ -410,11 +502,12 @@ func NewGangBinPacking(m *bipartite.GangModel, _ GangBinPackingSettings) (*GangB
 type GangSpreading struct{ *ogaGangBase }
 
 // NewGangSpreading returns SPREADING-gang on m; a nil model wraps ogasched.ErrDimension.
-func NewGangSpreading(m *bipartite.GangModel, _ GangSpreadingSettings) (*GangSpreading, error) {
+func NewGangSpreading(m *bipartite.GangModel, s GangSpreadingSettings) (*GangSpreading, error) {
 	b, err := newOgaGangBase("SPREADING-gang", m, orderIndex, pickLeast)
 	if err != nil {
 		return nil, err
 	}
+	b.log = s.Logger
 	return &GangSpreading{b}, nil
 }
 
@@ -423,17 +516,22 @@ func NewGangSpreading(m *bipartite.GangModel, _ GangSpreadingSettings) (*GangSpr
 type GangFirstFit struct{ *ogaGangBase }
 
 // NewGangFirstFit returns FIRSTFIT-gang on m; a nil model wraps ogasched.ErrDimension.
-func NewGangFirstFit(m *bipartite.GangModel, _ GangFirstFitSettings) (*GangFirstFit, error) {
+func NewGangFirstFit(m *bipartite.GangModel, s GangFirstFitSettings) (*GangFirstFit, error) {
 	b, err := newOgaGangBase("FIRSTFIT-gang", m, orderIndex, pickFirst)
 	if err != nil {
 		return nil, err
 	}
+	b.log = s.Logger
 	return &GangFirstFit{b}, nil
 }
 
-// NewGangBaseline returns the gang baseline called name (one of
-// GangBaselineNames) on m; an unknown name wraps ogasched.ErrSettings.
-func NewGangBaseline(name string, m *bipartite.GangModel) (ogasched.GangOnlinePolicy, error) {
+// GangBaselineByName returns the gang baseline called name (one of
+// GangBaselineNames) on m with its zero settings, as the family's
+// interface: a helper for command lines and tables of policies. Code that
+// knows which baseline it wants calls its constructor (NewGangDRF, ...),
+// which returns the concrete type. An unknown name wraps
+// ogasched.ErrSettings.
+func GangBaselineByName(name string, m *bipartite.GangModel) (ogasched.GangOnlinePolicy, error) {
 	switch name {
 	case "DRF-gang":
 		return ogaGangPolicy(NewGangDRF(m, GangDRFSettings{}))

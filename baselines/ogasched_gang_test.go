@@ -36,7 +36,7 @@ func TestGangBaselinesFeasible(t *testing.T) {
 	for seed := uint64(1); seed <= 25; seed++ {
 		in := ogaGangInstance(t, seed, 2+int(seed%8), 2+int(seed%9))
 		for _, name := range GangBaselineNames {
-			pol, err := NewGangBaseline(name, in.Model)
+			pol, err := GangBaselineByName(name, in.Model)
 			require.NoError(t, err)
 			rng := rand.New(rand.NewPCG(seed, 2))
 			for slot := range 30 {
@@ -151,7 +151,7 @@ func TestGangOrders(t *testing.T) {
 func TestGangBaselinesHostileAndSnapshot(t *testing.T) {
 	_, err := NewGangDRF(nil, GangDRFSettings{})
 	require.ErrorIs(t, err, ogasched.ErrDimension)
-	_, err = NewGangBaseline("nope", nil)
+	_, err = GangBaselineByName("nope", nil)
 	require.ErrorIs(t, err, ogasched.ErrSettings)
 	in := ogaGangInstance(t, 1, 4, 5)
 	J := in.Model.NumJobs()
@@ -195,7 +195,7 @@ func TestGangBaselinesZeroAllocs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	x, _ := ogaGangX(rng, in.Model.NumJobs(), 0.7)
 	for _, name := range GangBaselineNames {
-		pol, err := NewGangBaseline(name, in.Model)
+		pol, err := GangBaselineByName(name, in.Model)
 		require.NoError(t, err)
 		slot := 0
 		allocs := testing.AllocsPerRun(20, func() {
@@ -206,4 +206,50 @@ func TestGangBaselinesZeroAllocs(t *testing.T) {
 		})
 		require.Zero(t, allocs, name)
 	}
+}
+
+// TestGangFairnessChangeClusterKeepsCounts: FAIRNESS-gang's served and
+// arrived counts follow their job types through ChangeCluster (a removed
+// job type's go, a new one starts at 0), and a server change keeps them
+// all; the other gang baselines keep their slot.
+func TestGangFairnessChangeClusterKeepsCounts(t *testing.T) {
+	in := ogaGangInstance(t, 3, 4, 5)
+	m := in.Model
+	f, err := NewGangFairness(m, GangFairnessSettings{})
+	require.NoError(t, err)
+	rng := rand.New(rand.NewPCG(2, 2))
+	for s := range 20 {
+		x, _ := ogaGangX(rng, m.NumJobs(), 0.8)
+		_, err := f.Decide(s, x)
+		require.NoError(t, err)
+	}
+	served, arrived := slices.Clone(f.served), slices.Clone(f.arrived)
+	require.NotZero(t, arrived[1])
+
+	m2, mp, err := m.RemoveJob(0)
+	require.NoError(t, err)
+	require.NoError(t, f.ChangeCluster(m2, mp))
+	require.Equal(t, served[1:], f.served)
+	require.Equal(t, arrived[1:], f.arrived)
+	_, err = f.Decide(19, make([]float64, m2.NumJobs()))
+	require.ErrorIs(t, err, ogasched.ErrSlot) // the slot carried over
+
+	m3, mp, err := m2.AddJob(bipartite.GangJob{Demand: make([]float64, m2.K())}, []int{0})
+	require.NoError(t, err)
+	require.NoError(t, f.ChangeCluster(m3, mp))
+	require.Equal(t, append(served[1:], 0), f.served)
+	require.Equal(t, append(arrived[1:], 0), f.arrived)
+
+	m4, mp, err := m3.RemoveServer(0)
+	require.NoError(t, err)
+	require.NoError(t, f.ChangeCluster(m4, mp))
+	require.Equal(t, append(served[1:], 0), f.served)
+
+	// A bad mapping leaves the baseline as it was.
+	before, err := f.MarshalBinary()
+	require.NoError(t, err)
+	require.ErrorIs(t, f.ChangeCluster(m3, bipartite.GangMapping{Jobs: []int{0}}), ogasched.ErrDimension)
+	after, err := f.MarshalBinary()
+	require.NoError(t, err)
+	require.Equal(t, before, after)
 }

@@ -54,8 +54,9 @@ type GangSettings struct {
 	// Rounds bounds the tangent rounds per slot (each one gang knapsack),
 	// 0..64; 0 means 4.
 	Rounds int
-	// Logger, if not nil, receives one Debug record "esdp.gang.decide" per
-	// Decide.
+	// Logger, if not nil, receives one Debug record "decide" per Decide
+	// (family "esdp", policy, slot, then explore, index, gap, rounds,
+	// nodes) and an Info record "rebuild" per ChangeCluster.
 	Logger *slog.Logger
 }
 
@@ -346,8 +347,8 @@ func (p *GangPolicy) finish(t int, x []int, info GangSlotInfo) []int {
 	p.last = info
 	p.decided, p.started, p.lastT = true, true, t
 	if p.set.Logger != nil {
-		p.set.Logger.LogAttrs(context.Background(), slog.LevelDebug, "esdp.gang.decide",
-			slog.Int("slot", t), slog.Bool("explore", info.Explore), slog.Float64("index", info.Index),
+		p.set.Logger.LogAttrs(context.Background(), slog.LevelDebug, "decide",
+			slog.String("family", "esdp"), slog.String("policy", p.Name()), slog.Int("slot", t), slog.Bool("explore", info.Explore), slog.Float64("index", info.Index),
 			slog.Float64("gap", info.Gap), slog.Int("rounds", info.Rounds), slog.Int64("nodes", info.Nodes))
 	}
 	return p.out
@@ -359,7 +360,7 @@ func (p *GangPolicy) finish(t int, x []int, info GangSlotInfo) []int {
 // decision's is an error wrapping ErrValue, as is a reward outside [0,1];
 // on any error the policy is unchanged.
 func (p *GangPolicy) Observe(t int, fb GangFeedback) error {
-	if err := ObserveGang(&p.stats, p.ch, p.x, p.decided, p.lastT, t, fb); err != nil {
+	if err := observeGang(&p.stats, p.ch, p.x, p.decided, p.lastT, t, fb); err != nil {
 		return err
 	}
 	p.decided = false

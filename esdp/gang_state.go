@@ -1,10 +1,13 @@
 package esdp
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"math"
 
 	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/internal/esdpx"
 	"github.com/msched/msched/internal/snapshot"
 )
 
@@ -23,32 +26,14 @@ type gangState struct {
 	Pending []int `json:"pending"`
 }
 
-// GangFingerprint returns the model fingerprint of a snapshot written by a
-// gang policy of format on m: the graph, K, capacities, demands and m_l.
-// Gang policies of the family (and the gang baselines) add their settings.
-func GangFingerprint(format string, m *bipartite.GangModel) *snapshot.Hasher {
-	h := snapshot.NewHasher(format)
-	g := m.Graph()
-	h.Int(g.NumLeft()).Int(g.NumRight()).Int(g.NumEdges()).Int(m.K())
-	for e := 0; e < g.NumEdges(); e++ {
-		ed := g.Edge(e)
-		h.Int(ed.Left).Int(ed.Right)
-	}
-	for r := 0; r < m.NumServers(); r++ {
-		h.Floats(m.Capacity(r))
-	}
-	for l := 0; l < m.NumJobs(); l++ {
-		lo, hi := m.Components(l)
-		h.Int(hi - lo).Int(m.Min(l))
-		for c := lo; c < hi; c++ {
-			h.Floats(m.Demand(c))
-		}
-	}
-	return h
+func init() {
+	esdpx.CarryGang = carryGang
+	esdpx.ObserveGang = observeGang
+	esdpx.CheckGangState = checkGangState
 }
 
 func (p *GangPolicy) fingerprint() string {
-	h := GangFingerprint(gangFormat, p.model)
+	h := esdpx.GangFingerprint(gangFormat, p.model)
 	o := p.set.Oracle
 	h.Int(p.m).Int(p.set.Rounds).Int(int(o.Method)).Int(int(o.nodes())).Int(o.iterations())
 	for _, t := range [...]int{1, 2, 10, 1000} {
@@ -87,7 +72,7 @@ func (p *GangPolicy) UnmarshalBinary(data []byte) error {
 	if err := snapshot.Decode(data, gangFormat, gangVersion, p.fp, &st); err != nil {
 		return fmt.Errorf("%w: %w", ErrSnapshot, err)
 	}
-	if err := CheckGangState(p.ch, &st.Stats, st.Started, st.LastT, st.Pending); err != nil {
+	if err := checkGangState(p.ch, &st.Stats, st.Started, st.LastT, st.Pending); err != nil {
 		return err
 	}
 	p.stats = st.Stats
@@ -112,13 +97,16 @@ func (p *GangPolicy) MarshalJSON() ([]byte, error) { return p.MarshalBinary() }
 // UnmarshalJSON is UnmarshalBinary.
 func (p *GangPolicy) UnmarshalJSON(data []byte) error { return p.UnmarshalBinary(data) }
 
-// CheckGangState validates the common part of a saved state of a gang
+// checkGangState validates the common part of a saved state of a gang
 // policy of this family on the channels ch: statistics of ch.Len()
 // channels with no play of a channel that does not fit, the slot
 // bookkeeping, and a pending placement (nil, or one server or -1 per
 // component) that GangModel.Check passes with the jobs it places as
 // arrived. Errors wrap ErrSnapshot.
-func CheckGangState(ch *GangChannels, st *Stats, started bool, lastT int, pending []int) error {
+func checkGangState(ch *GangChannels, st *Stats, started bool, lastT int, pending []int) error {
+	if ch == nil || st == nil {
+		return fmt.Errorf("%w: %w: nil channels or statistics", ErrSnapshot, ErrDimension)
+	}
 	if st.Len() != ch.Len() {
 		return fmt.Errorf("%w: %w: statistics of %d channels, want %d", ErrSnapshot, ErrDimension, st.Len(), ch.Len())
 	}
@@ -162,53 +150,53 @@ func CheckGangState(ch *GangChannels, st *Stats, started bool, lastT int, pendin
 	return nil
 }
 
-// ChangeCluster moves p, in place, onto the gang model model (servers,
-// job types or components added or removed, capacities or demands
-// changed), under the cluster-change contract of package bipartite,
-// keeping what it learned about the channels that remain. mp.Ports[l']
-// is the index in the current model of job type l' of model (the job
-// types are the ports of the family), mp.Servers[r'] that of server r',
-// -1 for a new one; a nil slice is the identity on the indices both
-// models have. Component q of job l' continues component q of
-// mp.Ports[l'] (if it has one); the channel (l', q, r') keeps n and the
-// reward sum of (mp.Ports[l'], q, mp.Servers[r']) if that channel exists
-// now and fits in the new model, and starts unplayed otherwise
-// (ESDP-gang explores it first).
+// ChangeCluster moves p, in place, onto the gang model model, built from
+// p's current model by a bipartite.GangModel edit method (AddServer,
+// RemoveServer, AddJob, RemoveJob) with its mapping mp, under the
+// cluster-change contract of package bipartite, keeping what it learned
+// about the channels that remain. mp.Jobs[l'] is the index in the current
+// model of job type l' of model, mp.Servers[r'] that of server r', -1 for
+// a new one; a nil slice is the identity on the indices both models have.
+// Component q of job type l' continues component q of mp.Jobs[l'] (if it
+// has one); the channel (l', q, r') keeps n and the reward sum of
+// (mp.Jobs[l'], q, mp.Servers[r']) if that channel exists now and fits in
+// the new model, and starts unplayed otherwise (ESDP-gang explores it
+// first). The settings stay those given to NewGang.
 //
 // The slot bookkeeping is kept (the next Decide still needs a later t); a
 // decision awaiting its Observe is dropped; m is recomputed from the
-// settings given to NewGang. A snapshot taken after the change restores
-// into a policy built by NewGang on model; snapshots taken before it no
-// longer restore into p. On error p is unchanged.
-func (p *GangPolicy) ChangeCluster(model *bipartite.GangModel, mp Mapping) error {
+// settings. A snapshot taken after the change restores into a policy
+// built by NewGang on model; snapshots taken before it no longer restore
+// into p. On error (a nil or invalid model, a bad mapping: ErrDimension)
+// p is unchanged.
+func (p *GangPolicy) ChangeCluster(model *bipartite.GangModel, mp bipartite.GangMapping) error {
 	np, err := NewGang(model, p.set)
 	if err != nil {
 		return err
 	}
-	st, err := carryGang(p.ch, np.ch, &p.stats, mp.Ports, mp.Servers)
+	st, err := carryGang(p.ch, np.ch, &p.stats, mp.Jobs, mp.Servers)
 	if err != nil {
 		return err
 	}
 	np.stats = st
 	np.started, np.lastT = p.started, p.lastT
 	*p = *np
+	if p.set.Logger != nil {
+		p.set.Logger.LogAttrs(context.Background(), slog.LevelInfo, "rebuild", slog.String("family", "esdp"),
+			slog.String("policy", p.Name()), slog.Int("slot", p.lastT), slog.Int("jobs", model.NumJobs()), slog.Int("servers", model.NumServers()))
+	}
 	return nil
 }
 
-// CarryGang returns the per-channel statistics st of channels from carried
+// carryGang returns the per-channel statistics st of channels from carried
 // to the channels to, mapping job types and servers as
-// GangPolicy.ChangeCluster does.
-// Errors wrap ErrDimension.
-func CarryGang(from, to *GangChannels, st *Stats, jobs, servers []int) (Stats, error) {
-	return carryGang(from, to, st, jobs, servers)
-}
-
+// GangPolicy.ChangeCluster does. Errors wrap ErrDimension.
 func carryGang(from, to *GangChannels, st *Stats, jobs, servers []int) (Stats, error) {
 	if from == nil || to == nil || st == nil {
-		return Stats{}, fmt.Errorf("%w: CarryGang: nil channels or statistics", ErrDimension)
+		return Stats{}, fmt.Errorf("%w: ChangeCluster: nil channels or statistics", ErrDimension)
 	}
 	if st.Len() != from.Len() {
-		return Stats{}, fmt.Errorf("%w: CarryGang: statistics of %d channels, want %d", ErrDimension, st.Len(), from.Len())
+		return Stats{}, fmt.Errorf("%w: ChangeCluster: statistics of %d channels, want %d", ErrDimension, st.Len(), from.Len())
 	}
 	fm, tm := from.model, to.model
 	jm, err := vertexMap("jobs", jobs, tm.NumJobs(), fm.NumJobs())

@@ -5,7 +5,7 @@ import (
 	"math"
 )
 
-// ObserveGang checks the feedback fb of slot t against the placement x of
+// observeGang checks the feedback fb of slot t against the placement x of
 // the decision awaiting it (decided, made at slot lastT) on the channels
 // ch, and adds the reported rewards to the per-channel statistics st. A
 // component may be reported on the server x placed it on, or as -1 (no
@@ -14,7 +14,10 @@ import (
 // another server, a reward outside [0,1], a count at math.MaxInt); st is
 // then unchanged. Gang policies of the family (and the gang baselines)
 // call it from Observe.
-func ObserveGang(st *Stats, ch *GangChannels, x []int, decided bool, lastT, t int, fb GangFeedback) error {
+func observeGang(st *Stats, ch *GangChannels, x []int, decided bool, lastT, t int, fb GangFeedback) error {
+	if st == nil || ch == nil {
+		return fmt.Errorf("%w: nil statistics or channels", ErrDimension)
+	}
 	if !decided {
 		return fmt.Errorf("%w: feedback for slot %d without a pending decision (Observe follows each Decide once)", ErrSlot, t)
 	}

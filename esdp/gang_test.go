@@ -283,8 +283,8 @@ func TestGangChangeCluster(t *testing.T) {
 	for i := 0; i < oldCh.Len(); i++ {
 		counts[[2]int{oldCh.Component(i), oldCh.Server(i)}] = p.Count(i)
 	}
-	require.ErrorIs(t, p.ChangeCluster(nm, Mapping{Servers: servers[:1]}), ErrDimension)
-	require.NoError(t, p.ChangeCluster(nm, Mapping{Servers: servers}))
+	require.ErrorIs(t, p.ChangeCluster(nm, bipartite.GangMapping{Servers: servers[:1]}), ErrDimension)
+	require.NoError(t, p.ChangeCluster(nm, bipartite.GangMapping{Servers: servers}))
 	ch := p.Channels()
 	kept := 0
 	for i := 0; i < ch.Len(); i++ {

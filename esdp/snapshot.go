@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/msched/msched/internal/esdpx"
 	"github.com/msched/msched/internal/snapshot"
 )
 
@@ -24,23 +25,8 @@ type policyState struct {
 	Pending []int `json:"pending"`
 }
 
-// Fingerprint returns the model fingerprint of a snapshot written by a
-// policy of format on cl: the graph, K, the demands and capacities.
-// (Costs are included too: LCF's decisions depend on them.) Policies of
-// this family add their own settings to it.
-func Fingerprint(format string, cl *Cluster) *snapshot.Hasher {
-	h := snapshot.NewHasher(format)
-	g := cl.Graph
-	h.Int(g.NumLeft()).Int(g.NumRight()).Int(g.NumEdges())
-	for e := 0; e < g.NumEdges(); e++ {
-		ed := g.Edge(e)
-		h.Int(ed.Left).Int(ed.Right)
-	}
-	return h.Int(cl.K).Ints(cl.Demand).Ints(cl.Capacity).Floats(cl.Cost)
-}
-
 func (p *Policy) fingerprint() string {
-	h := Fingerprint(policyFormat, p.cl)
+	h := esdpx.ClusterFingerprint(policyFormat, p.cl.Graph, p.cl.K, p.cl.Demand, p.cl.Capacity, p.cl.Cost)
 	o := p.set.Oracle
 	h.Int(p.m).Float(p.set.Alpha).Int(boolInt(p.set.SolveThenZero)).
 		Int(int(o.maxBytes())).Int(int(o.maxNodes())).Int(int(o.Knapsack)).Int(int(o.MaxCells)).Int(int(p.set.Mode))

@@ -252,7 +252,7 @@ func (o *Policy) rebuild(q *Problem, m Mapping) (*Policy, error) {
 	clear(n.grad)
 	n.decided, n.observed = o.decided, o.observed
 	if o.log != nil {
-		o.log.Info("rebuild", "family", "ogasched", "policy", o.Name(), "slot", o.decided, "ports", q.NumPorts(), "nodes", q.NumNodes(), "edges", q.Graph.NumEdges(), "carriedEdges", carried)
+		o.log.Info("rebuild", "family", "ogasched", "policy", o.logName(), "slot", o.decided, "ports", q.NumPorts(), "nodes", q.NumNodes(), "edges", q.Graph.NumEdges(), "carriedEdges", carried)
 	}
 	return n, nil
 }

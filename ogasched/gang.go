@@ -257,6 +257,7 @@ func newGang(model *bipartite.GangModel, s GangSettings, relax *Problem, inner *
 		o.server[i] = -1
 	}
 	o.model = gangFingerprint(model, relax, inner.model, s)
+	inner.logAs = o.Name()
 	return o
 }
 
@@ -266,6 +267,22 @@ func (o *GangPolicy) Name() string {
 		return "OGASched-gang(literal)"
 	}
 	return "OGASched-gang"
+}
+
+// Settings returns the settings the policy runs with: those given to
+// NewGang, with Utility following the servers through every
+// ChangeCluster (Init is not kept). A snapshot restores into
+// NewGang(model, p.Settings()) on the policy's current model.
+func (o *GangPolicy) Settings() GangSettings {
+	s := o.set
+	if s.Utility != nil {
+		s.Utility = make([][]utility.Utility, len(o.set.Utility))
+		for r, u := range o.set.Utility {
+			s.Utility[r] = slices.Clone(u)
+		}
+	}
+	s.Beta = slices.Clone(s.Beta)
+	return s
 }
 
 // Model returns the gang model the policy was built on.

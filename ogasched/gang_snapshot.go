@@ -6,6 +6,7 @@ import (
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/internal/snapshot"
+	"github.com/msched/msched/utility"
 )
 
 // Snapshot format of a GangPolicy.
@@ -85,15 +86,7 @@ func (o *GangPolicy) MarshalJSON() ([]byte, error) { return o.MarshalBinary() }
 // UnmarshalJSON is UnmarshalBinary.
 func (o *GangPolicy) UnmarshalJSON(data []byte) error { return o.UnmarshalBinary(data) }
 
-// GangMapping relates a changed gang model to the one it was derived from:
-// Jobs[l'] is the old job type that new job type l' continues (-1: new),
-// Servers[r'] the old server that new server r' continues (-1: new). Each
-// old index appears at most once.
-type GangMapping struct {
-	Jobs, Servers []int
-}
-
-// Rebuild returns OGASched-gang on model, a changed cluster, with settings
+// rebuild returns OGASched-gang on model, a changed cluster, with settings
 // s (which must fit model: Utility per new server), carrying the learned
 // relaxation over as Policy.Rebuild does: component q of new job l'
 // continues component q of old job Jobs[l'] when the old job has one, and
@@ -102,28 +95,46 @@ type GangMapping struct {
 // over. o is not changed. Errors wrap ErrDimension, ErrValue or
 // ErrSettings (a nil model, a different K, an invalid mapping, settings
 // that NewGang rejects).
-func (o *GangPolicy) Rebuild(model *bipartite.GangModel, s GangSettings, mp GangMapping) (*GangPolicy, error) {
+func (o *GangPolicy) rebuild(model *bipartite.GangModel, s GangSettings, mp bipartite.GangMapping) (*GangPolicy, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	if model == nil {
-		return nil, fmt.Errorf("%w: Rebuild: nil gang model", ErrDimension)
+		return nil, fmt.Errorf("%w: ChangeCluster: nil gang model", ErrDimension)
 	}
 	if model.K() != o.m.K() {
-		return nil, fmt.Errorf("%w: Rebuild: K = %d, the policy's model has K = %d", ErrDimension, model.K(), o.m.K())
+		return nil, fmt.Errorf("%w: ChangeCluster: K = %d, the policy's model has K = %d", ErrDimension, model.K(), o.m.K())
 	}
-	if err := checkMap("Jobs", mp.Jobs, model.NumJobs(), o.m.NumJobs()); err != nil {
-		return nil, err
+	jobs, err := bipartite.ResolveMapping("GangMapping.Jobs", mp.Jobs, model.NumJobs(), o.m.NumJobs())
+	if err != nil {
+		return nil, fmt.Errorf("%w: ChangeCluster: %w", ErrDimension, err)
 	}
-	if err := checkMap("Servers", mp.Servers, model.NumServers(), o.m.NumServers()); err != nil {
-		return nil, err
+	servers, err := bipartite.ResolveMapping("GangMapping.Servers", mp.Servers, model.NumServers(), o.m.NumServers())
+	if err != nil {
+		return nil, fmt.Errorf("%w: ChangeCluster: %w", ErrDimension, err)
+	}
+	if s.Utility != nil {
+		// Utility follows the servers; a new server gets the zero value's
+		// linear a = 1 for every type.
+		u := make([][]utility.Utility, model.NumServers())
+		for r, or := range servers {
+			if or >= 0 && or < len(s.Utility) {
+				u[r] = slices.Clone(s.Utility[or])
+				continue
+			}
+			u[r] = make([]utility.Utility, model.K())
+			for k := range u[r] {
+				u[r][k] = utility.Utility{Kind: utility.Linear, A: 1}
+			}
+		}
+		s.Utility = u
 	}
 	relax, err := GangRelaxation(model, s)
 	if err != nil {
 		return nil, err
 	}
 	ports := slices.Repeat([]int{-1}, model.NumComponents())
-	for l, ol := range mp.Jobs {
+	for l, ol := range jobs {
 		if ol < 0 {
 			continue
 		}
@@ -138,7 +149,7 @@ func (o *GangPolicy) Rebuild(model *bipartite.GangModel, s GangSettings, mp Gang
 	in := o.inner
 	saved := in.set
 	in.set = Settings{Step: s.Step, Horizon: s.Horizon, Workers: s.Workers, Logger: s.Logger}
-	inner, err := in.Rebuild(relax, Mapping{Ports: ports, Nodes: mp.Servers})
+	inner, err := in.rebuild(relax, Mapping{Ports: ports, Nodes: servers})
 	in.set = saved
 	if err != nil {
 		return nil, err
@@ -147,14 +158,21 @@ func (o *GangPolicy) Rebuild(model *bipartite.GangModel, s GangSettings, mp Gang
 	return newGang(model, s, relax, inner), nil
 }
 
-// ChangeCluster moves o, in place, onto model, a changed cluster, under
-// the cluster-change contract of package bipartite, with the settings s
-// (Utility per new server) and the mapping mp: it is Rebuild whose result
-// replaces o. A snapshot taken afterwards restores into NewGang(model, s).
-// On error o is unchanged; on success o's old projection workers are
-// released.
-func (o *GangPolicy) ChangeCluster(model *bipartite.GangModel, s GangSettings, mp GangMapping) error {
-	n, err := o.Rebuild(model, s, mp)
+// ChangeCluster moves o, in place, onto model, a changed cluster built
+// from o's current model by a bipartite.GangModel edit method (AddServer,
+// RemoveServer, AddJob, RemoveJob) with its mapping mp, under the
+// cluster-change contract of package bipartite. The settings stay o's
+// (the seed cannot change); GangSettings.Utility, when set, follows the
+// servers through mp and a new server gets linear utilities with a = 1
+// (the zero value's). The learned relaxation carries over: y of every
+// (component, server) pair that survives keeps its value (component q of
+// new job type l' continues component q of mp.Jobs[l']), and the result
+// is projected onto the new feasible set; the slot counters carry over.
+// A snapshot taken afterwards restores into NewGang(model, o.Settings()).
+// On error (a nil model, another K, a bad mapping: ErrDimension) o is
+// unchanged; on success o's old projection workers are released.
+func (o *GangPolicy) ChangeCluster(model *bipartite.GangModel, mp bipartite.GangMapping) error {
+	n, err := o.rebuild(model, o.set, mp)
 	if err != nil {
 		return err
 	}

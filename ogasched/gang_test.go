@@ -417,7 +417,7 @@ func TestGangRebuildRemoveServer(t *testing.T) {
 	for l := range jm {
 		jm[l] = l
 	}
-	n, err := pol.Rebuild(m2, s2, GangMapping{Jobs: jm, Servers: servers})
+	n, err := pol.rebuild(m2, s2, bipartite.GangMapping{Jobs: jm, Servers: servers})
 	require.NoError(t, err)
 	defer n.Close()
 	require.NoError(t, n.Relaxation().Feasible(n.Y(), 1e-9))
@@ -432,14 +432,16 @@ func TestGangRebuildRemoveServer(t *testing.T) {
 		require.Zero(t, chk.Violations, chk.First)
 		require.NoError(t, n.Observe(slot, x))
 	}
-	_, err = pol.Rebuild(m2, s2, GangMapping{Jobs: jm, Servers: servers[:1]})
+	_, err = pol.rebuild(m2, s2, bipartite.GangMapping{Jobs: jm, Servers: servers[:1]})
 	require.Error(t, err)
 	require.True(t, errors.Is(err, ErrDimension) || errors.Is(err, ErrValue))
 	// ChangeCluster: in place, unchanged on error, and a snapshot taken
 	// afterwards restores into NewGang on the new model.
-	require.Error(t, pol.ChangeCluster(m2, s2, GangMapping{Jobs: jm, Servers: servers[:1]}))
+	// The settings are not passed again: Utility follows the servers.
+	require.Error(t, pol.ChangeCluster(m2, bipartite.GangMapping{Jobs: jm, Servers: servers[:1]}))
 	require.Equal(t, m, pol.Model())
-	require.NoError(t, pol.ChangeCluster(m2, s2, GangMapping{Jobs: jm, Servers: servers}))
+	require.NoError(t, pol.ChangeCluster(m2, bipartite.GangMapping{Jobs: jm, Servers: servers}))
+	require.Equal(t, s2.Utility, pol.Settings().Utility)
 	require.Equal(t, m2, pol.Model())
 	require.NoError(t, pol.Relaxation().Feasible(pol.Y(), 1e-9))
 	_, err = pol.Decide(9, make([]float64, m2.NumJobs()))

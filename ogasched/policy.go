@@ -143,6 +143,9 @@ type Policy struct {
 	set  Settings // as given (Step nil stays nil: Rebuild re-derives it)
 	step Step
 	log  *slog.Logger
+	// logAs is the policy attribute of log records when another policy
+	// wraps this one (OGASched-gang); "" means Name().
+	logAs string
 
 	paper bool
 	proj  *projection.Projector
@@ -335,6 +338,14 @@ func (o *Policy) Name() string {
 // Problem returns the problem the policy was built on.
 func (o *Policy) Problem() *Problem { return o.p }
 
+// logName is the policy attribute of o's log records.
+func (o *Policy) logName() string {
+	if o.logAs != "" {
+		return o.logAs
+	}
+	return o.Name()
+}
+
 // Close stops the projection workers. The policy must not be used afterwards.
 func (o *Policy) Close() {
 	if o.proj != nil {
@@ -446,7 +457,7 @@ func (o *Policy) stepFrom(t int) error {
 	}
 	o.observed = true
 	if o.log != nil {
-		o.log.Debug("observe", "family", "ogasched", "policy", o.Name(), "slot", t, "gradNorm", norm, "eta", eta)
+		o.log.Debug("observe", "family", "ogasched", "policy", o.logName(), "slot", t, "gradNorm", norm, "eta", eta)
 	}
 	return nil
 }

@@ -263,7 +263,7 @@ func runSeed(pr params, dlrm []trace.DLRMInstance, seed uint64, out string) (*se
 	defer oga.Close()
 	pols := []ogasched.GangOnlinePolicy{oga}
 	for _, name := range baselines.GangBaselineNames {
-		b, err := baselines.NewGangBaseline(name, m)
+		b, err := baselines.GangBaselineByName(name, m)
 		if err != nil {
 			return nil, err
 		}
@@ -567,7 +567,7 @@ func writeESDP(dir string, seed uint64, res *esdp.GangRunResult) error {
 // esdpBaselines returns the ESDP-family gang baselines of package
 // baselines: HSWF-, LCF- and LWTF-gang.
 func esdpBaselines(m *bipartite.GangModel) ([]esdp.GangOnlinePolicy, error) {
-	h, err := baselines.NewGangHSWF(m)
+	h, err := baselines.NewGangHSWF(m, baselines.GangHSWFSettings{})
 	if err != nil {
 		return nil, err
 	}
@@ -575,7 +575,7 @@ func esdpBaselines(m *bipartite.GangModel) ([]esdp.GangOnlinePolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := baselines.NewGangLWTF(m)
+	w, err := baselines.NewGangLWTF(m, baselines.GangLWTFSettings{})
 	if err != nil {
 		return nil, err
 	}

@@ -73,7 +73,7 @@ func gangOGARun(seed uint64, T int, tr []trace.DLRMInstance) (*gangOGA, error) {
 	defer olit.Close()
 	pols := []ogasched.GangOnlinePolicy{oga, olit}
 	for _, name := range baselines.GangBaselineNames {
-		b, err := baselines.NewGangBaseline(name, m.Model)
+		b, err := baselines.GangBaselineByName(name, m.Model)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +151,7 @@ func gangESDPRun(seed uint64, T int) (*gangESDP, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := baselines.NewGangHSWF(inst.Model)
+	h, err := baselines.NewGangHSWF(inst.Model, baselines.GangHSWFSettings{})
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func gangESDPRun(seed uint64, T int) (*gangESDP, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := baselines.NewGangLWTF(inst.Model)
+	w, err := baselines.NewGangLWTF(inst.Model, baselines.GangLWTFSettings{})
 	if err != nil {
 		return nil, err
 	}
