@@ -10,8 +10,12 @@ var (
 	ErrDimension = errors.New("esdp: mismatched dimension")
 	// ErrValue: a value is out of range, NaN or infinite.
 	ErrValue = errors.New("esdp: invalid value")
-	// ErrTooLarge: a size exceeds its limit (DP tables, MaxEdges, ...).
-	ErrTooLarge = errors.New("esdp: dynamic-programming table too large")
+	// ErrTooLarge: a size exceeds its limit. The message after it names
+	// the limit: a dynamic-programming table (OracleSettings.MaxBytes,
+	// MaxCells, the int32 budget rows), MaxEdges, MaxVertices,
+	// MaxGangChannels, or an omniscient oracle that could not prove its
+	// optimum.
+	ErrTooLarge = errors.New("esdp: size above limit")
 	// ErrVersion: an Instance encoding of an unknown version.
 	ErrVersion = errors.New("esdp: unsupported encoding version")
 	// ErrSettings: invalid Settings, OracleSettings, Config or RunSettings.

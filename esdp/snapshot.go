@@ -114,18 +114,26 @@ func chosen(x []bool) []int {
 // CheckState validates the common part of a saved state of an ESDP-family
 // policy on E edges: statistics of E edges, the slot bookkeeping, and the
 // pending decision (strictly increasing edge ids in 0..E-1). It returns the
-// pending decision as x (nil if none) or an error wrapping ErrSnapshot.
+// pending decision as x (nil if none) or an error wrapping ErrSnapshot
+// (also for a nil st).
 // Baselines call it from their UnmarshalBinary.
 func CheckState(st *Stats, started bool, lastT int, pending []int, E int) ([]bool, error) {
+	if st == nil {
+		return nil, fmt.Errorf("%w: %w: CheckState: nil statistics", ErrSnapshot, ErrDimension)
+	}
 	return checkState(st, started, lastT, pending, E)
 }
 
 // CheckPending returns an error wrapping ErrSnapshot if the pending
 // decision x (nil: none) of a restored state violates the capacities (1)
-// of cl. Baselines call it from their UnmarshalBinary.
+// of cl, or if cl is nil while x is not. Baselines call it from their
+// UnmarshalBinary.
 func CheckPending(cl *Cluster, x []bool) error {
 	if x == nil {
 		return nil
+	}
+	if cl == nil {
+		return fmt.Errorf("%w: %w: CheckPending: nil cluster", ErrSnapshot, ErrDimension)
 	}
 	if err := cl.Feasible(x, nil); err != nil {
 		return fmt.Errorf("%w: pending decision: %w", ErrSnapshot, err)
