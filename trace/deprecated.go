@@ -21,3 +21,9 @@ type ESDPOptions = ESDPSettings
 //
 // Deprecated: use OCORPSettings.
 type OCORPOptions = OCORPSettings
+
+// DLRMGangOptions is the former name of DLRMGangSettings (it was added
+// after the Options→Settings rename).
+//
+// Deprecated: use DLRMGangSettings.
+type DLRMGangOptions = DLRMGangSettings

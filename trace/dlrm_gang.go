@@ -27,9 +27,9 @@ type DLRMNode struct {
 	CPU, GPU, MemoryGiB, RDMA, DiskGiB, CNSlots float64
 }
 
-// DLRMGangOptions configures the DLRM gang mapping. Zero fields take the
+// DLRMGangSettings configures the DLRM gang mapping. Zero fields take the
 // defaults in brackets.
-type DLRMGangOptions struct {
+type DLRMGangSettings struct {
 	// SlotSeconds is the length of one slot [3600: an hour].
 	SlotSeconds float64
 	// MaxComponents bounds |Q_l| of a job type [8].
@@ -51,7 +51,7 @@ var (
 	DefaultDLRMHN = DLRMNode{CPU: 128, GPU: 8, MemoryGiB: 1024, RDMA: 400, DiskGiB: 8192, CNSlots: 0}
 )
 
-func (o DLRMGangOptions) withDefaults() DLRMGangOptions {
+func (o DLRMGangSettings) withDefaults() DLRMGangSettings {
 	if o.SlotSeconds == 0 {
 		o.SlotSeconds = 3600
 	}
@@ -112,7 +112,7 @@ func dlrmCapacity(n DLRMNode) []float64 {
 // load and not arrivals. Errors wrap ErrEmpty (no instances, no timed
 // instances), ErrValue (a bad option) or ErrTooLarge (T, servers or
 // T x apps above Limits).
-func DLRMGangInstance(ins []DLRMInstance, opt DLRMGangOptions) (*DLRMGang, error) {
+func DLRMGangInstance(ins []DLRMInstance, opt DLRMGangSettings) (*DLRMGang, error) {
 	if len(ins) == 0 {
 		return nil, fmt.Errorf("%w: no DLRM instances", ErrEmpty)
 	}
@@ -120,15 +120,15 @@ func DLRMGangInstance(ins []DLRMInstance, opt DLRMGangOptions) (*DLRMGang, error
 	if len(ins) > lim.MaxRows {
 		return nil, fmt.Errorf("%w: %d instances, limit MaxRows = %d", ErrTooLarge, len(ins), lim.MaxRows)
 	}
-	if err := checkScale("DLRMGangOptions.SlotSeconds", opt.SlotSeconds); err != nil {
+	if err := checkScale("DLRMGangSettings.SlotSeconds", opt.SlotSeconds); err != nil {
 		return nil, err
 	}
 	opt = opt.withDefaults()
 	if opt.MaxComponents < 2 || opt.MaxComponents > 1024 {
-		return nil, fmt.Errorf("%w: DLRMGangOptions.MaxComponents = %d, want [2, 1024]", ErrValue, opt.MaxComponents)
+		return nil, fmt.Errorf("%w: DLRMGangSettings.MaxComponents = %d, want [2, 1024]", ErrValue, opt.MaxComponents)
 	}
 	if opt.CNNodes < 0 || opt.HNNodes < 0 || opt.CNNodes+opt.HNNodes < 1 {
-		return nil, fmt.Errorf("%w: DLRMGangOptions.CNNodes, HNNodes = %d, %d, want >= 0 and not both 0", ErrValue, opt.CNNodes, opt.HNNodes)
+		return nil, fmt.Errorf("%w: DLRMGangSettings.CNNodes, HNNodes = %d, %d, want >= 0 and not both 0", ErrValue, opt.CNNodes, opt.HNNodes)
 	}
 	if err := lim.checkSlots("DLRM servers", int64(opt.CNNodes)+int64(opt.HNNodes)); err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func DLRMGangInstance(ins []DLRMInstance, opt DLRMGangOptions) (*DLRMGang, error
 	for _, n := range []DLRMNode{opt.CN, opt.HN} {
 		for _, v := range []float64{n.CPU, n.GPU, n.MemoryGiB, n.RDMA, n.DiskGiB, n.CNSlots} {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 || v > float64(lim.MaxResource) {
-				return nil, fmt.Errorf("%w: DLRMGangOptions node capacity %v, want finite in [0, MaxResource = %d]", ErrValue, v, lim.MaxResource)
+				return nil, fmt.Errorf("%w: DLRMGangSettings node capacity %v, want finite in [0, MaxResource = %d]", ErrValue, v, lim.MaxResource)
 			}
 		}
 	}

@@ -64,7 +64,7 @@ func TestDLRMGangInstanceSmall(t *testing.T) {
 		"b0,CN,app_1,8,8,0,0,1,1,64.0,64.0,256.0,300.0,2,7300,7300,\n"
 	ins, err := ReadDLRM(strings.NewReader(in), "d.csv")
 	require.NoError(t, err)
-	g, err := DLRMGangInstance(ins, DLRMGangOptions{CNNodes: 2, HNNodes: 1})
+	g, err := DLRMGangInstance(ins, DLRMGangSettings{CNNodes: 2, HNNodes: 1})
 	require.NoError(t, err)
 	m := g.Model
 	require.Equal(t, 2, m.NumJobs())
@@ -80,9 +80,9 @@ func TestDLRMGangInstanceSmall(t *testing.T) {
 	assert.True(t, m.Fits(2, 2))
 	assert.True(t, m.Fits(0, 0))
 	assert.False(t, m.Fits(0, 2))
-	_, err = DLRMGangInstance(ins, DLRMGangOptions{SlotSeconds: 1e-9})
+	_, err = DLRMGangInstance(ins, DLRMGangSettings{SlotSeconds: 1e-9})
 	require.ErrorIs(t, err, ErrTooLarge)
-	_, err = DLRMGangInstance(nil, DLRMGangOptions{})
+	_, err = DLRMGangInstance(nil, DLRMGangSettings{})
 	require.ErrorIs(t, err, ErrEmpty)
 }
 
@@ -105,7 +105,7 @@ func TestDLRMTrace(t *testing.T) {
 	}
 	assert.Equal(t, 16485, cn) // the README's counts
 	assert.Equal(t, 7386, hn)
-	g, err := DLRMGangInstance(ins, DLRMGangOptions{})
+	g, err := DLRMGangInstance(ins, DLRMGangSettings{})
 	require.NoError(t, err)
 	assert.Equal(t, 156, g.Model.NumJobs())
 	t.Logf("T = %d, components = %d, timed = %d", len(g.Arrivals), g.Model.NumComponents(), g.Timed)

@@ -97,7 +97,7 @@
 //   - servers: 32 CN nodes (256 vCPU, 2 TiB, 2 RNICs, 4 TiB disk, 110 CN
 //     slots, the kubelet's pod limit) and 16 HN nodes (8 GPUs, 128 vCPU,
 //     1 TiB, 4 RNICs, 8 TiB disk); every app may use every server. These
-//     are parameters (DLRMGangOptions.CN, HN, CNNodes, HNNodes); the
+//     are parameters (DLRMGangSettings.CN, HN, CNNodes, HNNodes); the
 //     counts are chosen so that about 4 % of the arrived jobs cannot be
 //     placed in their slot, i.e. capacity binds;
 //   - x_l(t) = 1 when an instance of app l was created in slot t of
