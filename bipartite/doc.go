@@ -50,6 +50,28 @@
 // Limits.DecodeGangModel decodes strictly under the limits), so that any
 // other tool can solve the same instance.
 //
+// One gang shape. Both families' gang policies (ogasched.NewGang,
+// esdp.NewGang) and their gang baselines (baselines.NewGangDRF, …,
+// NewGangHSWF, …) are built as NewX(model *GangModel, XSettings) (*X,
+// error) and change cluster the same way: a GangModel edit method
+// (AddServer, RemoveServer, AddJob, RemoveJob) returns the changed model
+// and its GangMapping{Jobs, Servers}, and pol.ChangeCluster(model, mapping)
+// applies it, with the settings given at construction (they are not passed
+// again, so a seed cannot change). Job types are "jobs" in both families.
+// The placement is one notion and one vector in both: for every flat
+// component, the server it is placed on or -1 (ogasched.GangDecision.Server,
+// esdp's []int decision), checked by GangModel.Check. What differs is
+// what each paper observes and learns from, so the observation and
+// decision types stay the families': OGASched-gang observes arrival counts
+// x_l >= 0 (its reward is linear in x_l) and learns from them, and its
+// decision also carries the relaxation's fractional y (GangDecision.Y);
+// ESDP-gang observes which job types arrived ([]bool), decides the bare
+// placement ([]int) and learns from the per-component rewards
+// (esdp.GangFeedback). Only ogasched.GangPolicy holds goroutines (the
+// projection workers of Settings.Workers), so only it has Close; a
+// scheduler holding policies of both families can close whatever
+// implements interface{ Close() }.
+//
 // # Policies
 //
 // OnlinePolicy[Obs, Dec] is one small generic interface in the spirit of the
@@ -95,9 +117,11 @@
 //   - Learned state survives a restart: stateful policies implement
 //     encoding.BinaryMarshaler and encoding.BinaryUnmarshaler (and the JSON
 //     pair, with the same bytes): a versioned JSON object
-//     {"format": "msched/PKG.TYPE", "version": 1, "model": fingerprint, …}
-//     restored into a policy freshly built by New on the same model, which
-//     checks format, version, fingerprint, lengths and values and returns an
+//     {"format": "msched/PKG.TYPE", "version": 1, "model": fingerprint,
+//     "check": "sha256:…", "state": {…}} (check is a SHA-256 of the other
+//     fields, which catches accidents, not an adversary) restored into a
+//     policy freshly built by New on the same model, which checks format,
+//     version, fingerprint, check, lengths and values and returns an
 //     error wrapping the family's ErrSnapshot, unchanged, on any mismatch.
 //   - Errors wrap a sentinel of the package's errors.go with %w (the cause
 //     too). Long solvers take a context.Context or a documented work budget;
@@ -150,7 +174,11 @@
 // Policy.ChangeCluster), esdp (Cluster edit methods), onsocmax (the mesh
 // is a bipartite.Mesh, so its edit functions are onsocmax.AddNode and
 // onsocmax.RemoveNode; onsocmax.Mapping{Nodes}) and ocorp (the machine
-// slice is the model), and so do their stateful baselines.
+// slice is the model), and so do their stateful baselines. The gang
+// policies of both families and their baselines share one: GangModel's
+// edit methods and GangMapping (see "Gangs"). The conformance suite
+// (internal/conformance, TestConformance) checks every policy against
+// this contract and the other rules above.
 //
 // # JSON
 //

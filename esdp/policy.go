@@ -147,8 +147,10 @@ var (
 //
 // New keeps a copy of cl's capacities, demands and costs (the graph is
 // immutable), so changing cl afterwards does not change the policy's
-// decisions: to schedule on a changed cluster, call Rebuild, which carries
-// the statistics of the edges that remain.
+// decisions: to schedule on a changed cluster, build it with a Cluster edit
+// method (RemoveServer, AddServer, RemovePort, AddPort) and call
+// ChangeCluster with its Mapping, which carries the statistics of the
+// edges that remain.
 func New(cl *Cluster, s Settings) (*Policy, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err

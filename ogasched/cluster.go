@@ -12,7 +12,8 @@ import (
 // Ports[l'] is the old port that new port l' continues (-1: a new port),
 // Nodes[r'] the old node that new node r' continues (-1: a new node). The
 // edit methods of Problem (AddNode, RemoveNode, AddPort, RemovePort) return
-// it; Policy.Rebuild consumes it. Each old index appears at most once.
+// it; Policy.ChangeCluster consumes it. Each old index appears at most
+// once.
 type Mapping struct {
 	Ports, Nodes []int
 }

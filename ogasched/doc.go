@@ -220,8 +220,9 @@
 // Each slot, d, err := pol.Decide(t, x) returns d.Server[c], the server of
 // every flat component or -1, placing only arrived jobs (x_l > 0) and each
 // all or nothing; pol.Observe(t, x) learns. Slots, ownership, snapshots
-// (format "msched/ogasched.GangPolicy") and Rebuild (GangMapping) follow
-// the family's rules above. The gang baselines of package baselines
+// (format "msched/ogasched.GangPolicy") and cluster changes (a
+// bipartite.GangModel edit method, then ChangeCluster(model, mapping))
+// follow the family's rules above. The gang baselines of package baselines
 // (DRF-, FAIRNESS-, BINPACKING-, SPREADING-, FIRSTFIT-gang) satisfy the
 // same GangOnlinePolicy; RunGang replays arrivals through any of them and
 // counts bipartite.GangModel.Check's violations. See Example_gang.

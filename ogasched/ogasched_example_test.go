@@ -124,7 +124,7 @@ func ExamplePolicy_MarshalBinary() {
 	// true
 }
 
-func ExamplePolicy_Rebuild() {
+func ExamplePolicy_ChangeCluster() {
 	p := tiny() // 2 ports, 1 node
 	pol, _ := ogasched.New(p, ogasched.Settings{Step: ogasched.Constant(1)})
 	defer pol.Close()
