@@ -269,6 +269,8 @@
 //	p, err := esdp.NewGang(model, esdp.GangSettings{})    // zero value = the paper's setup
 //	x, err := p.Decide(t, arrived)                         // x[c]: server of component c, -1 = not placed
 //	err = p.Observe(t, esdp.GangFeedback{Server: x, Reward: z}) // z[c]: reward of placed component c
+//	m2, mp, err := model.RemoveServer(r)                   // or AddServer, AddJob, RemoveJob
+//	err = p.ChangeCluster(m2, mp)                          // statistics of the surviving channels kept
 //
 // Channels. The arms are the component channels (l, q, r): flat
 // component c of job type l on a server r adjacent to l
