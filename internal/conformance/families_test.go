@@ -46,25 +46,25 @@ func ogaFamily() suite {
 		feedback: func(_ *ogasched.Problem, _ int, x []float64, _ []float64) []float64 { return slices.Clone(x) },
 		slots:    10,
 		policies: []entry[*ogasched.Problem, []float64, []float64]{
-			{"OGASched", func(p *ogasched.Problem, l *slog.Logger) (any, error) {
+			{name: "OGASched", mk: func(p *ogasched.Problem, l *slog.Logger) (any, error) {
 				return ogasched.New(p, ogasched.Settings{Logger: l})
-			}},
-			{"DRF", func(p *ogasched.Problem, l *slog.Logger) (any, error) {
+			}, alt: func(p *ogasched.Problem) (any, error) { return ogasched.New(p, ogasched.Settings{Workers: 3}) }},
+			{name: "DRF", mk: func(p *ogasched.Problem, l *slog.Logger) (any, error) {
 				return baselines.NewDRF(p, baselines.DRFSettings{Logger: l})
 			}},
-			{"FAIRNESS", func(p *ogasched.Problem, l *slog.Logger) (any, error) {
+			{name: "FAIRNESS", mk: func(p *ogasched.Problem, l *slog.Logger) (any, error) {
 				return baselines.NewFairness(p, baselines.FairnessSettings{Logger: l})
 			}},
-			{"BINPACKING", func(p *ogasched.Problem, l *slog.Logger) (any, error) {
+			{name: "BINPACKING", mk: func(p *ogasched.Problem, l *slog.Logger) (any, error) {
 				return baselines.NewBinPacking(p, baselines.BinPackingSettings{Logger: l})
 			}},
-			{"SPREADING", func(p *ogasched.Problem, l *slog.Logger) (any, error) {
+			{name: "SPREADING", mk: func(p *ogasched.Problem, l *slog.Logger) (any, error) {
 				return baselines.NewSpreading(p, baselines.BinPackingSettings{Logger: l})
 			}},
-			{"BINPACKING-pod", func(p *ogasched.Problem, l *slog.Logger) (any, error) {
+			{name: "BINPACKING-pod", mk: func(p *ogasched.Problem, l *slog.Logger) (any, error) {
 				return baselines.NewBinPackingPod(p, baselines.BinPackingSettings{Logger: l})
 			}},
-			{"SPREADING-pod", func(p *ogasched.Problem, l *slog.Logger) (any, error) {
+			{name: "SPREADING-pod", mk: func(p *ogasched.Problem, l *slog.Logger) (any, error) {
 				return baselines.NewSpreadingPod(p, baselines.BinPackingSettings{Logger: l})
 			}},
 		},
@@ -108,28 +108,28 @@ func esdpFamily() suite {
 		},
 		slots: 10,
 		policies: []entry[*esdp.Cluster, []bool, []bool]{
-			{"ESDP", func(c *esdp.Cluster, l *slog.Logger) (any, error) {
+			{name: "ESDP", mk: func(c *esdp.Cluster, l *slog.Logger) (any, error) {
 				return esdp.New(c, esdp.Settings{Logger: l})
 			}},
-			{"ESDP-scalable", func(c *esdp.Cluster, l *slog.Logger) (any, error) {
+			{name: "ESDP-scalable", mk: func(c *esdp.Cluster, l *slog.Logger) (any, error) {
 				return esdp.New(c, esdp.Settings{Mode: esdp.ModeScalable, Logger: l})
 			}},
-			{"HSWF", func(c *esdp.Cluster, l *slog.Logger) (any, error) {
+			{name: "HSWF", mk: func(c *esdp.Cluster, l *slog.Logger) (any, error) {
 				return baselines.NewHSWF(c, baselines.HSWFSettings{Logger: l})
 			}},
-			{"HSWF-channel", func(c *esdp.Cluster, l *slog.Logger) (any, error) {
+			{name: "HSWF-channel", mk: func(c *esdp.Cluster, l *slog.Logger) (any, error) {
 				return baselines.NewHSWFChannel(c, baselines.HSWFChannelSettings{Logger: l})
 			}},
-			{"LCF", func(c *esdp.Cluster, l *slog.Logger) (any, error) {
+			{name: "LCF", mk: func(c *esdp.Cluster, l *slog.Logger) (any, error) {
 				return baselines.NewLCF(c, baselines.LCFSettings{Logger: l})
 			}},
-			{"LWTF", func(c *esdp.Cluster, l *slog.Logger) (any, error) {
+			{name: "LWTF", mk: func(c *esdp.Cluster, l *slog.Logger) (any, error) {
 				return baselines.NewLWTF(c, baselines.LWTFSettings{Logger: l})
 			}},
-			{"CUCB", func(c *esdp.Cluster, l *slog.Logger) (any, error) {
+			{name: "CUCB", mk: func(c *esdp.Cluster, l *slog.Logger) (any, error) {
 				return baselines.NewCUCB(c, baselines.CUCBSettings{Logger: l})
 			}},
-			{"Thompson", func(c *esdp.Cluster, l *slog.Logger) (any, error) {
+			{name: "Thompson", mk: func(c *esdp.Cluster, l *slog.Logger) (any, error) {
 				return baselines.NewThompson(c, baselines.ThompsonSettings{Seed: 3, Stream: 4, Logger: l})
 			}},
 		},
@@ -179,13 +179,13 @@ func osmFamily() suite {
 		},
 		slots: 10,
 		policies: []entry[*bipartite.Mesh, []onsocmax.Job, onsocmax.Decision]{
-			{"OnSocMax", func(m *bipartite.Mesh, l *slog.Logger) (any, error) {
+			{name: "OnSocMax", mk: func(m *bipartite.Mesh, l *slog.Logger) (any, error) {
 				return onsocmax.New(m, onsocmax.Settings{Iota: 1, V: 3.3, Logger: l})
 			}},
-			{"MAX-FIRST", func(m *bipartite.Mesh, l *slog.Logger) (any, error) {
+			{name: "MAX-FIRST", mk: func(m *bipartite.Mesh, l *slog.Logger) (any, error) {
 				return baselines.NewMaxFirst(m, baselines.MaxFirstSettings{Logger: l})
 			}},
-			{"EQUAL-SHARE", func(m *bipartite.Mesh, l *slog.Logger) (any, error) {
+			{name: "EQUAL-SHARE", mk: func(m *bipartite.Mesh, l *slog.Logger) (any, error) {
 				return baselines.NewEqualShare(m, baselines.EqualShareSettings{Logger: l})
 			}},
 		},
@@ -231,34 +231,34 @@ func ocFamily() suite {
 		},
 		slots: 10,
 		policies: []entry[[]ocorp.Machine, ocorp.Obs, ocorp.Decision]{
-			{"OCORP", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "OCORP", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return ocorp.New(ms, ocorp.Settings{Logger: l})
 			}},
-			{"OCORP+M", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "OCORP+M", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return ocorp.NewM(ms, ocorp.Settings{Logger: l, Fill: true})
 			}},
-			{"OCORP+", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "OCORP+", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return ocorp.NewPlus(ms, ocorp.PlusSettings{Base: ocorp.Settings{Logger: l}, Alpha: 10})
 			}},
-			{"Transient", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "Transient", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return ocorp.NewTransient(ms, ocorp.PrioritySettings{Logger: l})
 			}},
-			{"SRPT", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "SRPT", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return baselines.NewSRPT(ms, baselines.PrioritySettings{Logger: l})
 			}},
-			{"SRVF", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "SRVF", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return baselines.NewSRVF(ms, baselines.PrioritySettings{Logger: l})
 			}},
-			{"SVF", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "SVF", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return baselines.NewSVF(ms, baselines.PrioritySettings{Logger: l})
 			}},
-			{"SRF", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "SRF", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return baselines.NewSRF(ms, baselines.PrioritySettings{Logger: l})
 			}},
-			{"Tetris", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "Tetris", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return baselines.NewTetris(ms, baselines.TetrisSettings{Logger: l})
 			}},
-			{"FirstFit", func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
+			{name: "FirstFit", mk: func(ms []ocorp.Machine, l *slog.Logger) (any, error) {
 				return baselines.NewFirstFit(ms, baselines.FirstFitSettings{Logger: l})
 			}},
 		},

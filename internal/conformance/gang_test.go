@@ -86,22 +86,24 @@ func ogaGangFamily() suite {
 		},
 		slots: 10,
 		policies: []entry[*bipartite.GangModel, []float64, ogasched.GangDecision]{
-			{"OGASched-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "OGASched-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return ogasched.NewGang(m, ogasched.GangSettings{Seed: 5, Logger: l})
+			}, alt: func(m *bipartite.GangModel) (any, error) {
+				return ogasched.NewGang(m, ogasched.GangSettings{Seed: 5, Workers: 3})
 			}},
-			{"DRF-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "DRF-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return baselines.NewGangDRF(m, baselines.GangDRFSettings{Logger: l})
 			}},
-			{"FAIRNESS-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "FAIRNESS-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return baselines.NewGangFairness(m, baselines.GangFairnessSettings{Logger: l})
 			}},
-			{"BINPACKING-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "BINPACKING-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return baselines.NewGangBinPacking(m, baselines.GangBinPackingSettings{Logger: l})
 			}},
-			{"SPREADING-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "SPREADING-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return baselines.NewGangSpreading(m, baselines.GangSpreadingSettings{Logger: l})
 			}},
-			{"FIRSTFIT-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "FIRSTFIT-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return baselines.NewGangFirstFit(m, baselines.GangFirstFitSettings{Logger: l})
 			}},
 		},
@@ -127,16 +129,16 @@ func esdpGangFamily() suite {
 		},
 		slots: 10,
 		policies: []entry[*bipartite.GangModel, []bool, []int]{
-			{"ESDP-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "ESDP-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return esdp.NewGang(m, esdp.GangSettings{Logger: l})
 			}},
-			{"HSWF-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "HSWF-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return baselines.NewGangHSWF(m, baselines.GangHSWFSettings{Logger: l})
 			}},
-			{"LCF-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "LCF-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return baselines.NewGangLCF(m, baselines.GangLCFSettings{Logger: l})
 			}},
-			{"LWTF-gang", func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
+			{name: "LWTF-gang", mk: func(m *bipartite.GangModel, l *slog.Logger) (any, error) {
 				return baselines.NewGangLWTF(m, baselines.GangLWTFSettings{Logger: l})
 			}},
 		},

@@ -55,10 +55,13 @@ type family[M, Map, Obs, Dec, Fb any] struct {
 	policies []entry[M, Obs, Dec]
 }
 
-// entry is one row: a policy and how to build it with a logger.
+// entry is one row: a policy and how to build it with a logger; alt, if
+// set, builds the same policy with other workers (or any setting that
+// must not change a decision), which determinism compares bit for bit.
 type entry[M, Obs, Dec any] struct {
 	name string
 	mk   func(m M, log *slog.Logger) (any, error)
+	alt  func(m M) (any, error)
 }
 
 type snapshotter interface {
@@ -216,7 +219,25 @@ func (f *family[M, Map, Obs, Dec, Fb]) determinism(row string, m M) error {
 	if err != nil {
 		return err
 	}
-	return sameRun("twin", a, b)
+	if err := sameRun("twin", a, b); err != nil {
+		return err
+	}
+	alt := f.entry(row).alt
+	if alt == nil {
+		return nil
+	}
+	p, err := alt(m)
+	if err != nil {
+		return fmt.Errorf("build the variant: %w", err)
+	}
+	if c, ok := p.(interface{ Close() }); ok {
+		defer c.Close()
+	}
+	c, err := f.run(p.(bipartite.OnlinePolicy[Obs, Dec]), m, 0, f.slots, false)
+	if err != nil {
+		return err
+	}
+	return sameRun("other worker count", a, c)
 }
 
 func (f *family[M, Map, Obs, Dec, Fb]) lifetime(row string, m M) error {
