@@ -50,3 +50,41 @@ func Example_gang() {
 	// t=1 servers [1 1 -1] served 1 violations 0 reward 6
 	// t=2 servers [-1 -1 0] served 1 violations 0 reward 3
 }
+
+// A server leaves while OGASched-gang runs: the model's edit method builds
+// the changed model and its mapping, ChangeCluster moves the policy in
+// place (its settings are kept), and a snapshot taken afterwards restores
+// into NewGang on the changed model with pol.Settings().
+func ExampleGangPolicy_ChangeCluster() {
+	g := bipartite.Complete(2, 3)
+	m, _ := bipartite.NewGangModel(g, 1, []float64{4, 4, 4}, []bipartite.GangJob{
+		{Demand: []float64{2, 2}}, // two components, both needed
+		{Demand: []float64{3}},
+	})
+	pol, _ := ogasched.NewGang(m, ogasched.GangSettings{Seed: 1})
+	defer pol.Close()
+	for t := range 3 {
+		pol.Decide(t, []float64{1, 1})
+		pol.Observe(t, []float64{1, 1})
+	}
+	m2, mp, err := m.RemoveServer(0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := pol.ChangeCluster(m2, mp); err != nil {
+		fmt.Println(err)
+		return
+	}
+	d, _ := pol.Decide(3, []float64{1, 1})
+	chk, _ := m2.Check([]bool{true, true}, d.Server)
+	fmt.Println("servers", m2.NumServers(), "placement", d.Server, "violations", chk.Violations)
+
+	saved, _ := pol.MarshalBinary()
+	restored, _ := ogasched.NewGang(m2, pol.Settings())
+	defer restored.Close()
+	fmt.Println("restored:", restored.UnmarshalBinary(saved) == nil)
+	// Output:
+	// servers 2 placement [0 0 1] violations 0
+	// restored: true
+}
