@@ -403,6 +403,10 @@ func (f *family[M, Map, Obs, Dec, Fb]) change(row string, m M) error {
 	if err := f.failed("ChangeCluster with a bad mapping", p, before, c.ChangeCluster(m2, bad)); err != nil {
 		return err
 	}
+	var none M
+	if err := f.failed("ChangeCluster with a nil model", p, before, guard(func() error { return c.ChangeCluster(none, mp) })); err != nil {
+		return err
+	}
 	if err := c.ChangeCluster(m2, mp); err != nil {
 		return fmt.Errorf("ChangeCluster: %w", err)
 	}
@@ -434,6 +438,16 @@ func (f *family[M, Map, Obs, Dec, Fb]) change(row string, m M) error {
 		return err
 	}
 	return f.failed("restoring a snapshot taken after ChangeCluster on the old model", old, oldBefore, old.(snapshotter).UnmarshalBinary(data))
+}
+
+// guard turns a panic of f into an error that wraps no sentinel.
+func guard(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return f()
 }
 
 // records is a slog.Handler that keeps every record.
@@ -541,7 +555,7 @@ func (f *family[M, Map, Obs, Dec, Fb]) errors(row string, m M) error {
 		}})
 	}
 	for _, c := range calls {
-		if err := f.failed(c.what, p, before, c.do()); err != nil {
+		if err := f.failed(c.what, p, before, guard(c.do)); err != nil {
 			return err
 		}
 	}
