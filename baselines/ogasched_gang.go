@@ -433,13 +433,11 @@ func (b *ogaGangBase) ChangeCluster(model *bipartite.GangModel, mp bipartite.Gan
 	if err != nil {
 		return err
 	}
-	jobs, err := bipartite.ResolveMapping("GangMapping.Jobs", mp.Jobs, model.NumJobs(), b.m.NumJobs())
+	full, err := mp.Resolve(b.m, model)
 	if err != nil {
 		return fmt.Errorf("%w: baselines: %s: ChangeCluster: %w", ogasched.ErrDimension, b.name, err)
 	}
-	if _, err := bipartite.ResolveMapping("GangMapping.Servers", mp.Servers, model.NumServers(), b.m.NumServers()); err != nil {
-		return fmt.Errorf("%w: baselines: %s: ChangeCluster: %w", ogasched.ErrDimension, b.name, err)
-	}
+	jobs := full.Jobs
 	if b.served != nil {
 		for l, ol := range jobs {
 			if ol >= 0 {

@@ -24,22 +24,34 @@ type GangMapping struct {
 // models have (new indices beyond from's are -1). Errors wrap ErrNil or
 // ErrDimension and name the field, index and value.
 func (mp GangMapping) Validate(from, to *GangModel) error {
-	if from == nil || to == nil {
-		return fmt.Errorf("%w: GangMapping.Validate: nil gang model", ErrNil)
-	}
-	if _, err := ResolveMapping("Jobs", mp.Jobs, to.NumJobs(), from.NumJobs()); err != nil {
-		return err
-	}
-	_, err := ResolveMapping("Servers", mp.Servers, to.NumServers(), from.NumServers())
+	_, err := mp.Resolve(from, to)
 	return err
 }
 
-// ResolveMapping checks one side of a mapping (what names it in errors):
+// Resolve is Validate returning the full mapping: a nil slice of mp is
+// replaced by the identity it stands for (a fresh slice); a given one is
+// returned as is.
+func (mp GangMapping) Resolve(from, to *GangModel) (GangMapping, error) {
+	if from == nil || to == nil {
+		return GangMapping{}, fmt.Errorf("%w: GangMapping: nil gang model", ErrNil)
+	}
+	jobs, err := resolveMapping("GangMapping.Jobs", mp.Jobs, to.NumJobs(), from.NumJobs())
+	if err != nil {
+		return GangMapping{}, err
+	}
+	servers, err := resolveMapping("GangMapping.Servers", mp.Servers, to.NumServers(), from.NumServers())
+	if err != nil {
+		return GangMapping{}, err
+	}
+	return GangMapping{Jobs: jobs, Servers: servers}, nil
+}
+
+// resolveMapping checks one side of a mapping (what names it in errors):
 // m maps each of n new indices to one of old old indices or -1, none
 // twice. A nil m is the identity on min(n, old) indices and -1 after. It
 // returns the full mapping (a fresh slice when m is nil, m otherwise).
 // Errors wrap ErrDimension.
-func ResolveMapping(what string, m []int, n, old int) ([]int, error) {
+func resolveMapping(what string, m []int, n, old int) ([]int, error) {
 	if m == nil {
 		m = make([]int, n)
 		for i := range m {

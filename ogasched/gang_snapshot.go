@@ -105,14 +105,11 @@ func (o *GangPolicy) rebuild(model *bipartite.GangModel, s GangSettings, mp bipa
 	if model.K() != o.m.K() {
 		return nil, fmt.Errorf("%w: ChangeCluster: K = %d, the policy's model has K = %d", ErrDimension, model.K(), o.m.K())
 	}
-	jobs, err := bipartite.ResolveMapping("GangMapping.Jobs", mp.Jobs, model.NumJobs(), o.m.NumJobs())
+	full, err := mp.Resolve(o.m, model)
 	if err != nil {
 		return nil, fmt.Errorf("%w: ChangeCluster: %w", ErrDimension, err)
 	}
-	servers, err := bipartite.ResolveMapping("GangMapping.Servers", mp.Servers, model.NumServers(), o.m.NumServers())
-	if err != nil {
-		return nil, fmt.Errorf("%w: ChangeCluster: %w", ErrDimension, err)
-	}
+	jobs, servers := full.Jobs, full.Servers
 	if s.Utility != nil {
 		// Utility follows the servers; a new server gets the zero value's
 		// linear a = 1 for every type.
