@@ -131,6 +131,9 @@ func identityMap(n int) []int {
 // capacity of the wrong length or not finite and non-negative is an
 // error wrapping ErrDimension or ErrCapacity.
 func (m *GangModel) AddServer(capacity []float64, jobs []int) (*GangModel, GangMapping, error) {
+	if m == nil {
+		return nil, GangMapping{}, fmt.Errorf("%w: AddServer: nil gang model", ErrNil)
+	}
 	if len(capacity) != m.k {
 		return nil, GangMapping{}, fmt.Errorf("%w: AddServer: len(capacity) = %d, want K = %d", ErrDimension, len(capacity), m.k)
 	}
@@ -155,6 +158,9 @@ func (m *GangModel) AddServer(capacity []float64, jobs []int) (*GangModel, GangM
 // their old order; job types keep theirs. m is not changed. An index out
 // of range or the last server is an error wrapping ErrDimension.
 func (m *GangModel) RemoveServer(r int) (*GangModel, GangMapping, error) {
+	if m == nil {
+		return nil, GangMapping{}, fmt.Errorf("%w: RemoveServer: nil gang model", ErrNil)
+	}
 	ns := m.NumServers()
 	if r < 0 || r >= ns || ns == 1 {
 		return nil, GangMapping{}, fmt.Errorf("%w: RemoveServer: server %d of %d (the last server cannot be removed)", ErrDimension, r, ns)
@@ -175,6 +181,9 @@ func (m *GangModel) RemoveServer(r int) (*GangModel, GangMapping, error) {
 // that NewGangModel rejects, is an error wrapping ErrDimension,
 // ErrCapacity or ErrTooLarge.
 func (m *GangModel) AddJob(job GangJob, servers []int) (*GangModel, GangMapping, error) {
+	if m == nil {
+		return nil, GangMapping{}, fmt.Errorf("%w: AddJob: nil gang model", ErrNil)
+	}
 	l := m.NumJobs()
 	edges := m.edgeList(-1, -1)
 	for i, r := range servers {
@@ -196,6 +205,9 @@ func (m *GangModel) AddJob(job GangJob, servers []int) (*GangModel, GangMapping,
 // old order; servers keep theirs. m is not changed. An index out of range
 // or the last job type is an error wrapping ErrDimension.
 func (m *GangModel) RemoveJob(l int) (*GangModel, GangMapping, error) {
+	if m == nil {
+		return nil, GangMapping{}, fmt.Errorf("%w: RemoveJob: nil gang model", ErrNil)
+	}
 	nl := m.NumJobs()
 	if l < 0 || l >= nl || nl == 1 {
 		return nil, GangMapping{}, fmt.Errorf("%w: RemoveJob: job type %d of %d (the last job type cannot be removed)", ErrDimension, l, nl)

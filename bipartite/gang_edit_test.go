@@ -144,6 +144,13 @@ func TestGangModelEditErrors(t *testing.T) {
 			t.Errorf("%s: %v, want ErrDimension", name, err)
 		}
 	}
+	var none *GangModel
+	if _, _, err := none.RemoveServer(0); !errors.Is(err, ErrNil) {
+		t.Errorf("nil model RemoveServer: %v", err)
+	}
+	if err := (GangMapping{}).Validate(nil, m); !errors.Is(err, ErrNil) {
+		t.Errorf("Validate(nil, m): %v", err)
+	}
 	if _, _, err := m.AddServer([]float64{-1, 1}, nil); !errors.Is(err, ErrCapacity) {
 		t.Errorf("AddServer negative capacity: %v", err)
 	}
