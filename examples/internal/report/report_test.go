@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/msched/msched/baselines"
 	"html"
 	"image"
 	"image/color"
@@ -330,9 +331,9 @@ func TestStyles(t *testing.T) {
 	require.NotEqual(t, color.Color(black), StyleFor("OGASched(paper-proj)").Color)
 	require.Equal(t, StyleFor("OCORP-fill").Color, StyleFor("OCORP-fill exact").Color)
 	require.Equal(t, color.Color(black), StyleFor("OCORP exact").Color)
-	require.NotEmpty(t, StyleFor("OCORP exact").Dashes)
+	require.Empty(t, StyleFor("OCORP exact").Dashes, "the paper's algorithm stays solid")
 	require.Equal(t, StyleFor("SRPT").Color, StyleFor("2-D SRPT").Color)
-	require.Equal(t, StyleFor("1-D SRPT").Dashes, StyleFor("1-D OCORP").Dashes, "the setting sets the dash")
+	require.Equal(t, StyleFor("1-D SRPT").Dashes, StyleFor("1-D SVF").Dashes, "the setting sets the dash")
 	// References are grey and dashed.
 	r := NewPlot("", "", "").Line("ESDP", rising(5, 1)).Reference("y*", rising(5, 2)).Reference("bound", rising(5, 3))
 	lr, err := r.lines(false)
@@ -523,4 +524,114 @@ func TestSeriesCSVHostile(t *testing.T) {
 	err = WriteCSV(filepath.Join(dir, "arity.csv"), []string{"a", "b"}, [][]string{{"1", "2"}, {"3"}})
 	require.ErrorIs(t, err, ErrSeries)
 	require.ErrorContains(t, err, "row 2")
+}
+
+// TestPalette checks the one palette every example draws with: every
+// policy name of every family has a colour of its own in the table, the
+// names of one family have distinct colours, the paper's algorithm (first
+// of each list) is black and no other name is, and the gang baselines of
+// package baselines are all listed.
+func TestPalette(t *testing.T) {
+	colorID := func(c color.RGBA) int { return int(c.R)<<16 | int(c.G)<<8 | int(c.B) }
+	require.Len(t, Families, 6)
+	for fam, names := range Families {
+		seen := map[int]string{}
+		for i, n := range names {
+			k, ok := table[n]
+			require.True(t, ok, "%s: %q has no entry in the palette", fam, n)
+			require.NotEqual(t, grey, k.color, "%s: %q is grey, the colour of references", fam, n)
+			if i == 0 {
+				require.Equal(t, black, k.color, "%s: the paper's algorithm %q is black", fam, n)
+				require.True(t, k.primary, n)
+				st := styleOf(n)
+				require.Equal(t, primaryWidth, st.width, n)
+				require.Zero(t, st.dash, n)
+			} else {
+				require.NotEqual(t, black, k.color, "%s: %q is black, the colour of the paper's algorithm", fam, n)
+			}
+			id := colorID(k.color)
+			require.NotContains(t, seen, id, "%s: %q has the colour of %q", fam, n, seen[id])
+			seen[id] = n
+		}
+	}
+	for _, n := range baselines.GangBaselineNames {
+		require.Contains(t, Families["ogasched-gang"], n)
+	}
+	for _, n := range []string{"HSWF-gang", "LCF-gang", "LWTF-gang"} {
+		require.Contains(t, Families["esdp-gang"], n)
+	}
+}
+
+// TestFigureColours draws each family's policies, and mixes of them, in
+// one figure and checks the rules Save keeps in every figure: one black
+// line, thick and solid, and it is the paper's algorithm; no two policies
+// in one colour; no two lines alike.
+func TestFigureColours(t *testing.T) {
+	check := func(name string, pl *Plot, wantBlack string) {
+		t.Helper()
+		ls, err := pl.lines(false)
+		require.NoError(t, err, name)
+		blacks, primaries := 0, 0
+		owner := map[string]string{} // colour → policy
+		look := map[string]string{}
+		for _, l := range ls {
+			c := fmt.Sprint(l.style.Color)
+			if l.style.Color == color.Color(black) {
+				blacks++
+				require.Equal(t, wantBlack, l.name, name)
+				require.Empty(t, l.style.Dashes, name)
+				require.Equal(t, vg.Points(primaryWidth), l.style.Width, name)
+			}
+			if l.primary {
+				primaries++
+			}
+			if !l.ref {
+				key, _ := policyField(styleBase(l.name))
+				if o, ok := owner[c]; ok {
+					require.Equal(t, o, key, "%s: %q has the colour of %q", name, l.name, o)
+				}
+				owner[c] = key
+			}
+			k := fmt.Sprint(l.style.Color, l.style.Dashes)
+			require.NotContains(t, look, k, "%s: %q looks like %q", name, l.name, look[k])
+			look[k] = l.name
+		}
+		require.Equal(t, 1, blacks, name)
+		require.Equal(t, 1, primaries, name)
+	}
+	for fam, names := range Families {
+		pl := NewPlot("", "", "")
+		for i, n := range names {
+			pl.Line(n, rising(4, float64(i)))
+		}
+		pl.Level("bound", 3)
+		check(fam, pl, names[0])
+		// Reversed, the algorithm is still the one black line.
+		rev := NewPlot("", "", "")
+		for i := len(names) - 1; i >= 0; i-- {
+			rev.Line(names[i], rising(4, float64(i)))
+		}
+		check(fam+" reversed", rev, names[0])
+	}
+	// The cases: the algorithm under two step sizes; OCORP beside
+	// OCORP+ and its switching weights; every OCORP policy with SRF; a
+	// setting after the name; all gang policies of both families.
+	check("two OGASched readings", NewPlot("", "", "").Line("OGASched", rising(3, 1)).Line("OGASched eta0=25", rising(3, 2)).Line("DRF", rising(3, 3)), "OGASched")
+	plus := NewPlot("", "", "").Line("OCORP+(a=0)", rising(3, 1)).Line("OCORP", rising(3, 1)).Line("OCORP+(a=10)", rising(3, 1)).Line("OCORP+(a=100)", rising(3, 1)).Line("OCORP+", rising(3, 1))
+	check("OCORP+", plus, "OCORP")
+	check("exact and fractional", NewPlot("", "", "").Line("OCORP exact", rising(3, 1)).Line("OCORP fractional", rising(3, 1)).Line("SRF exact", rising(3, 1)).Line("SRF fractional", rising(3, 1)), "OCORP exact")
+	gang := NewPlot("", "", "")
+	for _, n := range append(append([]string{}, Families["ogasched-gang"]...), Families["esdp-gang"][1:4]...) {
+		gang.Line(n, rising(3, 1))
+	}
+	check("gang", gang, "OGASched-gang")
+	mine := NewPlot("", "", "").Line("OGASched", rising(3, 1)).Line("mine", rising(3, 2)).Primary("mine")
+	check("Primary", mine, "mine")
+	// Bars: each series its own colour, OCORP black, SRF not red like it.
+	b := NewBars("", "", "", "a", "b")
+	for _, n := range Families["ocorp"] {
+		b.Add(n, []float64{1, 2})
+	}
+	pb := &Plot{series: b.series, cats: b.cats}
+	check("bars", pb, "OCORP")
 }
