@@ -586,18 +586,70 @@ func (pl *Plot) save(path string) error {
 
 // encode renders the plot in format to w.
 func (pl *Plot) encode(w io.Writer, format string) error {
-	p, leg, ls, logY, err := pl.build()
-	if err != nil {
+	return encodeStack(w, format, []*Plot{pl})
+}
+
+// Stack saves plots one above the other in one figure, each with its own
+// axes, legend and layout as [Plot.Save] gives it, at the width of the
+// widest and the sum of their heights: a bound that dwarfs the policies
+// gets a panel of its own, and the policies keep the full height of
+// theirs. A .svg path also gets a .png beside it. The errors are Save's,
+// and ErrSize when the summed height exceeds MaxSide.
+func Stack(path string, plots ...*Plot) error {
+	save := func(path string) error {
+		var buf bytes.Buffer
+		if err := encodeStack(&buf, strings.ToLower(strings.TrimPrefix(filepath.Ext(path), ".")), plots); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return os.WriteFile(path, buf.Bytes(), 0o644)
+	}
+	if err := save(path); err != nil {
 		return err
 	}
-	wd, ht, err := pl.size()
-	if err != nil {
-		return err
+	if strings.HasSuffix(path, ".svg") {
+		return save(strings.TrimSuffix(path, ".svg") + ".png")
+	}
+	return nil
+}
+
+// encodeStack renders plots one above the other in format to w.
+func encodeStack(w io.Writer, format string, plots []*Plot) error {
+	if len(plots) == 0 {
+		return fmt.Errorf("%w: a stack of no plots", ErrSeries)
+	}
+	type built struct {
+		p    *plot.Plot
+		leg  *plot.Legend
+		ls   []line
+		logY bool
+		h    vg.Length
+	}
+	var bs []built
+	var wd, ht vg.Length
+	for _, pl := range plots {
+		p, leg, ls, logY, err := pl.build()
+		if err != nil {
+			return err
+		}
+		w, h, err := pl.size()
+		if err != nil {
+			return err
+		}
+		wd, ht = max(wd, w), ht+h
+		bs = append(bs, built{p, leg, ls, logY, h})
+	}
+	if ht > MaxSide {
+		return fmt.Errorf("%w: stacked height %v pt, limit %v pt", ErrSize, float64(ht), float64(MaxSide))
+	}
+	dpi := plots[0].dpi()
+	if px, py := int(float64(wd/vg.Inch)*float64(dpi)), int(float64(ht/vg.Inch)*float64(dpi)); !checked.Within(MaxPixels, px, py) {
+		return fmt.Errorf("%w: PNG of %d×%d px at %d dpi, limit %d px", ErrSize, px, py, dpi, MaxPixels)
 	}
 	var c vg.CanvasWriterTo
+	var err error
 	switch format {
 	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(pl.dpi()), vgimg.UseBackgroundColor(color.White))}
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))}
 	case "svg":
 		c = vgsvg.New(wd, ht)
 	default:
@@ -605,8 +657,13 @@ func (pl *Plot) encode(w io.Writer, format string) error {
 			return err
 		}
 	}
-	pl.last = pl.draw(p, leg, ls, draw.NewCanvas(c, wd, ht))
-	pl.last.logY = logY
+	top := ht
+	for i, b := range bs {
+		dc := draw.Canvas{Canvas: c, Rectangle: vg.Rectangle{Min: vg.Point{Y: top - b.h}, Max: vg.Point{X: wd, Y: top}}}
+		top -= b.h
+		plots[i].last = plots[i].draw(b.p, b.leg, b.ls, dc)
+		plots[i].last.logY = b.logY
+	}
 	if format != "svg" {
 		_, err := c.WriteTo(w)
 		return err
