@@ -635,3 +635,67 @@ func TestFigureColours(t *testing.T) {
 	pb := &Plot{series: b.series, cats: b.cats}
 	check("bars", pb, "OCORP")
 }
+
+// stack saves plots with Stack, for render.
+type stack []*Plot
+
+func (s stack) Save(path string) error { return Stack(path, s...) }
+
+// TestStack: two panels one above the other, the height the sum of
+// theirs, each panel inked and laid out by itself, the bound of the lower
+// one not on the upper one's axis; errors as Save's.
+func TestStack(t *testing.T) {
+	top := NewPlot("policies", "t", "reward").Line("OGASched-gang", rising(50, 10)).Line("DRF-gang", rising(50, 5))
+	bottom := NewPlot("against the bound", "t", "reward").Line("OGASched-gang", rising(50, 10)).Level("bound", 1000).LogY()
+	top.Height, bottom.Height = 3*vg.Inch, 2*vg.Inch
+	img, svg := render(t, stack{top, bottom})
+	require.Equal(t, 8*96, img.Bounds().Dx())
+	require.Equal(t, 5*96, img.Bounds().Dy())
+	require.Positive(t, ink(img, image.Rect(0, 0, 8*96, 3*96)), "top panel")
+	require.Positive(t, ink(img, image.Rect(0, 3*96, 8*96, 5*96)), "bottom panel")
+	for _, s := range []string{"policies", "against the bound", "bound"} {
+		require.Contains(t, svgTexts(svg), s)
+	}
+	require.False(t, top.last.logY)
+	require.True(t, bottom.last.logY)
+	dir := t.TempDir()
+	require.ErrorIs(t, Stack(filepath.Join(dir, "x.png")), ErrSeries)
+	require.ErrorIs(t, Stack(filepath.Join(dir, "x.png"), top, NewPlot("", "", "")), ErrSeries)
+	tall := NewPlot("", "", "").Line("a", rising(3, 1))
+	tall.Height = 30 * vg.Inch
+	require.ErrorIs(t, Stack(filepath.Join(dir, "x.png"), tall, tall), ErrSize)
+}
+
+// TestIncludeY: a ratio plot whose best line sits just above 1 gets a
+// labelled tick at 1 and a margin below it, so the line is not drawn on
+// the frame (the OnSocMax figure had no tick at 1.0).
+func TestIncludeY(t *testing.T) {
+	pts := func(y ...float64) plotter.XYs {
+		out := make(plotter.XYs, len(y))
+		for i, v := range y {
+			out[i] = plotter.XY{X: float64(4 * (i + 1)), Y: v}
+		}
+		return out
+	}
+	for _, include := range []bool{false, true} {
+		pl := NewPlot("OPT/policy", "C", "ratio").Line("OnSocMax", pts(1.16, 1.05, 1.02, 1.01, 1.003)).
+			Line("MAX-FIRST", pts(1.23, 1.27, 1.3, 1.31, 1.32)).Reference("α̂", pts(2.9, 2.9, 2.9, 2.9, 2.9))
+		if include {
+			pl.IncludeY(1)
+		}
+		p, _, _, _, err := pl.build()
+		require.NoError(t, err)
+		labels := map[string]bool{}
+		for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+			if tk.Label != "" {
+				labels[tk.Label] = true
+			}
+		}
+		if !include {
+			require.False(t, labels["1"] || labels["1.0"], "without IncludeY the old axis starts at 1.003: %v", labels)
+			continue
+		}
+		require.True(t, labels["1"] || labels["1.0"], "a labelled tick at 1: %v", labels)
+		require.Less(t, p.Y.Min, 1-0.03*(p.Y.Max-1), "a margin below 1")
+	}
+}
