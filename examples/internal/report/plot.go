@@ -379,7 +379,21 @@ func (pl *Plot) lines(logY bool) ([]line, error) {
 	colorID := func(c color.RGBA) int { return int(c.R)<<16 | int(c.G)<<8 | int(c.B) }
 	colourOf := map[string]color.RGBA{} // policy → its colour in this plot
 	taken := map[int]bool{}             // colours some policy has in this plot
+	// The palette colours of the figure's policies are reserved for them,
+	// so that a spare colour handed to a variant never moves a baseline
+	// off its own colour.
+	reserved := map[int]bool{}
+	for _, s := range pl.series {
+		if !s.ref {
+			reserved[colorID(styleOf(s.name).color)] = true
+		}
+	}
 	free := func() color.RGBA {
+		for _, c := range spare {
+			if !taken[colorID(c)] && !reserved[colorID(c)] {
+				return c
+			}
+		}
 		for _, c := range spare {
 			if !taken[colorID(c)] {
 				return c

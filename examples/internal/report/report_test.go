@@ -699,3 +699,40 @@ func TestIncludeY(t *testing.T) {
 		require.Less(t, p.Y.Min, 1-0.03*(p.Y.Max-1), "a margin below 1")
 	}
 }
+
+// TestSpareColoursKeepBaselines: a variant that needs a spare colour (its
+// own is taken) never takes the colour of a baseline drawn later in the
+// same figure, so every baseline keeps its palette colour (SRPT turned
+// orange behind two OCORP+ variants).
+func TestSpareColoursKeepBaselines(t *testing.T) {
+	pl := NewPlot("", "", "")
+	for _, n := range []string{"OCORP", "OCORP-fill", "OCORP+(a=10)", "OCORP+(a=100)", "SRPT", "SRVF", "SVF", "SRF", "Tetris"} {
+		pl.Line(n, rising(3, 1))
+	}
+	ls, err := pl.lines(false)
+	require.NoError(t, err)
+	for _, l := range ls[4:] {
+		require.Equal(t, StyleFor(l.name).Color, l.style.Color, l.name)
+	}
+}
+
+// TestBarsNotClipped: the tallest bar ends below the top of the axis (the
+// OCORP bar charts had their tallest bars cut by the frame).
+func TestBarsNotClipped(t *testing.T) {
+	for _, logY := range []bool{false, true} {
+		b := NewBars("", "", "", "a", "b").Add("OCORP", []float64{500, 16000}).Add("SRF", []float64{300, 900})
+		pl := &Plot{series: b.series, cats: b.cats, hint: topRight}
+		if logY {
+			pl.scale = Log
+		} else {
+			pl.scale = Linear
+		}
+		p, _, _, _, err := pl.build()
+		require.NoError(t, err)
+		top := 16000.0
+		if logY {
+			top = math.Log10(top)
+		}
+		require.Greater(t, p.Y.Max, top+0.04*(p.Y.Max-p.Y.Min), "log %v", logY)
+	}
+}
