@@ -351,8 +351,10 @@ func (pl *Plot) check() error {
 //
 //   - exactly one line is the paper's algorithm, black, solid, thick and on
 //     top: the first line named by [Plot.Primary], else the first line of a
-//     papers' algorithm, else the first line if its name is not a known
-//     baseline; any other line that would be black, or primary, gets a
+//     papers' algorithm drawn black in the palette (OGASched, OnSocMax,
+//     ESDP, OCORP and their gang versions), else the first of the other
+//     papers' algorithms (OCORP+, OCORP+M), else the first line if its name
+//     is not a known baseline; any other line that would be black, or primary, gets a
 //     colour of its own and the variant width;
 //   - two policies never share a colour: a line whose colour another
 //     policy of the figure already has gets the first spare colour no line
@@ -365,6 +367,7 @@ func (pl *Plot) lines(logY bool) ([]line, error) {
 	for _, pass := range []func(i int, s series) bool{
 		func(_ int, s series) bool { return pl.primary[s.name] },
 		func(_ int, s series) bool { st := styleOf(s.name); return st.primary && st.color == black },
+		func(_ int, s series) bool { return styleOf(s.name).primary }, // OCORP+M where no OCORP is drawn
 		func(i int, s series) bool { return i == 0 && prefixKey(styleBase(s.name)) == "" },
 	} {
 		for i, s := range pl.series {

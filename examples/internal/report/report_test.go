@@ -736,3 +736,20 @@ func TestBarsNotClipped(t *testing.T) {
 		require.Greater(t, p.Y.Max, top+0.04*(p.Y.Max-p.Y.Min), "log %v", logY)
 	}
 }
+
+// TestPaperAlgorithmBlackWithoutOCORP: in a 2-D OCORP figure the paper's
+// algorithm is OCORP+M, which the palette draws in wine beside OCORP; with
+// no OCORP line it is the figure's black line (it was wine, and the figure
+// had no black line).
+func TestPaperAlgorithmBlackWithoutOCORP(t *testing.T) {
+	pl := NewPlot("", "", "").Line("OCORP+M", rising(3, 1)).Line("OCORP+M-fill", rising(3, 2)).Line("SRPT", rising(3, 3))
+	ls, err := pl.lines(false)
+	require.NoError(t, err)
+	require.Equal(t, color.Color(black), ls[0].style.Color)
+	require.True(t, ls[0].primary)
+	both := NewPlot("", "", "").Line("OCORP+", rising(3, 1)).Line("OCORP", rising(3, 2))
+	ls, err = both.lines(false)
+	require.NoError(t, err)
+	require.True(t, ls[1].primary, "OCORP, drawn black in the palette, comes first")
+	require.NotEqual(t, color.Color(black), ls[0].style.Color)
+}

@@ -51,8 +51,11 @@ var extra = []color.RGBA{
 }
 
 // spare is the order in which a figure hands out colours to lines whose own
-// colour is taken: the palette's colours first, then Tableau's.
-var spare = append([]color.RGBA{blue, orange, green, vermilion, purple, sky, brown, wine, olive, indigo, teal}, extra...)
+// colour is taken: the palette's colours first, then more of Paul Tol's
+// (rose, forest, magenta, sand, dark brown), then Tableau's, several of
+// which are close to a palette colour (their blue to Okabe–Ito's).
+var spare = append([]color.RGBA{blue, orange, green, vermilion, purple, sky, brown, wine, olive, indigo, teal,
+	rgb(0xCC6677), rgb(0x117733), rgb(0xAA4499), rgb(0xDDCC77), rgb(0x661100)}, extra...)
 
 type known struct {
 	color   color.RGBA
