@@ -412,8 +412,11 @@ func (pl *Plot) lines(logY bool) ([]line, error) {
 		case i == owner:
 			st = style{color: black, width: primaryWidth, primary: true}
 		default:
-			if st.primary {
+			if st.primary { // another of the papers' algorithms: not thick, and a measure dashes it
 				st.primary, st.width = false, variantWidth
+				if _, tail := policyField(styleBase(s.name)); tail != "" {
+					st.dash = 1 + int(hash(tail)%uint32(len(dashes)-1))
+				}
 			}
 			// The policy this line belongs to: each bar series is one.
 			key, _ := policyField(styleBase(s.name))

@@ -752,4 +752,10 @@ func TestPaperAlgorithmBlackWithoutOCORP(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ls[1].primary, "OCORP, drawn black in the palette, comes first")
 	require.NotEqual(t, color.Color(black), ls[0].style.Color)
+	// A measure of the black line's algorithm is dashed, not a second solid line.
+	ex := NewPlot("", "", "").Line("OCORP+M exact", rising(3, 1)).Line("OCORP+M fractional", rising(3, 2))
+	ls, err = ex.lines(false)
+	require.NoError(t, err)
+	require.Empty(t, ls[0].style.Dashes)
+	require.NotEmpty(t, ls[1].style.Dashes)
 }
