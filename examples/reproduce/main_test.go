@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -102,7 +104,10 @@ func TestQuick(t *testing.T) {
 	require.NoError(t, os.WriteFile(readme, []byte("x\n"+beginMarker+"\n"+endMarker+"\n"), 0o644))
 	var out bytes.Buffer
 	docFile := filepath.Join(dir, "docs", "REPRODUCTION.md")
-	require.NoError(t, run([]string{"-quick", "-seeds", "1-2", "-readme", readme, "-doc", docFile, "-figures", filepath.Join(dir, "docs", "fig")}, &out))
+	choosing := filepath.Join(dir, "docs", "CHOOSING.md")
+	data := filepath.Join(dir, "docs", "reproduce.json")
+	require.NoError(t, run([]string{"-quick", "-seeds", "1-2", "-readme", readme, "-doc", docFile, "-figures", filepath.Join(dir, "docs", "fig"),
+		"-choosing", choosing, "-data", data}, &out))
 	for _, f := range families {
 		assert.Contains(t, out.String(), "| "+f.name+" |", "family %s has no row", f.name)
 	}
@@ -129,6 +134,75 @@ func TestQuick(t *testing.T) {
 	for _, f := range families {
 		assert.Contains(t, string(full), "| "+f.name+" |", "family %s has no row in the doc", f.name)
 	}
+	// The guide has every family, and rendering it again from the saved
+	// measurements gives the same bytes.
+	guide, err := os.ReadFile(choosing)
+	require.NoError(t, err)
+	for _, f := range families {
+		assert.Contains(t, string(guide), "\n## "+f.name+"\n", "family %s has no section in the guide", f.name)
+	}
+	dir2 := t.TempDir()
+	require.NoError(t, run([]string{"-from", data, "-readme", "", "-doc", filepath.Join(dir2, "docs", "REPRODUCTION.md"), "-figures", filepath.Join(dir2, "docs", "fig"),
+		"-choosing", filepath.Join(dir2, "docs", "CHOOSING.md"), "-data", ""}, io.Discard))
+	b, err := os.ReadFile(filepath.Join(dir2, "docs", "CHOOSING.md"))
+	require.NoError(t, err)
+	assert.Equal(t, string(guide), string(b), "the guide rendered from -data")
+	b, err = os.ReadFile(filepath.Join(dir2, "docs", "REPRODUCTION.md"))
+	require.NoError(t, err)
+	assert.Equal(t, string(full), string(b), "the table rendered from -data")
+}
+
+// TestCommittedDocs renders docs/REPRODUCTION.md, docs/CHOOSING.md and the
+// README's summary again from the committed measurements
+// (docs/reproduce.json, written by the same run) and checks that they are
+// the committed files byte for byte: nobody edited a number by hand, and
+// the generator still writes what is committed.
+func TestCommittedDocs(t *testing.T) {
+	root := filepath.Join("..", "..")
+	dir := t.TempDir()
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "docs"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "README.md"), readme, 0o644))
+	var out bytes.Buffer
+	require.NoError(t, run([]string{"-from", filepath.Join(root, "docs", "reproduce.json"),
+		"-readme", filepath.Join(dir, "README.md"), "-doc", filepath.Join(dir, "docs", "REPRODUCTION.md"),
+		"-figures", filepath.Join(dir, "docs", "figures"), "-choosing", filepath.Join(dir, "docs", "CHOOSING.md"), "-data", ""}, &out))
+	for _, f := range []string{"README.md", "docs/REPRODUCTION.md", "docs/CHOOSING.md"} {
+		want, err := os.ReadFile(filepath.Join(root, f))
+		require.NoError(t, err)
+		got, err := os.ReadFile(filepath.Join(dir, f))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "%s is not what -from docs/reproduce.json renders", f)
+	}
+	// Every family has its section and at least one measured line.
+	guide, err := os.ReadFile(filepath.Join(root, "docs", "CHOOSING.md"))
+	require.NoError(t, err)
+	for _, g := range guides {
+		assert.Contains(t, string(guide), "\n## "+g.family+"\n")
+	}
+	assert.Contains(t, string(readme), "(docs/CHOOSING.md)", "the README links the guide")
+}
+
+// TestChoosingNeedsEveryFamily: the guide refuses a run that lacks a
+// family's advice, or a family it has no prose for.
+func TestChoosingNeedsEveryFamily(t *testing.T) {
+	var outs []Outcome
+	for _, g := range guides {
+		outs = append(outs, Outcome{Family: g.family, Advice: []Advice{{Goal: "g", Choice: "c", Why: "w"}}})
+	}
+	var b bytes.Buffer
+	require.NoError(t, Choosing(&b, []uint64{1, 2, 3}, outs, "REPRODUCTION.md"))
+	assert.Contains(t, b.String(), "seeds 1–3")
+	for _, g := range guides {
+		assert.Contains(t, b.String(), "\n## "+g.family+"\n")
+		assert.Contains(t, b.String(), "### What it costs")
+	}
+	assert.ErrorContains(t, Choosing(&b, []uint64{1}, outs[1:], ""), guides[0].family)
+	noAdvice := slices.Clone(outs)
+	noAdvice[2].Advice = nil
+	assert.ErrorContains(t, Choosing(&b, []uint64{1}, noAdvice, ""), guides[2].family)
+	assert.ErrorContains(t, Choosing(&b, []uint64{1}, append(outs, Outcome{Family: "New"}), ""), `"New"`)
 }
 
 // TestSummaryCells: the README summary drops source citations (nested
