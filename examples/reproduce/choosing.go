@@ -86,7 +86,7 @@ var guides = []guide{{
 // fixed prose (guides) and its measured advice. docRel links the full
 // reproduction table ("" = no link). Every family of outs needs a guide
 // and every guide an outcome with advice, else an error names it.
-func Choosing(w io.Writer, seeds []uint64, outs []Outcome, docRel string) error {
+func Choosing(w io.Writer, seeds []uint64, outs []Outcome, docRel string, bench BenchFile) error {
 	byFamily := map[string]Outcome{}
 	for _, o := range outs {
 		byFamily[o.Family] = o
@@ -124,6 +124,7 @@ func Choosing(w io.Writer, seeds []uint64, outs []Outcome, docRel string) error 
 		fmt.Fprintf(w, "Build: %s.\n\n", g.pkg)
 		fmt.Fprintf(w, "### What it buys\n\n%s\n\n", g.buys)
 		fmt.Fprintf(w, "### What it costs\n\n%s\n\n", g.costs)
+		benchTable(w, g.family, bench)
 		fmt.Fprintf(w, "### Which to run, as measured\n\n")
 		for _, a := range byFamily[g.family].Advice {
 			fmt.Fprintf(w, "- **%s**: run %s%s. Measured: %s.\n", strings.TrimSpace(a.Goal), a.Choice, constructorHint(a), a.Why)

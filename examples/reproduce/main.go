@@ -421,6 +421,7 @@ func run(args []string, stdout io.Writer) error {
 	figDir := fs.String("figures", "docs/figures", "folder for the key figures ('' = none)")
 	choosing := fs.String("choosing", "docs/CHOOSING.md", "file the guide 'which policy to run' is written to ('' = none)")
 	data := fs.String("data", "docs/reproduce.json", "file the run's measurements are written to, to render the documents again with -from ('' = none)")
+	benchFile := fs.String("bench-file", "docs/bench.txt", "benchmark results (written by examples/reproduce/bench.sh) quoted in -choosing's costs; a missing file is skipped")
 	from := fs.String("from", "", "render -doc, -choosing and -readme from this file of measurements (written by -data) instead of running; figures are not redrawn")
 	quick := fs.Bool("quick", false, "small sizes (smoke test; numbers are not the paper's)")
 	if err := fs.Parse(args); err != nil {
@@ -460,6 +461,10 @@ func run(args []string, stdout io.Writer) error {
 		if err := os.MkdirAll(*figDir, 0o755); err != nil {
 			return fmt.Errorf("-figures %q: %w", *figDir, err)
 		}
+	}
+	bench, err := readBench(*benchFile)
+	if err != nil {
+		return err
 	}
 	var saved *Data
 	if *from != "" {
@@ -522,7 +527,7 @@ func run(args []string, stdout io.Writer) error {
 		if *doc != "" {
 			rel = relPath(filepath.Dir(*choosing), *doc)
 		}
-		if err := Choosing(&g, seeds, outs, rel); err != nil {
+		if err := Choosing(&g, seeds, outs, rel, bench); err != nil {
 			return err
 		}
 		if err := writeFile(*choosing, g.Bytes()); err != nil {

@@ -167,7 +167,8 @@ func TestCommittedDocs(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, run([]string{"-from", filepath.Join(root, "docs", "reproduce.json"),
 		"-readme", filepath.Join(dir, "README.md"), "-doc", filepath.Join(dir, "docs", "REPRODUCTION.md"),
-		"-figures", filepath.Join(dir, "docs", "figures"), "-choosing", filepath.Join(dir, "docs", "CHOOSING.md"), "-data", ""}, &out))
+		"-figures", filepath.Join(dir, "docs", "figures"), "-choosing", filepath.Join(dir, "docs", "CHOOSING.md"), "-data", "",
+		"-bench-file", filepath.Join(root, "docs", "bench.txt")}, &out))
 	for _, f := range []string{"README.md", "docs/REPRODUCTION.md", "docs/CHOOSING.md"} {
 		want, err := os.ReadFile(filepath.Join(root, f))
 		require.NoError(t, err)
@@ -192,17 +193,17 @@ func TestChoosingNeedsEveryFamily(t *testing.T) {
 		outs = append(outs, Outcome{Family: g.family, Advice: []Advice{{Goal: "g", Choice: "c", Why: "w"}}})
 	}
 	var b bytes.Buffer
-	require.NoError(t, Choosing(&b, []uint64{1, 2, 3}, outs, "REPRODUCTION.md"))
+	require.NoError(t, Choosing(&b, []uint64{1, 2, 3}, outs, "REPRODUCTION.md", BenchFile{}))
 	assert.Contains(t, b.String(), "seeds 1–3")
 	for _, g := range guides {
 		assert.Contains(t, b.String(), "\n## "+g.family+"\n")
 		assert.Contains(t, b.String(), "### What it costs")
 	}
-	assert.ErrorContains(t, Choosing(&b, []uint64{1}, outs[1:], ""), guides[0].family)
+	assert.ErrorContains(t, Choosing(&b, []uint64{1}, outs[1:], "", BenchFile{}), guides[0].family)
 	noAdvice := slices.Clone(outs)
 	noAdvice[2].Advice = nil
-	assert.ErrorContains(t, Choosing(&b, []uint64{1}, noAdvice, ""), guides[2].family)
-	assert.ErrorContains(t, Choosing(&b, []uint64{1}, append(outs, Outcome{Family: "New"}), ""), `"New"`)
+	assert.ErrorContains(t, Choosing(&b, []uint64{1}, noAdvice, "", BenchFile{}), guides[2].family)
+	assert.ErrorContains(t, Choosing(&b, []uint64{1}, append(outs, Outcome{Family: "New"}), "", BenchFile{}), `"New"`)
 }
 
 // TestSummaryCells: the README summary drops source citations (nested
@@ -220,4 +221,35 @@ func TestSummaryCells(t *testing.T) {
 	assert.Equal(t, "partly", firstClause("partly: with the step (53)", " (", ":", ";", ","))
 	assert.Equal(t, "mostly", firstClause("mostly (faithful): OnSocMax", " (", ":", ";", ","))
 	assert.Equal(t, "reproduces", firstClause("reproduces", " (", ":", ";", ","))
+}
+
+// TestParseBench reads go test -bench output with commands, drops the
+// GOMAXPROCS suffix, keeps extra metrics out of the way, and refuses a
+// result line without ns/op.
+func TestParseBench(t *testing.T) {
+	in := `# written by bench.sh on 2026-11-28; load average: 5.1 4.2 3.3; 2 CPUs
+# command: go test -run '^$' -benchmem -bench Slot ./esdp
+goos: linux
+pkg: github.com/msched/msched/esdp
+BenchmarkPolicySlot-2   	      20	     11918 ns/op	       0 B/op	       0 allocs/op
+BenchmarkModeSlot/E=52/mode=exact-2         	       1	   6506610 ns/op	        52.00 edges	         0 gap	       16 B/op	       1 allocs/op
+PASS
+`
+	bf, err := parseBench(strings.NewReader(in))
+	require.NoError(t, err)
+	assert.Equal(t, "written by bench.sh on 2026-11-28; load average: 5.1 4.2 3.3; 2 CPUs", bf.Header)
+	require.Len(t, bf.Lines, 2)
+	assert.Equal(t, BenchLine{Pkg: "github.com/msched/msched/esdp", Name: "BenchmarkPolicySlot", NsOp: 11918, Command: "go test -run '^$' -benchmem -bench Slot ./esdp"}, bf.Lines[0])
+	assert.Equal(t, "BenchmarkModeSlot/E=52/mode=exact", bf.Lines[1].Name)
+	assert.Equal(t, []float64{6506610, 16, 1}, []float64{bf.Lines[1].NsOp, bf.Lines[1].BOp, bf.Lines[1].Allocs})
+	_, err = parseBench(strings.NewReader("BenchmarkX-2 10 5 B/op\n"))
+	assert.ErrorContains(t, err, "no ns/op")
+	var b bytes.Buffer
+	benchTable(&b, "ESDP", bf)
+	assert.Contains(t, b.String(), "| `esdp` | `BenchmarkPolicySlot` | 11.9 µs | 0 | 0 |")
+	assert.Contains(t, b.String(), "6.51 ms")
+	b.Reset()
+	benchTable(&b, "OCORP", bf)
+	assert.Contains(t, b.String(), "bench.sh` writes them")
+	assert.Equal(t, []string{"12 ns", "1.5 µs", "2.5 ms", "1.43 s"}, []string{duration(12), duration(1500), duration(2.5e6), duration(1.43e9)})
 }
