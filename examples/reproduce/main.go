@@ -17,8 +17,10 @@
 // hand. Figures (PNG and SVG) go to -figures. The guide "which policy to
 // run" goes to -choosing (docs/CHOOSING.md, see choosing.go): its prose is
 // in choosing.go, every number in it comes from the run (each family's
-// Outcome.Advice). The run's measurements go to -data as JSON, from which
-// -from renders every document again without running.
+// Outcome.Advice), and its per-slot costs from -bench-file (docs/bench.txt,
+// written by bench.sh from the packages' own benchmarks). The run's
+// measurements go to -data as JSON, from which -from renders every
+// document again without running.
 //
 // Each family lives in its own file (ogasched.go, onsocmax.go, esdp.go,
 // ocorp.go) and registers itself with register in an init function.
