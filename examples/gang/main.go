@@ -41,6 +41,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/esdp"
@@ -295,7 +297,7 @@ func runSeed(pr params, dlrm []trace.DLRMInstance, seed uint64, out string) (*se
 		sr.Results = append(sr.Results, r)
 	}
 	if out != "" {
-		if err := writeOGA(out, seed, res, bf); err != nil {
+		if err := writeOGA(out, seed, res, bf, sr.JobBound); err != nil {
 			return nil, err
 		}
 	}
@@ -521,14 +523,21 @@ func printTable(w io.Writer, sum *summary) {
 	tw.Flush()
 }
 
-func writeOGA(dir string, seed uint64, res *ogasched.GangResult, bf *ogasched.BestFixedResult) error {
+// writeOGA writes the per-slot rewards of every OGASched-family gang
+// policy (CSV) and their average reward until t in two panels: on top, the
+// policies with the job bound, which caps every policy and lies near them;
+// below, on a log axis, the same policies with the relaxation bound, which
+// is many times larger and would squeeze them into a sliver of one panel.
+func writeOGA(dir string, seed uint64, res *ogasched.GangResult, bf *ogasched.BestFixedResult, jobBound float64) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	T := len(res.Series[0].Reward)
 	names := make([]string, len(res.Series))
 	cols := make([]func(int) float64, len(res.Series))
-	pl := report.NewPlot(fmt.Sprintf("Gang placement, average reward until t (seed %d)", seed), "slot t", "average reward")
+	top := report.NewPlot(fmt.Sprintf("Gang placement, average reward until t (seed %d)", seed), "slot t", "average reward")
+	bottom := report.NewPlot(fmt.Sprintf("The same policies against the relaxation bound (%.0f× the best policy; log axis)", bf.Bound/bestTotal(res)), "slot t", "average reward").LogY()
+	bottom.Height = 3.5 * vg.Inch
 	for i, s := range res.Series {
 		names[i] = s.Name
 		cum := make([]float64, T)
@@ -538,13 +547,24 @@ func writeOGA(dir string, seed uint64, res *ogasched.GangResult, bf *ogasched.Be
 			cum[t] = acc / float64(t+1)
 		}
 		cols[i] = func(t int) float64 { return s.Reward[t] }
-		pl.Func(s.Name, T, func(t int) float64 { return cum[t] })
+		top.Func(s.Name, T, func(t int) float64 { return cum[t] })
+		bottom.Func(s.Name, T, func(t int) float64 { return cum[t] })
 	}
-	pl.Level("relaxation bound / T", bf.Bound/float64(T))
+	top.Level("job bound / T (caps every policy)", jobBound/float64(T))
+	bottom.Level("relaxation bound / T", bf.Bound/float64(T))
 	if err := report.Series(filepath.Join(dir, fmt.Sprintf("ogasched_gang_seed%d.csv", seed)), T, names, cols); err != nil {
 		return err
 	}
-	return pl.Save(filepath.Join(dir, fmt.Sprintf("ogasched_gang_seed%d.svg", seed)))
+	return report.Stack(filepath.Join(dir, fmt.Sprintf("ogasched_gang_seed%d.svg", seed)), top, bottom)
+}
+
+// bestTotal is the largest total reward of the series.
+func bestTotal(res *ogasched.GangResult) float64 {
+	b := math.Inf(-1)
+	for _, s := range res.Series {
+		b = max(b, s.Total)
+	}
+	return b
 }
 
 func writeESDP(dir string, seed uint64, res *esdp.GangRunResult) error {

@@ -80,7 +80,6 @@ import (
 	"encoding/json"
 	stdflag "flag"
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -91,9 +90,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/msched/msched/baselines"
@@ -582,7 +579,7 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Series, L float
 		return err
 	}
 	lbs := lowerBoundSeries(jobs, rs[0].K, T)
-	line := func(name, title, ylabel string, y func(r *ocorp.Series, t int) float64, keep func(string) bool, withBound bool) error {
+	line := func(name, title, ylabel string, y func(r *ocorp.Series, t int) float64, keep func(string) bool, withBound bool, below ...*report.Plot) error {
 		pl := report.NewPlot(title, "time (s)", ylabel).Legend(true, true)
 		pl.Width = 9 * vg.Inch
 		if withBound {
@@ -603,6 +600,9 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Series, L float
 				pts = append(pts, plotter.XY{X: float64(t+1) * L, Y: y(r, t)})
 			}
 			pl.Line(r.Policy, pts)
+		}
+		if len(below) > 0 {
+			return report.Stack(filepath.Join(dir, name), append([]*report.Plot{pl}, below...)...)
 		}
 		return pl.Save(filepath.Join(dir, name))
 	}
@@ -628,7 +628,37 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Series, L float
 	}
 	if exp == "1d" {
 		plus := func(s string) bool { return s == "OCORP" || strings.HasPrefix(s, "OCORP+") }
-		if err := line("ocorp_plus_flowtime.svg", "OCORP+ l2 flowtime over time (Fig. 5)", "l2 flowtime (s)", func(r *ocorp.Series, t int) float64 { return at(r.ExactSeries, t) * L }, plus, true); err != nil {
+		// OCORP+ lies within a few percent of OCORP, under its line: a
+		// second panel draws each OCORP+ over OCORP.
+		ratio := report.NewPlot("OCORP+ over OCORP: ratio of the l2 flowtimes of jobs completed by t (from T/20)", "time (s)", "OCORP+ / OCORP").IncludeY(1)
+		ratio.Width, ratio.Height = 9*vg.Inch, 3.5*vg.Inch
+		var base *ocorp.Series
+		for _, r := range rs {
+			if r.Policy == "OCORP" {
+				base = r
+			}
+		}
+		for _, r := range rs {
+			if base == nil || !strings.HasPrefix(r.Policy, "OCORP+") {
+				continue
+			}
+			step := max(1, T/2000)
+			pts := make(plotter.XYs, 0, T/step+1)
+			// From T/20 on: the first completions make the ratio jump.
+			for t := T / 20; t < T; t += step {
+				if b := at(base.ExactSeries, t); b > 0 {
+					pts = append(pts, plotter.XY{X: float64(t+1) * L, Y: at(r.ExactSeries, t) / b})
+				}
+			}
+			if len(pts) > 0 {
+				ratio.Line(r.Policy+" vs OCORP", pts)
+			}
+		}
+		var below []*report.Plot
+		if base != nil && len(rs) > 1 {
+			below = append(below, ratio)
+		}
+		if err := line("ocorp_plus_flowtime.svg", "OCORP+ l2 flowtime over time (Fig. 5)", "l2 flowtime (s)", func(r *ocorp.Series, t int) float64 { return at(r.ExactSeries, t) * L }, plus, true, below...); err != nil {
 			return err
 		}
 	}
@@ -641,37 +671,20 @@ func writeOutputs(dir, exp string, jobs []ocorp.Job, rs []*ocorp.Series, L float
 		}
 	}
 	bars := func(name, title, ylabel string, v func(a agg) float64) error {
-		p := plot.New()
-		p.Title.Text = title
-		p.Y.Label.Text = ylabel
-		p.X.Label.Text = "job processing time p_j (jobs per bin in brackets)"
-		w := vg.Points(60 / float64(len(rs)))
 		var labels []string
 		for _, b := range used {
 			labels = append(labels, fmt.Sprintf("%s s [%.0f]", binLabel(b), stats[0][b].n))
 		}
+		bc := report.NewBars(title, "job processing time p_j (jobs per bin in brackets)", ylabel, labels...)
+		bc.Width = 11 * vg.Inch
 		for k, r := range rs {
-			vals := make(plotter.Values, len(used))
+			vals := make([]float64, len(used))
 			for x, b := range used {
 				vals[x] = v(stats[k][b])
 			}
-			bc, err := plotter.NewBarChart(vals, w)
-			if err != nil {
-				return err
-			}
-			bc.Offset = w * vg.Length(k-len(rs)/2)
-			bc.Color = policyColor(k)
-			p.Add(bc)
-			p.Legend.Add(r.Policy, bc)
+			bc.Add(r.Policy, vals)
 		}
-		p.Legend.Top = true
-		p.NominalX(labels...)
-		// Room on the right for the legend, so it never covers a bar group.
-		p.X.Min, p.X.Max = -0.6, float64(len(used))-0.4+0.35*float64(max(1, len(used)))
-		if err := p.Save(11*vg.Inch, 5*vg.Inch, filepath.Join(dir, name)); err != nil {
-			return err
-		}
-		return p.Save(11*vg.Inch, 5*vg.Inch, filepath.Join(dir, strings.TrimSuffix(name, ".svg")+".png"))
+		return bc.Save(filepath.Join(dir, name))
 	}
 	if err := bars("waiting_by_size.svg", "mean waiting time by job size ("+exp+", Figs. 4/10)", "mean wait (s)", func(a agg) float64 { return a.sum / a.n }); err != nil {
 		return err
@@ -703,15 +716,6 @@ func lowerBoundSeries(jobs []ocorp.Job, k float64, T int) []float64 {
 		out[t] = math.Pow(s, 1/k)
 	}
 	return out
-}
-
-// policyColor gives the k-th policy a colour no other policy of the figure
-// has: plotutil's soft palette (7 colours), then its dark one.
-func policyColor(k int) color.Color {
-	if k < len(plotutil.SoftColors) {
-		return plotutil.SoftColors[k]
-	}
-	return plotutil.DarkColors[(k-len(plotutil.SoftColors))%len(plotutil.DarkColors)]
 }
 
 // runMapReduce turns each job into a MapReduce job: a map phase of

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/msched/msched/baselines"
@@ -25,7 +28,7 @@ type esdpReading struct {
 type esdpOut struct {
 	welfare  map[string]float64 // accumulated realised welfare at T
 	oracle   float64            // omniscient expected welfare at T
-	regret   [][]float64        // cumulative regret per policy (ESDP, HSWF, LCF, LWTF)
+	regret   [][]float64        // cumulative regret per policy (ESDP, HSWF, LCF, LWTF, CUCB, TS)
 	names    []string
 	overtake int     // first slot from which ESDP leads HSWF, LCF, LWTF for good (-1: never)
 	lead50   string  // leader of the accumulated welfare at t = 50
@@ -33,7 +36,8 @@ type esdpOut struct {
 	capacity []int
 }
 
-// runesdp runs ESDP against HSWF, LCF and LWTF (papers 002/003, Figs. 2-3)
+// runesdp runs ESDP against HSWF, LCF and LWTF (papers 002/003, Figs. 2-3),
+// and against CUCB and Thompson sampling (TS), which the papers do not run,
 // on the Table 2 instance for every seed, under the faithful capacity rule
 // (Table 2: c_k in [1, 2]) and under the alpha rule (c_k = round(0.5 sum_e
 // a_k^e)), plus Algorithm 1's solve-then-zero variant on the faithful one.
@@ -148,6 +152,15 @@ func runesdp(cfg Config) (Outcome, error) {
 		Literal:  "ESDP vs HSWF-channel " + Pct(ac) + ", ESDP g = ln(t+1) " + Pct(acg) + " (alpha rule)",
 		Verdict:  gainVerdict(fc, ac, 73),
 	})
+	for _, b := range []string{"CUCB", "TS"} {
+		f, l := ratio(fo, "ESDP", b), ratio(ao, "ESDP", b)
+		rows = append(rows, Row{Family: "ESDP",
+			Claim:    fmt.Sprintf("Beyond the papers: ESDP against %s, a combinatorial bandit the papers do not run (accumulated welfare at T = 2000)", banditName(b)),
+			Faithful: "ESDP vs " + b + " " + Pct(f) + fmt.Sprintf(", ESDP ahead on %d/%d seeds (Table 2 capacities)", ahead(f), len(f)),
+			Literal:  "ESDP vs " + b + " " + Pct(l) + fmt.Sprintf(", ESDP ahead on %d/%d seeds (alpha rule)", ahead(l), len(l)),
+			Verdict:  banditVerdict(b, f, l),
+		})
+	}
 	stz := ratio(fo, "ESDP-STZ", "ESDP")
 	rows = append(rows, Row{Family: "ESDP",
 		Claim:    "Algorithm 1 solves over all edges, then zeroes ports with no job (Steps 10–16)",
@@ -163,7 +176,11 @@ func runesdp(cfg Config) (Outcome, error) {
 			Pct(ratio(to, "ESDP-glog", "HSWF")), Pct(ratio(to, "ESDP-glog", "LCF")), Pct(ratio(to, "ESDP-glog", "LWTF")), Pct(ratio(to, "ESDP", "HSWF-channel")), Pct(ratio(to, "ESDP-glog", "HSWF-channel"))),
 		"ESDP readings: ESDP-glog is esdp.Settings{Exploration: esdp.ExploreLog}, g(t) = ln(t+1); HSWF-channel is baselines.HSWFChannel; HSWF (ports ranked by the sum of their channels' estimates) stays the default baseline.",
 	}
-	out := Outcome{Rows: rows, Notes: notes}
+	out := Outcome{Rows: rows, Notes: notes, Advice: []Advice{
+		esdpAdvice("welfare with tight capacities (the paper's Table 2: c_k ∈ [1, 2], a few channels fit at once)", fo, T),
+		esdpAdvice("welfare with looser capacities (alpha rule: c_k = round(0.5 Σ_e a_k^e))", ao, T),
+		esdpAdvice("welfare with c_k = 2 for every type", to, T),
+	}}
 	if cfg.FigDir != "" {
 		o := fo[0]
 		pl := report.NewPlot(fmt.Sprintf("ESDP vs baselines: cumulative regret, Table 2 instance (seed %d, c = %v)", cfg.Seeds[0], o.capacity),
@@ -203,8 +220,18 @@ func esdpOne(seed uint64, rd esdpReading, T int) (esdpOut, error) {
 	if err != nil {
 		return esdpOut{}, err
 	}
-	pols := []esdp.OnlinePolicy{e, h, l, w}
-	names := []string{"ESDP", "HSWF", "LCF", "LWTF"}
+	// CUCB and Thompson sampling, the combinatorial bandits the papers do
+	// not run: the comparison a user choosing a policy needs.
+	c, err := baselines.NewCUCB(cl, baselines.CUCBSettings{})
+	if err != nil {
+		return esdpOut{}, err
+	}
+	th, err := baselines.NewThompson(cl, baselines.ThompsonSettings{Seed: seed, Stream: 2})
+	if err != nil {
+		return esdpOut{}, err
+	}
+	pols := []esdp.OnlinePolicy{e, h, l, w, c, th}
+	names := []string{"ESDP", "HSWF", "LCF", "LWTF", "CUCB", "TS"}
 	if rd.stz {
 		s, err := esdp.New(cl, esdp.Settings{SolveThenZero: true})
 		if err != nil {
@@ -229,7 +256,7 @@ func esdpOne(seed uint64, rd esdpReading, T int) (esdpOut, error) {
 	if err != nil {
 		return esdpOut{}, fmt.Errorf("seed %d, %s capacities: %w", seed, rd.name, err)
 	}
-	o := esdpOut{welfare: map[string]float64{}, oracle: res.TotalOptimal, names: names[:4], capacity: in.Capacity}
+	o := esdpOut{welfare: map[string]float64{}, oracle: res.TotalOptimal, names: names[:6], capacity: in.Capacity}
 	cum := make([][]float64, len(pols))
 	for i, s := range res.Series {
 		o.welfare[names[i]] = s.Total
@@ -239,7 +266,7 @@ func esdpOne(seed uint64, rd esdpReading, T int) (esdpOut, error) {
 			c += v
 			cum[i][t] = c
 		}
-		if i < 4 {
+		if i < 6 {
 			r := make([]float64, T)
 			acc := 0.0
 			for t, v := range s.Regret {
@@ -378,4 +405,72 @@ func patternVerdict(faithful, literal []esdpOut) string {
 	}
 	return fmt.Sprintf("%s: a baseline ahead at t = 50 and ESDP ahead at T on %d/%d seeds under Table 2 capacities, %d/%d under the alpha rule (where ESDP leads almost from the start)",
 		v, f, len(faithful), l, len(literal))
+}
+
+func banditName(b string) string {
+	if b == "TS" {
+		return "Thompson sampling (TS)"
+	}
+	return b
+}
+
+// ahead counts the ratios above 1.
+func ahead(r []float64) int {
+	n := 0
+	for _, x := range r {
+		if x > 1 {
+			n++
+		}
+	}
+	return n
+}
+
+// banditVerdict says which of ESDP and the bandit baseline b wins, by the
+// mean over seeds under each capacity reading.
+func banditVerdict(b string, faithful, literal []float64) string {
+	f, l := 100*(Summarize(faithful).Mean-1), 100*(Summarize(literal).Mean-1)
+	word := func(g float64) string {
+		if g < 0 {
+			return b + " ahead"
+		}
+		return "ESDP ahead"
+	}
+	return fmt.Sprintf("%s under Table 2 capacities (%+.1f %%), %s under the alpha rule (%+.1f %%)", word(f), f, word(l), l)
+}
+
+// esdpAdvice ranks every policy of the runs (ESDP, its readings and the
+// baselines; not the solve-then-zero variant) by mean accumulated welfare
+// and says which to run, with the top three, ESDP's gap to the best and
+// the seeds on which the best is ahead of ESDP.
+func esdpAdvice(goal string, os []esdpOut, T int) Advice {
+	names := []string{"ESDP", "ESDP-glog", "HSWF", "HSWF-channel", "LCF", "LWTF", "CUCB", "TS"}
+	mean := map[string]float64{}
+	for _, n := range names {
+		mean[n] = Summarize(field(os, func(o esdpOut) float64 { return o.welfare[n] })).Mean
+	}
+	ranked := slices.Clone(names)
+	slices.SortStableFunc(ranked, func(a, b string) int { return cmp.Compare(mean[b], mean[a]) })
+	best := ranked[0]
+	var top []string
+	for _, n := range ranked[:3] {
+		top = append(top, fmt.Sprintf("%s %.0f", n, mean[n]))
+	}
+	choice := best
+	switch best {
+	case "ESDP":
+	case "ESDP-glog":
+		choice = "ESDP with g(t) = ln(t+1) (`esdp.Settings{Exploration: esdp.ExploreLog}`)"
+	default:
+		choice = best + " (a baseline)"
+	}
+	why := fmt.Sprintf("mean accumulated welfare at T = %d: %s (oracle %s)", T, strings.Join(top, ", "),
+		Summarize(field(os, func(o esdpOut) float64 { return o.oracle })).Format("%.0f"))
+	if best != "ESDP" {
+		r := field(os, func(o esdpOut) float64 { return o.welfare["ESDP"] / o.welfare[best] })
+		why += fmt.Sprintf("; ESDP vs %s %s, ESDP ahead on %d/%d seeds", best, Pct(r), ahead(r), len(r))
+	} else {
+		r := field(os, func(o esdpOut) float64 { return o.welfare["ESDP"] / o.welfare[ranked[1]] })
+		why += fmt.Sprintf("; ESDP vs %s %s, ESDP ahead on %d/%d seeds", ranked[1], Pct(r), ahead(r), len(r))
+	}
+	return Advice{Goal: goal, Choice: choice, Why: why}
 }

@@ -7,13 +7,20 @@
 //	go run ./examples/reproduce                 # seeds 1-5, rewrites docs/REPRODUCTION.md, README.md's summary and docs/figures/
 //	go run ./examples/reproduce -family esdp    # one family, table on stdout only
 //	go run ./examples/reproduce -quick          # small sizes, for a smoke test
+//	go run ./examples/reproduce -from docs/reproduce.json   # render the documents again from the saved measurements
 //
 // The table goes to stdout and, unless -doc is empty, to the file -doc
 // (written whole); unless -readme is empty, a summary (family, claim,
 // verdict, one line per claim, linking to -doc) and the figures replace the
 // text between the markers "<!-- BEGIN reproduce -->" and
 // "<!-- END reproduce -->" of the README, so nobody edits the numbers by
-// hand. Figures (PNG and SVG) go to -figures.
+// hand. Figures (PNG and SVG) go to -figures. The guide "which policy to
+// run" goes to -choosing (docs/CHOOSING.md, see choosing.go): its prose is
+// in choosing.go, every number in it comes from the run (each family's
+// Outcome.Advice), and its per-slot costs from -bench-file (docs/bench.txt,
+// written by bench.sh from the packages' own benchmarks). The run's
+// measurements go to -data as JSON, from which -from renders every
+// document again without running.
 //
 // Each family lives in its own file (ogasched.go, onsocmax.go, esdp.go,
 // ocorp.go) and registers itself with register in an init function.
@@ -21,6 +28,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -36,11 +44,19 @@ import (
 
 // Row is one line of the reproduction table.
 type Row struct {
-	Family   string // "OGASched", …
-	Claim    string // the paper's claim, with the table or figure it comes from
-	Faithful string // our number under the faithful default reading (mean (min…max) over seeds)
-	Literal  string // our number under the paper's literal reading, named
-	Verdict  string // "reproduces", "does not reproduce", "not testable on this workload", …: one line, with why
+	Family   string `json:"family"`   // "OGASched", …
+	Claim    string `json:"claim"`    // the paper's claim, with the table or figure it comes from
+	Faithful string `json:"faithful"` // our number under the faithful default reading (mean (min…max) over seeds)
+	Literal  string `json:"literal"`  // our number under the paper's literal reading, named
+	Verdict  string `json:"verdict"`  // "reproduces", "does not reproduce", "not testable on this workload", …: one line, with why
+}
+
+// Advice is one measured line of docs/CHOOSING.md: for a goal, which policy
+// to run, and the numbers of this run that say so (never typed by hand).
+type Advice struct {
+	Goal   string `json:"goal"`   // "concave utilities (log, reciprocal, poly)"
+	Choice string `json:"choice"` // "OGASched" or a baseline
+	Why    string `json:"why"`    // the measured numbers, with seeds and setting
 }
 
 // Config is what every family's run receives.
@@ -52,9 +68,19 @@ type Config struct {
 
 // Outcome is what a family's run returns.
 type Outcome struct {
-	Rows   []Row
-	Figure string // file name of the key figure (PNG) inside Config.FigDir, "" if none
-	Notes  []string
+	Family string   `json:"family"` // display name, set by run
+	Rows   []Row    `json:"rows"`
+	Figure string   `json:"figure,omitempty"` // file name of the key figure (PNG) inside Config.FigDir, "" if none
+	Notes  []string `json:"notes,omitempty"`
+	Advice []Advice `json:"advice,omitempty"` // the family's lines of docs/CHOOSING.md
+}
+
+// Data is what one run measured, as -data writes it and -from reads it
+// back: every document of the run can be rendered again from it, without
+// running anything (and a test checks that the committed documents are).
+type Data struct {
+	Seeds    []uint64  `json:"seeds"`
+	Outcomes []Outcome `json:"outcomes"`
 }
 
 type family struct {
@@ -311,6 +337,46 @@ func relPath(base, target string) string {
 	return filepath.ToSlash(r)
 }
 
+// writeFile writes b to path, creating its folder.
+func writeFile(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// maxDataBytes bounds the file -from reads.
+const maxDataBytes = 16 << 20
+
+// readData reads the measurements -from names: a regular file of at most
+// maxDataBytes holding a Data with seeds and at least one outcome.
+func readData(path string) (*Data, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("-from %q: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("-from %q: not a regular file (%v)", path, st.Mode().Type())
+	}
+	if st.Size() > maxDataBytes {
+		return nil, fmt.Errorf("-from %q: %d bytes, limit %d", path, st.Size(), maxDataBytes)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-from %q: %w", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var d Data
+	if err := dec.Decode(&d); err != nil {
+		return nil, fmt.Errorf("-from %q: %w", path, err)
+	}
+	if len(d.Seeds) == 0 || len(d.Outcomes) == 0 {
+		return nil, fmt.Errorf("-from %q: no seeds or no outcomes", path)
+	}
+	return &d, nil
+}
+
 // maxReadmeBytes bounds the README that -readme names: it is read whole.
 const maxReadmeBytes = 16 << 20
 
@@ -355,6 +421,10 @@ func run(args []string, stdout io.Writer) error {
 	readme := fs.String("readme", "README.md", "README whose summary between the reproduce markers is updated ('' = none)")
 	doc := fs.String("doc", "docs/REPRODUCTION.md", "file the full reproduction table is written to ('' = none)")
 	figDir := fs.String("figures", "docs/figures", "folder for the key figures ('' = none)")
+	choosing := fs.String("choosing", "docs/CHOOSING.md", "file the guide 'which policy to run' is written to ('' = none)")
+	data := fs.String("data", "docs/reproduce.json", "file the run's measurements are written to, to render the documents again with -from ('' = none)")
+	benchFile := fs.String("bench-file", "docs/bench.txt", "benchmark results (written by examples/reproduce/bench.sh) quoted in -choosing's costs; a missing file is skipped")
+	from := fs.String("from", "", "render -doc, -choosing and -readme from this file of measurements (written by -data) instead of running; figures are not redrawn")
 	quick := fs.Bool("quick", false, "small sizes (smoke test; numbers are not the paper's)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -367,7 +437,7 @@ func run(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *only != "" {
-		*readme, *doc = "", ""
+		*readme, *doc, *choosing, *data = "", "", "", ""
 		if !slices.ContainsFunc(families, func(f family) bool { return f.key == *only }) {
 			var keys []string
 			for _, f := range families {
@@ -394,9 +464,35 @@ func run(args []string, stdout io.Writer) error {
 			return fmt.Errorf("-figures %q: %w", *figDir, err)
 		}
 	}
+	bench, err := readBench(*benchFile)
+	if err != nil {
+		return err
+	}
+	var saved *Data
+	if *from != "" {
+		if *only != "" {
+			return fmt.Errorf("-from %q: renders every family; -family runs one", *from)
+		}
+		if saved, err = readData(*from); err != nil {
+			return err
+		}
+		seeds = saved.Seeds
+	}
+	for _, p := range []struct{ flag, path string }{{"-choosing", *choosing}, {"-data", *data}} {
+		if p.path == "" {
+			continue
+		}
+		if st, err := os.Stat(p.path); err == nil && !st.Mode().IsRegular() {
+			return fmt.Errorf("%s %q: exists and is not a regular file", p.flag, p.path)
+		}
+	}
 	var outs []Outcome
 	var errs []error
+	start0 := time.Now()
 	for _, f := range families {
+		if saved != nil {
+			break
+		}
 		if *only != "" && f.key != *only {
 			continue
 		}
@@ -406,11 +502,39 @@ func run(args []string, stdout io.Writer) error {
 			errs = append(errs, fmt.Errorf("%s: %w", f.name, err))
 			continue
 		}
+		o.Family = f.name
 		fmt.Fprintf(os.Stderr, "reproduce: %s done in %.1f s\n", f.name, time.Since(start).Seconds())
 		outs = append(outs, o)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return err
+	}
+	if saved != nil {
+		outs = saved.Outcomes
+	} else {
+		fmt.Fprintf(os.Stderr, "reproduce: all done in %.1f s\n", time.Since(start0).Seconds())
+	}
+	if *data != "" && saved == nil {
+		b, err := json.MarshalIndent(Data{Seeds: seeds, Outcomes: outs}, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := writeFile(*data, append(b, '\n')); err != nil {
+			return fmt.Errorf("-data %q: %w", *data, err)
+		}
+	}
+	if *choosing != "" {
+		var g bytes.Buffer
+		rel := ""
+		if *doc != "" {
+			rel = relPath(filepath.Dir(*choosing), *doc)
+		}
+		if err := Choosing(&g, seeds, outs, rel, bench); err != nil {
+			return err
+		}
+		if err := writeFile(*choosing, g.Bytes()); err != nil {
+			return fmt.Errorf("-choosing %q: %w", *choosing, err)
+		}
 	}
 	var buf bytes.Buffer
 	figRel := ""
@@ -429,10 +553,7 @@ func run(args []string, stdout io.Writer) error {
 			rel = relPath(filepath.Dir(*doc), *figDir)
 		}
 		Table(&full, seeds, outs, rel)
-		if err := os.MkdirAll(filepath.Dir(*doc), 0o755); err != nil {
-			return fmt.Errorf("-doc %q: %w", *doc, err)
-		}
-		if err := os.WriteFile(*doc, full.Bytes(), 0o644); err != nil {
+		if err := writeFile(*doc, full.Bytes()); err != nil {
 			return fmt.Errorf("-doc %q: %w", *doc, err)
 		}
 	}

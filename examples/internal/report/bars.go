@@ -76,6 +76,9 @@ func (b *Bars) Save(path string) error {
 // barGroup is the share of a category's width its group of bars takes.
 const barGroup = 0.8
 
+// barPad is the share of the y range added above the tallest bar.
+const barPad = 0.05
+
 // bars adds the bars of ls to p as filled polygons in data coordinates,
 // replacing each line's runs by the outlines of its bars (for the legend
 // placement), and fixes the x axis to the categories.
@@ -125,6 +128,15 @@ func (pl *Plot) bars(p *plot.Plot, leg *plot.Legend, ls []line, logY bool) error
 	if !logY {
 		p.Y.Min = min(p.Y.Min, 0)
 		p.Y.Max = max(p.Y.Max, 0)
+	}
+	// Room above the tallest bar (and below the lowest negative one), so
+	// that no bar ends on the frame and looks clipped.
+	pad := barPad * (p.Y.Max - p.Y.Min)
+	if p.Y.Max > 0 || logY {
+		p.Y.Max += pad
+	}
+	if p.Y.Min < 0 && !logY {
+		p.Y.Min -= pad
 	}
 	if n := droppedTotal(ls); n > 0 {
 		leg.Add(fmt.Sprintf("(log axis: %d value%s ≤ 0 left out)", n, plural(n)))

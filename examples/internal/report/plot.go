@@ -77,6 +77,7 @@ type Plot struct {
 	hint                  corner
 	scale                 Scale
 	primary               map[string]bool
+	includeY              []float64
 	cats                  []string // a bar chart's categories (see Bars)
 
 	// Width of the saved figure; 0 means 8 inches.
@@ -103,7 +104,7 @@ type series struct {
 const (
 	marginLeft   = 4
 	marginRight  = 18
-	marginTop    = 4
+	marginTop    = 10
 	marginBottom = 4
 	legendInset  = 6 // between the legend and the axes, in points
 	// markersUpTo is the longest run drawn with a marker at each point: a
@@ -128,6 +129,16 @@ func (pl *Plot) Legend(top, left bool) *Plot {
 		pl.hint = bottomLeft
 	default:
 		pl.hint = bottomRight
+	}
+	return pl
+}
+
+// IncludeY makes the y axis reach v, with a labelled tick there when v is
+// a round number and a margin of 4 % of the axis beyond it, so that a line
+// at or near v (a ratio of 1 to the optimum) is not drawn on the frame.
+func (pl *Plot) IncludeY(v float64) *Plot {
+	if !math.IsNaN(v) && !math.IsInf(v, 0) {
+		pl.includeY = append(pl.includeY, v)
 	}
 	return pl
 }
@@ -335,40 +346,103 @@ func (pl *Plot) check() error {
 	return errors.Join(errs...)
 }
 
-// lines splits the series into drawable runs and styles them.
+// lines splits the series into drawable runs and styles them. Within one
+// figure:
+//
+//   - exactly one line is the paper's algorithm, black, solid, thick and on
+//     top: the first line named by [Plot.Primary], else the first line of a
+//     papers' algorithm drawn black in the palette (OGASched, OnSocMax,
+//     ESDP, OCORP and their gang versions), else the first of the other
+//     papers' algorithms (OCORP+, OCORP+M), else the first line if its name
+//     is not a known baseline; any other line that would be black, or primary, gets a
+//     colour of its own and the variant width;
+//   - two policies never share a colour: a line whose colour another
+//     policy of the figure already has gets the first spare colour no line
+//     uses; lines of one policy with different measures ("X exact", "X
+//     fractional") share its colour and differ by dash;
+//   - no two lines look alike: a later line whose (colour, dash) is taken
+//     steps its dash, then its colour.
 func (pl *Plot) lines(logY bool) ([]line, error) {
-	anyPrimary := false
-	for _, s := range pl.series {
-		if !s.ref && (pl.primary[s.name] || styleOf(s.name).primary) {
-			anyPrimary = true
+	owner := -1 // the one primary line
+	for _, pass := range []func(i int, s series) bool{
+		func(_ int, s series) bool { return pl.primary[s.name] },
+		func(_ int, s series) bool { st := styleOf(s.name); return st.primary && st.color == black },
+		func(_ int, s series) bool { return styleOf(s.name).primary }, // OCORP+M where no OCORP is drawn
+		func(i int, s series) bool { return i == 0 && prefixKey(styleBase(s.name)) == "" },
+	} {
+		for i, s := range pl.series {
+			if owner < 0 && !s.ref && pass(i, s) {
+				owner = i
+			}
 		}
 	}
 	out := make([]line, 0, len(pl.series))
 	var errs []error
 	used := map[[2]int]bool{} // (colour, dash) taken in this plot
 	colorID := func(c color.RGBA) int { return int(c.R)<<16 | int(c.G)<<8 | int(c.B) }
+	colourOf := map[string]color.RGBA{} // policy → its colour in this plot
+	taken := map[int]bool{}             // colours some policy has in this plot
+	// The palette colours of the figure's policies are reserved for them,
+	// so that a spare colour handed to a variant never moves a baseline
+	// off its own colour.
+	reserved := map[int]bool{}
+	for _, s := range pl.series {
+		if !s.ref {
+			reserved[colorID(styleOf(s.name).color)] = true
+		}
+	}
+	free := func() color.RGBA {
+		for _, c := range spare {
+			if !taken[colorID(c)] && !reserved[colorID(c)] {
+				return c
+			}
+		}
+		for _, c := range spare {
+			if !taken[colorID(c)] {
+				return c
+			}
+		}
+		return spare[len(taken)%len(spare)]
+	}
 	for i, s := range pl.series {
 		st := styleOf(s.name)
 		switch {
 		case s.ref:
 			st = refStyle()
-		case pl.primary[s.name], i == 0 && !anyPrimary && prefixKey(styleBase(s.name)) == "":
+		case i == owner:
 			st = style{color: black, width: primaryWidth, primary: true}
+		default:
+			if st.primary { // another of the papers' algorithms: not thick, and a measure dashes it
+				st.primary, st.width = false, variantWidth
+				if _, tail := policyField(styleBase(s.name)); tail != "" {
+					st.dash = 1 + int(hash(tail)%uint32(len(dashes)-1))
+				}
+			}
+			// The policy this line belongs to: each bar series is one.
+			key, _ := policyField(styleBase(s.name))
+			if pl.cats != nil {
+				key = s.name
+			}
+			c, seen := colourOf[key]
+			switch {
+			case seen && c != black:
+				st.color = c
+			case st.color == black || taken[colorID(st.color)]:
+				st.color = free()
+				if st.dash == 0 && pl.cats == nil {
+					st.dash = 1
+				}
+			}
+			colourOf[key] = st.color
+			taken[colorID(st.color)] = true
+		}
+		if pl.cats != nil {
+			st.dash = 0 // bars differ by colour only
 		}
 		// A later line never looks like an earlier one: step its dash,
 		// then its colour, until the pair is free.
-		if pl.cats != nil {
-			st.dash = 0 // bars differ by colour only
-			for k := 0; used[[2]int{colorID(st.color), 0}] && k < len(extra); k++ {
-				st.color = extra[(int(hash(s.name))+k)%len(extra)]
-			}
-		}
 		for k := 0; used[[2]int{colorID(st.color), st.dash}] && k < len(dashes)*len(extra); k++ {
 			st.dash = (st.dash + 1) % len(dashes)
-			if st.primary {
-				st.width = variantWidth
-				st.primary = false
-			}
 			if k%len(dashes) == len(dashes)-1 {
 				st.color = extra[(k/len(dashes))%len(extra)]
 			}
@@ -423,6 +497,7 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = pl.title, pl.xlabel, pl.ylabel
 	p.Title.TextStyle.Font.Size = vg.Points(13)
+	p.Title.Padding = vg.Points(8) // room between the title and the data
 	p.X.Tick.Marker = niceTicks{}
 	p.Y.Tick.Marker = niceTicks{}
 	if logY {
@@ -478,6 +553,23 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 	if !logY && 0 < p.Y.Min && p.Y.Min <= 0.05*(p.Y.Max-p.Y.Min) {
 		p.Y.Min = 0
 	}
+	for _, v := range pl.includeY {
+		if logY {
+			if v <= 0 {
+				continue
+			}
+			v = math.Log10(v)
+		}
+		lo, hi := min(p.Y.Min, v), max(p.Y.Max, v)
+		pad := 0.04 * (hi - lo)
+		if v <= p.Y.Min {
+			lo = v - pad
+		}
+		if v >= p.Y.Max {
+			hi = v + pad
+		}
+		p.Y.Min, p.Y.Max = lo, hi
+	}
 	for _, l := range ls {
 		leg.Add(l.name, &plotter.Line{LineStyle: l.style})
 	}
@@ -514,18 +606,70 @@ func (pl *Plot) save(path string) error {
 
 // encode renders the plot in format to w.
 func (pl *Plot) encode(w io.Writer, format string) error {
-	p, leg, ls, logY, err := pl.build()
-	if err != nil {
+	return encodeStack(w, format, []*Plot{pl})
+}
+
+// Stack saves plots one above the other in one figure, each with its own
+// axes, legend and layout as [Plot.Save] gives it, at the width of the
+// widest and the sum of their heights: a bound that dwarfs the policies
+// gets a panel of its own, and the policies keep the full height of
+// theirs. A .svg path also gets a .png beside it. The errors are Save's,
+// and ErrSize when the summed height exceeds MaxSide.
+func Stack(path string, plots ...*Plot) error {
+	save := func(path string) error {
+		var buf bytes.Buffer
+		if err := encodeStack(&buf, strings.ToLower(strings.TrimPrefix(filepath.Ext(path), ".")), plots); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return os.WriteFile(path, buf.Bytes(), 0o644)
+	}
+	if err := save(path); err != nil {
 		return err
 	}
-	wd, ht, err := pl.size()
-	if err != nil {
-		return err
+	if strings.HasSuffix(path, ".svg") {
+		return save(strings.TrimSuffix(path, ".svg") + ".png")
+	}
+	return nil
+}
+
+// encodeStack renders plots one above the other in format to w.
+func encodeStack(w io.Writer, format string, plots []*Plot) error {
+	if len(plots) == 0 {
+		return fmt.Errorf("%w: a stack of no plots", ErrSeries)
+	}
+	type built struct {
+		p    *plot.Plot
+		leg  *plot.Legend
+		ls   []line
+		logY bool
+		h    vg.Length
+	}
+	var bs []built
+	var wd, ht vg.Length
+	for _, pl := range plots {
+		p, leg, ls, logY, err := pl.build()
+		if err != nil {
+			return err
+		}
+		w, h, err := pl.size()
+		if err != nil {
+			return err
+		}
+		wd, ht = max(wd, w), ht+h
+		bs = append(bs, built{p, leg, ls, logY, h})
+	}
+	if ht > MaxSide {
+		return fmt.Errorf("%w: stacked height %v pt, limit %v pt", ErrSize, float64(ht), float64(MaxSide))
+	}
+	dpi := plots[0].dpi()
+	if px, py := int(float64(wd/vg.Inch)*float64(dpi)), int(float64(ht/vg.Inch)*float64(dpi)); !checked.Within(MaxPixels, px, py) {
+		return fmt.Errorf("%w: PNG of %d×%d px at %d dpi, limit %d px", ErrSize, px, py, dpi, MaxPixels)
 	}
 	var c vg.CanvasWriterTo
+	var err error
 	switch format {
 	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(pl.dpi()), vgimg.UseBackgroundColor(color.White))}
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(wd, ht), vgimg.UseDPI(dpi), vgimg.UseBackgroundColor(color.White))}
 	case "svg":
 		c = vgsvg.New(wd, ht)
 	default:
@@ -533,8 +677,13 @@ func (pl *Plot) encode(w io.Writer, format string) error {
 			return err
 		}
 	}
-	pl.last = pl.draw(p, leg, ls, draw.NewCanvas(c, wd, ht))
-	pl.last.logY = logY
+	top := ht
+	for i, b := range bs {
+		dc := draw.Canvas{Canvas: c, Rectangle: vg.Rectangle{Min: vg.Point{Y: top - b.h}, Max: vg.Point{X: wd, Y: top}}}
+		top -= b.h
+		plots[i].last = plots[i].draw(b.p, b.leg, b.ls, dc)
+		plots[i].last.logY = b.logY
+	}
 	if format != "svg" {
 		_, err := c.WriteTo(w)
 		return err

@@ -19,13 +19,20 @@
 //     in head room above the data, else outside on the right;
 //   - the y axis is log when the series lie more than two decades apart
 //     (see [Scale]; [Plot.LogY], [Plot.LinearY] override);
-//   - a policy has the same colour and dash in every figure ([StyleFor]);
-//     the papers' algorithms are black, solid, thick and on top, and
-//     references ([Plot.Reference], [Plot.Level]) are grey and dashed;
+//   - one palette keyed by policy name ([Families] lists every policy of
+//     every family, gang ones included): a policy has the same colour and
+//     dash in every figure ([StyleFor]), and no two policies of one figure
+//     share a colour; exactly one line per figure, the paper's algorithm,
+//     is black, solid, thick and on top; references ([Plot.Reference],
+//     [Plot.Level]) are grey and dashed;
+//   - a bound that dwarfs the policies goes on a panel of its own
+//     ([Stack]); [Plot.IncludeY] puts a labelled tick at an optimum (1 on a
+//     ratio axis) with a margin, so no line is drawn on the frame;
 //   - NaN and ±Inf points leave gaps; an empty or all-NaN series is an
 //     error naming it ([ErrSeries]).
 //
-// [Bars] draws grouped bar charts with the same rules.
+// [Bars] draws grouped bar charts with the same rules, with room above
+// the tallest bar.
 package report
 
 import (

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/msched/msched/baselines"
 	"html"
 	"image"
 	"image/color"
@@ -330,9 +331,9 @@ func TestStyles(t *testing.T) {
 	require.NotEqual(t, color.Color(black), StyleFor("OGASched(paper-proj)").Color)
 	require.Equal(t, StyleFor("OCORP-fill").Color, StyleFor("OCORP-fill exact").Color)
 	require.Equal(t, color.Color(black), StyleFor("OCORP exact").Color)
-	require.NotEmpty(t, StyleFor("OCORP exact").Dashes)
+	require.Empty(t, StyleFor("OCORP exact").Dashes, "the paper's algorithm stays solid")
 	require.Equal(t, StyleFor("SRPT").Color, StyleFor("2-D SRPT").Color)
-	require.Equal(t, StyleFor("1-D SRPT").Dashes, StyleFor("1-D OCORP").Dashes, "the setting sets the dash")
+	require.Equal(t, StyleFor("1-D SRPT").Dashes, StyleFor("1-D SVF").Dashes, "the setting sets the dash")
 	// References are grey and dashed.
 	r := NewPlot("", "", "").Line("ESDP", rising(5, 1)).Reference("y*", rising(5, 2)).Reference("bound", rising(5, 3))
 	lr, err := r.lines(false)
@@ -523,4 +524,238 @@ func TestSeriesCSVHostile(t *testing.T) {
 	err = WriteCSV(filepath.Join(dir, "arity.csv"), []string{"a", "b"}, [][]string{{"1", "2"}, {"3"}})
 	require.ErrorIs(t, err, ErrSeries)
 	require.ErrorContains(t, err, "row 2")
+}
+
+// TestPalette checks the one palette every example draws with: every
+// policy name of every family has a colour of its own in the table, the
+// names of one family have distinct colours, the paper's algorithm (first
+// of each list) is black and no other name is, and the gang baselines of
+// package baselines are all listed.
+func TestPalette(t *testing.T) {
+	colorID := func(c color.RGBA) int { return int(c.R)<<16 | int(c.G)<<8 | int(c.B) }
+	require.Len(t, Families, 6)
+	for fam, names := range Families {
+		seen := map[int]string{}
+		for i, n := range names {
+			k, ok := table[n]
+			require.True(t, ok, "%s: %q has no entry in the palette", fam, n)
+			require.NotEqual(t, grey, k.color, "%s: %q is grey, the colour of references", fam, n)
+			if i == 0 {
+				require.Equal(t, black, k.color, "%s: the paper's algorithm %q is black", fam, n)
+				require.True(t, k.primary, n)
+				st := styleOf(n)
+				require.Equal(t, primaryWidth, st.width, n)
+				require.Zero(t, st.dash, n)
+			} else {
+				require.NotEqual(t, black, k.color, "%s: %q is black, the colour of the paper's algorithm", fam, n)
+			}
+			id := colorID(k.color)
+			require.NotContains(t, seen, id, "%s: %q has the colour of %q", fam, n, seen[id])
+			seen[id] = n
+		}
+	}
+	for _, n := range baselines.GangBaselineNames {
+		require.Contains(t, Families["ogasched-gang"], n)
+	}
+	for _, n := range []string{"HSWF-gang", "LCF-gang", "LWTF-gang"} {
+		require.Contains(t, Families["esdp-gang"], n)
+	}
+}
+
+// TestFigureColours draws each family's policies, and mixes of them, in
+// one figure and checks the rules Save keeps in every figure: one black
+// line, thick and solid, and it is the paper's algorithm; no two policies
+// in one colour; no two lines alike.
+func TestFigureColours(t *testing.T) {
+	check := func(name string, pl *Plot, wantBlack string) {
+		t.Helper()
+		ls, err := pl.lines(false)
+		require.NoError(t, err, name)
+		blacks, primaries := 0, 0
+		owner := map[string]string{} // colour → policy
+		look := map[string]string{}
+		for _, l := range ls {
+			c := fmt.Sprint(l.style.Color)
+			if l.style.Color == color.Color(black) {
+				blacks++
+				require.Equal(t, wantBlack, l.name, name)
+				require.Empty(t, l.style.Dashes, name)
+				require.Equal(t, vg.Points(primaryWidth), l.style.Width, name)
+			}
+			if l.primary {
+				primaries++
+			}
+			if !l.ref {
+				key, _ := policyField(styleBase(l.name))
+				if o, ok := owner[c]; ok {
+					require.Equal(t, o, key, "%s: %q has the colour of %q", name, l.name, o)
+				}
+				owner[c] = key
+			}
+			k := fmt.Sprint(l.style.Color, l.style.Dashes)
+			require.NotContains(t, look, k, "%s: %q looks like %q", name, l.name, look[k])
+			look[k] = l.name
+		}
+		require.Equal(t, 1, blacks, name)
+		require.Equal(t, 1, primaries, name)
+	}
+	for fam, names := range Families {
+		pl := NewPlot("", "", "")
+		for i, n := range names {
+			pl.Line(n, rising(4, float64(i)))
+		}
+		pl.Level("bound", 3)
+		check(fam, pl, names[0])
+		// Reversed, the algorithm is still the one black line.
+		rev := NewPlot("", "", "")
+		for i := len(names) - 1; i >= 0; i-- {
+			rev.Line(names[i], rising(4, float64(i)))
+		}
+		check(fam+" reversed", rev, names[0])
+	}
+	// The cases: the algorithm under two step sizes; OCORP beside
+	// OCORP+ and its switching weights; every OCORP policy with SRF; a
+	// setting after the name; all gang policies of both families.
+	check("two OGASched readings", NewPlot("", "", "").Line("OGASched", rising(3, 1)).Line("OGASched eta0=25", rising(3, 2)).Line("DRF", rising(3, 3)), "OGASched")
+	plus := NewPlot("", "", "").Line("OCORP+(a=0)", rising(3, 1)).Line("OCORP", rising(3, 1)).Line("OCORP+(a=10)", rising(3, 1)).Line("OCORP+(a=100)", rising(3, 1)).Line("OCORP+", rising(3, 1))
+	check("OCORP+", plus, "OCORP")
+	check("exact and fractional", NewPlot("", "", "").Line("OCORP exact", rising(3, 1)).Line("OCORP fractional", rising(3, 1)).Line("SRF exact", rising(3, 1)).Line("SRF fractional", rising(3, 1)), "OCORP exact")
+	gang := NewPlot("", "", "")
+	for _, n := range append(append([]string{}, Families["ogasched-gang"]...), Families["esdp-gang"][1:4]...) {
+		gang.Line(n, rising(3, 1))
+	}
+	check("gang", gang, "OGASched-gang")
+	mine := NewPlot("", "", "").Line("OGASched", rising(3, 1)).Line("mine", rising(3, 2)).Primary("mine")
+	check("Primary", mine, "mine")
+	// Bars: each series its own colour, OCORP black, SRF not red like it.
+	b := NewBars("", "", "", "a", "b")
+	for _, n := range Families["ocorp"] {
+		b.Add(n, []float64{1, 2})
+	}
+	pb := &Plot{series: b.series, cats: b.cats}
+	check("bars", pb, "OCORP")
+}
+
+// stack saves plots with Stack, for render.
+type stack []*Plot
+
+func (s stack) Save(path string) error { return Stack(path, s...) }
+
+// TestStack: two panels one above the other, the height the sum of
+// theirs, each panel inked and laid out by itself, the bound of the lower
+// one not on the upper one's axis; errors as Save's.
+func TestStack(t *testing.T) {
+	top := NewPlot("policies", "t", "reward").Line("OGASched-gang", rising(50, 10)).Line("DRF-gang", rising(50, 5))
+	bottom := NewPlot("against the bound", "t", "reward").Line("OGASched-gang", rising(50, 10)).Level("bound", 1000).LogY()
+	top.Height, bottom.Height = 3*vg.Inch, 2*vg.Inch
+	img, svg := render(t, stack{top, bottom})
+	require.Equal(t, 8*96, img.Bounds().Dx())
+	require.Equal(t, 5*96, img.Bounds().Dy())
+	require.Positive(t, ink(img, image.Rect(0, 0, 8*96, 3*96)), "top panel")
+	require.Positive(t, ink(img, image.Rect(0, 3*96, 8*96, 5*96)), "bottom panel")
+	for _, s := range []string{"policies", "against the bound", "bound"} {
+		require.Contains(t, svgTexts(svg), s)
+	}
+	require.False(t, top.last.logY)
+	require.True(t, bottom.last.logY)
+	dir := t.TempDir()
+	require.ErrorIs(t, Stack(filepath.Join(dir, "x.png")), ErrSeries)
+	require.ErrorIs(t, Stack(filepath.Join(dir, "x.png"), top, NewPlot("", "", "")), ErrSeries)
+	tall := NewPlot("", "", "").Line("a", rising(3, 1))
+	tall.Height = 30 * vg.Inch
+	require.ErrorIs(t, Stack(filepath.Join(dir, "x.png"), tall, tall), ErrSize)
+}
+
+// TestIncludeY: a ratio plot whose best line sits just above 1 gets a
+// labelled tick at 1 and a margin below it, so the line is not drawn on
+// the frame (the OnSocMax figure had no tick at 1.0).
+func TestIncludeY(t *testing.T) {
+	pts := func(y ...float64) plotter.XYs {
+		out := make(plotter.XYs, len(y))
+		for i, v := range y {
+			out[i] = plotter.XY{X: float64(4 * (i + 1)), Y: v}
+		}
+		return out
+	}
+	for _, include := range []bool{false, true} {
+		pl := NewPlot("OPT/policy", "C", "ratio").Line("OnSocMax", pts(1.16, 1.05, 1.02, 1.01, 1.003)).
+			Line("MAX-FIRST", pts(1.23, 1.27, 1.3, 1.31, 1.32)).Reference("α̂", pts(2.9, 2.9, 2.9, 2.9, 2.9))
+		if include {
+			pl.IncludeY(1)
+		}
+		p, _, _, _, err := pl.build()
+		require.NoError(t, err)
+		labels := map[string]bool{}
+		for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+			if tk.Label != "" {
+				labels[tk.Label] = true
+			}
+		}
+		if !include {
+			require.False(t, labels["1"] || labels["1.0"], "without IncludeY the old axis starts at 1.003: %v", labels)
+			continue
+		}
+		require.True(t, labels["1"] || labels["1.0"], "a labelled tick at 1: %v", labels)
+		require.Less(t, p.Y.Min, 1-0.03*(p.Y.Max-1), "a margin below 1")
+	}
+}
+
+// TestSpareColoursKeepBaselines: a variant that needs a spare colour (its
+// own is taken) never takes the colour of a baseline drawn later in the
+// same figure, so every baseline keeps its palette colour (SRPT turned
+// orange behind two OCORP+ variants).
+func TestSpareColoursKeepBaselines(t *testing.T) {
+	pl := NewPlot("", "", "")
+	for _, n := range []string{"OCORP", "OCORP-fill", "OCORP+(a=10)", "OCORP+(a=100)", "SRPT", "SRVF", "SVF", "SRF", "Tetris"} {
+		pl.Line(n, rising(3, 1))
+	}
+	ls, err := pl.lines(false)
+	require.NoError(t, err)
+	for _, l := range ls[4:] {
+		require.Equal(t, StyleFor(l.name).Color, l.style.Color, l.name)
+	}
+}
+
+// TestBarsNotClipped: the tallest bar ends below the top of the axis (the
+// OCORP bar charts had their tallest bars cut by the frame).
+func TestBarsNotClipped(t *testing.T) {
+	for _, logY := range []bool{false, true} {
+		b := NewBars("", "", "", "a", "b").Add("OCORP", []float64{500, 16000}).Add("SRF", []float64{300, 900})
+		pl := &Plot{series: b.series, cats: b.cats, hint: topRight}
+		if logY {
+			pl.scale = Log
+		} else {
+			pl.scale = Linear
+		}
+		p, _, _, _, err := pl.build()
+		require.NoError(t, err)
+		top := 16000.0
+		if logY {
+			top = math.Log10(top)
+		}
+		require.Greater(t, p.Y.Max, top+0.04*(p.Y.Max-p.Y.Min), "log %v", logY)
+	}
+}
+
+// TestPaperAlgorithmBlackWithoutOCORP: in a 2-D OCORP figure the paper's
+// algorithm is OCORP+M, which the palette draws in wine beside OCORP; with
+// no OCORP line it is the figure's black line (it was wine, and the figure
+// had no black line).
+func TestPaperAlgorithmBlackWithoutOCORP(t *testing.T) {
+	pl := NewPlot("", "", "").Line("OCORP+M", rising(3, 1)).Line("OCORP+M-fill", rising(3, 2)).Line("SRPT", rising(3, 3))
+	ls, err := pl.lines(false)
+	require.NoError(t, err)
+	require.Equal(t, color.Color(black), ls[0].style.Color)
+	require.True(t, ls[0].primary)
+	both := NewPlot("", "", "").Line("OCORP+", rising(3, 1)).Line("OCORP", rising(3, 2))
+	ls, err = both.lines(false)
+	require.NoError(t, err)
+	require.True(t, ls[1].primary, "OCORP, drawn black in the palette, comes first")
+	require.NotEqual(t, color.Color(black), ls[0].style.Color)
+	// A measure of the black line's algorithm is dashed, not a second solid line.
+	ex := NewPlot("", "", "").Line("OCORP+M exact", rising(3, 1)).Line("OCORP+M fractional", rising(3, 2))
+	ls, err = ex.lines(false)
+	require.NoError(t, err)
+	require.Empty(t, ls[0].style.Dashes)
+	require.NotEmpty(t, ls[1].style.Dashes)
 }

@@ -23,8 +23,9 @@ func rgb(v uint32) color.RGBA {
 	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
 }
 
-// Colours: black for the paper's algorithms, grey for comparators, and the
-// Okabe–Ito colour-blind-safe palette for the baselines.
+// Colours: black for the paper's algorithm, grey for references, and the
+// Okabe–Ito colour-blind-safe palette (without its yellow, which does not
+// show on white) for the baselines, then a few more distinct colours.
 var (
 	black     = rgb(0x000000)
 	grey      = rgb(0x555555)
@@ -36,14 +37,25 @@ var (
 	sky       = rgb(0x56B4E9)
 	brown     = rgb(0x8C564B)
 	wine      = rgb(0x882255)
+	olive     = rgb(0x999933)
+	indigo    = rgb(0x332288)
+	teal      = rgb(0x44AA99)
 )
 
 // extra is the palette for names not in the table, picked by a hash of the
-// name (Tableau 10 without grey).
+// name, and the spare colours a figure gives a line whose colour another
+// policy of the same figure already has (Tableau 10 without grey).
 var extra = []color.RGBA{
 	rgb(0x1F77B4), rgb(0xFF7F0E), rgb(0x2CA02C), rgb(0xD62728), rgb(0x9467BD),
 	rgb(0x8C564B), rgb(0xE377C2), rgb(0xBCBD22), rgb(0x17BECF),
 }
+
+// spare is the order in which a figure hands out colours to lines whose own
+// colour is taken: the palette's colours first, then more of Paul Tol's
+// (rose, forest, magenta, sand, dark brown), then Tableau's, several of
+// which are close to a palette colour (their blue to Okabe–Ito's).
+var spare = append([]color.RGBA{blue, orange, green, vermilion, purple, sky, brown, wine, olive, indigo, teal,
+	rgb(0xCC6677), rgb(0x117733), rgb(0xAA4499), rgb(0xDDCC77), rgb(0x661100)}, extra...)
 
 type known struct {
 	color   color.RGBA
@@ -52,40 +64,75 @@ type known struct {
 	ref     bool // a comparator drawn like a Reference
 }
 
+// Families lists, for each family of the library, every policy name its
+// figures draw: the paper's algorithm first, then its variants and the
+// baselines (the names their Name methods return, and the names the
+// examples give their readings). The palette gives every name a colour,
+// distinct within a family; the paper's algorithm is black. A test checks
+// both, so a new policy is added here with its colour in table.
+var Families = map[string][]string{
+	"ogasched":      {"OGASched", "OGASched(eta0=25)", "OGASched(paper-proj)", "DRF", "FAIRNESS", "BINPACKING", "SPREADING", "BINPACKING-pod", "SPREADING-pod"},
+	"onsocmax":      {"OnSocMax", "OnSocMax-ALM", "OnSocMax-NP", "MAX-FIRST", "EQUAL-SHARE"},
+	"esdp":          {"ESDP", "ESDP-glog", "ESDP-STZ", "HSWF", "HSWF-channel", "LCF", "LWTF", "CUCB", "TS"},
+	"ocorp":         {"OCORP", "OCORP-fill", "OCORP+", "OCORP+M", "OCORP+M-fill", "SRPT", "SVF", "SRVF", "SRF", "Tetris"},
+	"ogasched-gang": {"OGASched-gang", "OGASched-gang(literal)", "DRF-gang", "FAIRNESS-gang", "BINPACKING-gang", "SPREADING-gang", "FIRSTFIT-gang"},
+	"esdp-gang":     {"ESDP-gang", "HSWF-gang", "LCF-gang", "LWTF-gang", "FIRSTFIT-gang"},
+}
+
 // table fixes the style of every policy name the families use, so a policy
-// looks the same in every figure of its family. Colours repeat across
-// families, never within one.
+// looks the same in every figure. Colours repeat across families, never
+// within one (see Families); a figure that mixes families still gives each
+// policy its own colour (see Plot.Save).
 var table = map[string]known{
-	// The four papers' algorithms and OCORP's own variants.
-	"OGASched": {color: black, primary: true},
-	"OnSocMax": {color: black, primary: true},
-	"ESDP":     {color: black, primary: true},
-	"OCORP":    {color: black, primary: true},
-	"OCORP+":   {color: purple, primary: true},
-	"OCORP+M":  {color: wine, primary: true},
+	// The four papers' algorithms, their gang extensions and OCORP's own
+	// variants.
+	"OGASched":      {color: black, primary: true},
+	"OnSocMax":      {color: black, primary: true},
+	"ESDP":          {color: black, primary: true},
+	"OCORP":         {color: black, primary: true},
+	"OGASched-gang": {color: black, primary: true},
+	"ESDP-gang":     {color: black, primary: true},
+	"OCORP+":        {color: purple, primary: true},
+	"OCORP+M":       {color: wine, primary: true},
 	// Variants the examples run beside the algorithms: not black, which
 	// means the algorithm as published.
-	"OGASched(paper-proj)": {color: sky, dash: 1},
-	"OnSocMax-ALM":         {color: sky, dash: 1},
-	"OnSocMax-NP":          {color: purple, dash: 2},
-	"OCORP-fill":           {color: sky, dash: 1},
-	"OCORP+M-fill":         {color: sky, dash: 1},
+	"OGASched(eta0=25)":      {color: sky, dash: 1},
+	"OGASched(paper-proj)":   {color: wine, dash: 2},
+	"OGASched-gang(literal)": {color: sky, dash: 1},
+	"OnSocMax-ALM":           {color: sky, dash: 1},
+	"OnSocMax-NP":            {color: purple, dash: 2},
+	"ESDP-glog":              {color: indigo, dash: 1},
+	"ESDP-STZ":               {color: olive, dash: 2},
+	"OCORP-fill":             {color: sky, dash: 1},
+	"OCORP+M-fill":           {color: teal, dash: 1},
 	// OGASched's baselines.
-	"DRF":        {color: blue},
-	"FAIRNESS":   {color: orange, dash: 1},
-	"BINPACKING": {color: green, dash: 2},
-	"SPREADING":  {color: vermilion, dash: 3},
+	"DRF":            {color: blue},
+	"FAIRNESS":       {color: orange, dash: 1},
+	"BINPACKING":     {color: green, dash: 2},
+	"SPREADING":      {color: vermilion, dash: 3},
+	"BINPACKING-pod": {color: brown, dash: 4},
+	"SPREADING-pod":  {color: purple, dash: 5},
+	// Their gang versions.
+	"DRF-gang":        {color: blue},
+	"FAIRNESS-gang":   {color: orange, dash: 1},
+	"BINPACKING-gang": {color: green, dash: 2},
+	"SPREADING-gang":  {color: vermilion, dash: 3},
+	"FIRSTFIT-gang":   {color: brown, dash: 4},
 	// OnSocMax's.
 	"MAX-FIRST":   {color: blue},
 	"EQUAL-SHARE": {color: orange, dash: 1},
 	"OPT":         {color: grey, dash: 2, ref: true},
-	// ESDP's.
-	"HSWF":     {color: blue},
-	"LCF":      {color: orange, dash: 1},
-	"LWTF":     {color: green, dash: 2},
-	"CUCB":     {color: vermilion, dash: 3},
-	"TS":       {color: sky, dash: 4},
-	"Thompson": {color: sky, dash: 4},
+	// ESDP's, and their gang versions.
+	"HSWF":         {color: blue},
+	"HSWF-channel": {color: teal, dash: 5},
+	"LCF":          {color: orange, dash: 1},
+	"LWTF":         {color: green, dash: 2},
+	"CUCB":         {color: vermilion, dash: 3},
+	"TS":           {color: purple, dash: 4},
+	"Thompson":     {color: purple, dash: 4},
+	"HSWF-gang":    {color: blue},
+	"LCF-gang":     {color: orange, dash: 1},
+	"LWTF-gang":    {color: green, dash: 2},
 	// OCORP's.
 	"SRPT":   {color: blue},
 	"SVF":    {color: orange, dash: 1},
@@ -177,7 +224,7 @@ func styleOf(name string) style {
 	default:
 		s = style{color: e.color, dash: e.dash, width: baselineWidth}
 	}
-	if tail != "" {
+	if tail != "" && !s.primary { // the paper's algorithm stays solid
 		s.dash = 1 + int(hash(tail)%uint32(len(dashes)-1))
 	}
 	return s
