@@ -124,7 +124,9 @@ func peakHeap(f func()) (peak, alloc uint64) {
 // BenchmarkDecode measures Decode on valid snapshots of 1 MB and 64 MB
 // (and 1 GiB = MaxBytes with MSCHED_BENCH_GIB=1: it needs about 4 GiB),
 // and on 40 000 nested arrays. peak-MiB is the live heap above the
-// snapshot itself, sampled every millisecond; alloc-MiB all allocations.
+// snapshot itself, sampled every millisecond (a GC runs first); alloc-MiB
+// all allocations of the last run; cpu-s/op the process's CPU time (user
+// and system) per Decode, the figure to read on a loaded machine.
 func BenchmarkDecode(b *testing.B) {
 	sizes := []int{1 << 20, 64 << 20}
 	if os.Getenv("MSCHED_BENCH_GIB") != "" {
@@ -145,8 +147,10 @@ func BenchmarkDecode(b *testing.B) {
 func benchDecode(b *testing.B, data []byte, want error) {
 	b.SetBytes(int64(len(data)))
 	var peak, alloc uint64
+	var cpu float64
 	for b.Loop() {
 		var st benchState
+		c0 := cpuSeconds()
 		p, a := peakHeap(func() {
 			err := Decode(data, "msched/bench.P", 1, "0123456789abcdef", &st)
 			if (want == nil) != (err == nil) {
@@ -156,9 +160,11 @@ func benchDecode(b *testing.B, data []byte, want error) {
 				b.Log(err.Error()[:min(len(err.Error()), 200)])
 			}
 		})
+		cpu += cpuSeconds() - c0
 		peak = max(peak, p)
 		alloc = a
 	}
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-MiB")
 	b.ReportMetric(float64(alloc)/(1<<20), "alloc-MiB")
 }

@@ -179,6 +179,7 @@ type walker struct {
 	i        int
 	depth    int
 	complete bool
+	noKeys   bool // skip only: no repeated-key check (Decode's fallback)
 	path     []step
 }
 
@@ -437,7 +438,7 @@ func (w *walker) key(seen *keySet) ([]byte, error) {
 		return nil, errMalformed
 	}
 	w.i++
-	if !seen.add(key) {
+	if !w.noKeys && !seen.add(key) {
 		return key, errDup
 	}
 	return key, nil
