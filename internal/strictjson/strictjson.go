@@ -253,7 +253,7 @@ func addFields(fs *fieldSet, t reflect.Type) {
 			fs.names = append(fs.names, name)
 			fs.index[name] = n
 		}
-		fs.types[n] = f.Type
+		fs.types[n] = resolve(f.Type)
 		fs.lower[strings.ToLower(name)] = name
 		if !hasOpt(opts, "omitempty") && !hasOpt(opts, "omitzero") {
 			fs.required = append(fs.required, n)
@@ -444,19 +444,29 @@ func (w *walker) key(seen *keySet) ([]byte, error) {
 	return key, nil
 }
 
-// value consumes one value of type t (nil: any type), with the white space
-// before it.
-func (w *walker) value(t reflect.Type) error {
+// resolve returns the type whose keys the walk checks for a value of type
+// t: t without its pointers, or nil (any type) for a type with its own
+// UnmarshalJSON, whose decoder checks its keys (the walk still catches
+// repeats). Resolved once per field, element or root type, not per value.
+func resolve(t reflect.Type) reflect.Type {
 	for t != nil && t.Kind() == reflect.Pointer {
 		if t.Implements(unmarshaler) {
-			t = nil
-			break
+			return nil
 		}
 		t = t.Elem()
 	}
 	if t != nil && reflect.PointerTo(t).Implements(unmarshaler) {
-		t = nil // its own decoder checks its keys; we still catch repeats
+		return nil
 	}
+	return t
+}
+
+// value consumes one value of type t (nil: any type), with the white space
+// before it.
+func (w *walker) value(t reflect.Type) error { return w.resolved(resolve(t)) }
+
+// resolved is value for a type resolve returned.
+func (w *walker) resolved(t reflect.Type) error {
 	w.space()
 	if w.i >= len(w.b) {
 		return errMalformed
@@ -501,7 +511,7 @@ func (w *walker) object(t reflect.Type) error {
 		case reflect.Struct:
 			fs = fields(t)
 		case reflect.Map:
-			elem = t.Elem()
+			elem = resolve(t.Elem())
 		}
 	}
 	var seen keySet
@@ -565,7 +575,7 @@ func (w *walker) object(t reflect.Type) error {
 				sub = fs.types[n]
 			}
 			w.path[top].key = key
-			if err := w.value(sub); err != nil {
+			if err := w.resolved(sub); err != nil {
 				return err
 			}
 			w.space()
@@ -598,7 +608,7 @@ func (w *walker) array(t reflect.Type) error {
 	}
 	var elem reflect.Type
 	if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
-		elem = t.Elem()
+		elem = resolve(t.Elem())
 	}
 	w.path = append(w.path, step{})
 	top := len(w.path) - 1
@@ -608,7 +618,7 @@ func (w *walker) array(t reflect.Type) error {
 	} else {
 		for n := 0; ; n++ {
 			w.path[top].index = n
-			if err := w.value(elem); err != nil {
+			if err := w.resolved(elem); err != nil {
 				return err
 			}
 			w.space()
