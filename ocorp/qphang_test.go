@@ -3,6 +3,7 @@ package ocorp
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -41,6 +42,51 @@ func TestQPHugeDemandWithPrevReturns(t *testing.T) {
 					require.LessOrEqual(t, s, q.Bound[j]*(1+1e-12), name)
 				}
 			}
+		}
+	}
+}
+
+// TestQPExtremeRandomReturns: random problems whose demands, previous
+// rates, costs, capacities and bounds are drawn from 1e-300 to 1e308 and
+// 0, each solved under the 10 s guard: every loop of the solver is
+// bounded whatever the magnitudes.
+func TestQPExtremeRandomReturns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 1))
+	mag := func() float64 {
+		switch rng.IntN(6) {
+		case 0:
+			return 0
+		case 1:
+			return math.MaxFloat64 / float64(1+rng.IntN(4))
+		default:
+			return math.Pow(10, float64(rng.IntN(617)-308))
+		}
+	}
+	iters := 400
+	if testing.Short() {
+		iters = 100
+	}
+	var qs QPSolver
+	for it := range iters {
+		n, m := 1+rng.IntN(3), 1+rng.IntN(3)
+		q := SwitchQP{Cost: make([]float64, n), Demand: make([]float64, n), Bound: make([]float64, n),
+			Capacity: make([]float64, m), Prev: make([]float64, n*m), Alpha: math.Max(mag(), 1e-300)}
+		for j := range n {
+			q.Cost[j] = mag() * float64(rng.IntN(3)-1)
+			q.Demand[j] = math.Max(mag(), 1e-300)
+			q.Bound[j] = mag()
+		}
+		for i := range m {
+			q.Capacity[i] = mag()
+		}
+		for e := range q.Prev {
+			q.Prev[e] = mag()
+		}
+		var res QPResult
+		err := solveWithin(t, 10*time.Second, &qs, &res, &q, QPSettings{})
+		require.NotEqual(t, NotTerminated, res.Status, "it %d: %+v", it, q)
+		if err != nil {
+			require.ErrorIs(t, err, ErrNotConverged, "it %d", it)
 		}
 	}
 }
