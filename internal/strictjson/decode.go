@@ -91,6 +91,10 @@ func info(t reflect.Type) *decInfo {
 			if name == "" {
 				name = f.Name
 			}
+			if !plainName(name) {
+				di.own = false // json's rules for unusual tag names
+				break
+			}
 			if _, dup := di.fields[name]; dup {
 				di.own = false
 				break
@@ -365,4 +369,15 @@ func (d *decoder) slice(v reflect.Value) error {
 	d.depth--
 	v.Set(s.Slice(0, n))
 	return nil
+}
+
+// plainName reports whether a json name is made of letters, digits, '_'
+// and '-' only: names json.Unmarshal surely takes as written.
+func plainName(name string) bool {
+	for _, r := range name {
+		if !(r == '_' || r == '-' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
+			return false
+		}
+	}
+	return name != ""
 }
