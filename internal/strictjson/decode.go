@@ -105,7 +105,11 @@ func info(t reflect.Type) *decInfo {
 		if t.Elem().Kind() == reflect.Uint8 {
 			di.own = false // base64
 		}
-	case reflect.Pointer, reflect.String, reflect.Bool, reflect.Float32, reflect.Float64,
+	case reflect.Pointer:
+		if t.Elem().Kind() == reflect.Pointer {
+			di.own = false // **T (and type P *P, which would never end)
+		}
+	case reflect.String, reflect.Bool, reflect.Float32, reflect.Float64,
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 	default:

@@ -120,3 +120,16 @@ func FuzzDecodeMatchesUnmarshal(f *testing.F) {
 		compareDecode(t, b, new(decFast), new(decFast))
 	})
 }
+
+type selfPtr *selfPtr
+
+// TestSelfPointerType: a pointer type to itself does not hang the walk,
+// and Decode hands it to json.Unmarshal (which itself never returns on
+// an object into such a type; no msched type is one).
+func TestSelfPointerType(t *testing.T) {
+	var p selfPtr
+	require.NoError(t, Check([]byte(`null`), &p))
+	require.Error(t, Check([]byte(`{"a":1,"a":2}`), &p))
+	require.NoError(t, Complete([]byte(`[{"b":[]}]`), &p))
+	require.NoError(t, Decode([]byte(`null`), &p))
+}

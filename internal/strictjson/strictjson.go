@@ -449,8 +449,8 @@ func (w *walker) key(seen *keySet) ([]byte, error) {
 // UnmarshalJSON, whose decoder checks its keys (the walk still catches
 // repeats). Resolved once per field, element or root type, not per value.
 func resolve(t reflect.Type) reflect.Type {
-	for t != nil && t.Kind() == reflect.Pointer {
-		if t.Implements(unmarshaler) {
+	for k := 0; t != nil && t.Kind() == reflect.Pointer; k++ {
+		if t.Implements(unmarshaler) || k == 64 { // type P *P never ends
 			return nil
 		}
 		t = t.Elem()
