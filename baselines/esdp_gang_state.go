@@ -45,9 +45,15 @@ func (b *gangBase) unmarshal(data []byte, wait []int) error {
 		if len(st.Wait) != len(wait) {
 			return fmt.Errorf("%w: %w: len(wait) = %d, want %d job types", esdp.ErrSnapshot, esdp.ErrDimension, len(st.Wait), len(wait))
 		}
+		// A waiting time grows by at most one per Decide, and slots are
+		// 0..last_t: at most last_t+1, and 0 before the first Decide.
+		limit := 0
+		if st.Started {
+			limit = st.LastT + 1 // last_t < math.MaxInt (CheckGangState)
+		}
 		for l, v := range st.Wait {
-			if v < 0 {
-				return fmt.Errorf("%w: %w: wait[%d] = %d, want >= 0", esdp.ErrSnapshot, esdp.ErrValue, l, v)
+			if v < 0 || v > limit {
+				return fmt.Errorf("%w: %w: %w: wait[%d] = %d, want 0..%d (one per slot up to last_t = %d)", esdp.ErrSnapshot, esdp.ErrValue, snapshot.ErrCorrupt, l, v, limit, st.LastT)
 			}
 		}
 		copy(wait, st.Wait)

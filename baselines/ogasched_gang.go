@@ -265,14 +265,16 @@ func (b *ogaGangBase) Decide(t int, x []float64) (ogasched.GangDecision, error) 
 		case orderDRF:
 			key = b.share[l]
 		case orderFair:
-			key = float64(b.served[l]) / float64(b.arrived[l]+1)
+			key = float64(b.served[l]) / (float64(b.arrived[l]) + 1)
 		}
 		b.keys = append(b.keys, ogaGangJobKey{key, l})
 	}
 	slices.SortFunc(b.keys, cmpOgaGangJobKey)
 	for _, jk := range b.keys {
 		ok := b.placeJob(jk.l)
-		if b.order == orderFair {
+		if b.order == orderFair && b.arrived[jk.l] < math.MaxInt64 {
+			// Saturating: served <= arrived stays true, and no count
+			// wraps (a run would need 2^63 slots to get there).
 			b.arrived[jk.l]++
 			if ok {
 				b.served[jk.l]++
@@ -404,6 +406,11 @@ func (b *ogaGangBase) UnmarshalBinary(data []byte) error {
 	for l := range st.Served {
 		if st.Served[l] < 0 || st.Arrived[l] < st.Served[l] {
 			return bad("served[%d] = %d, arrived[%d] = %d, want 0 <= served <= arrived", l, st.Served[l], l, st.Arrived[l])
+		}
+		// One arrival per Decide, slots 0..last: arrived <= last+1
+		// (compared without overflow at last = MaxInt).
+		if st.Arrived[l]-1 > int64(st.Last) {
+			return bad("arrived[%d] = %d after the slots up to last = %d, want at most %d", l, st.Arrived[l], st.Last, int64(st.Last)+1)
 		}
 	}
 	if st.Check != st.sum() {

@@ -506,6 +506,11 @@ func (b *slotBase) unmarshal(data []byte) error {
 		if a.Job.Arrival > st.Last || !(a.Rem >= 0 && a.Rem <= a.Job.Rho) || math.Signbit(a.Rem) {
 			return bad("active job %d (id %d): arrival %d after slot %d or remaining %v outside [0, %v]", k, a.Job.ID, a.Job.Arrival, st.Last, a.Rem, a.Job.Rho)
 		}
+		// Decide keeps only the jobs live at its slot (deadline >= last and
+		// last-arrival < W): one past its window no run holds.
+		if a.Job.Deadline < st.Last || st.Last-a.Job.Arrival >= b.w {
+			return bad("active job %d (id %d): arrival %d, deadline %d: past its window at slot %d (W = %d)", k, a.Job.ID, a.Job.Arrival, a.Job.Deadline, st.Last, b.w)
+		}
 		if _, dup := ids[a.Job.ID]; dup {
 			return bad("active job %d repeats id %d", k, a.Job.ID)
 		}

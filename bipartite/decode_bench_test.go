@@ -46,3 +46,26 @@ func BenchmarkRightRegular(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecodeGangModelRefused: an 8.4 MB gang model with 350 000
+// components, refused for its component count (Limits.MaxComponents =
+// 1000). The strict key walk took 6.8 s of it before issue 30 (a
+// json.Decoder token per value, ~3 µs each).
+func BenchmarkDecodeGangModelRefused(b *testing.B) {
+	var buf []byte
+	buf = append(buf, `{"version":1,"graph":{"version":1,"left":1,"right":1,"edges":[[0,0]]},"k":1,"capacity":[1e6],"jobs":[{"min":1,"demand":[`...)
+	for i := 0; len(buf) < 8400000; i++ {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = fmt.Appendf(buf, "%g", 0.25+float64(i%97)/1000)
+	}
+	buf = append(buf, "]}]}"...)
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (Limits{MaxComponents: 1000}).DecodeGangModel(buf); err == nil {
+			b.Fatal("accepted")
+		}
+	}
+}

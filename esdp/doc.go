@@ -192,6 +192,9 @@
 //     last_t in 0..math.MaxInt-1, a pending decision within the capacities
 //     (1); n_e is bounded by MaxCount = 2^53, where it saturates (Warm
 //     adds plays without a Decide, so the slots do not bound it).
+//     GangPolicy and the gang baselines have no Warm: there the plays of
+//     a component's channels are at most the observed slots (last_t+1,
+//     last_t with a decision pending, 0 before the first Decide).
 //   - A changing cluster: ChangeCluster maps the channels of the new
 //     cluster to the old ones by (port, server), through the Mapping, and
 //     carries n_e and the reward sums; new channels start unplayed (ESDP

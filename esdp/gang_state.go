@@ -118,6 +118,9 @@ func checkGangState(ch *GangChannels, st *Stats, started bool, lastT int, pendin
 	if lastT < 0 || lastT == math.MaxInt || (!started && lastT != 0) {
 		return fmt.Errorf("%w: %w: last_t = %d (started = %v)", ErrSnapshot, ErrSlot, lastT, started)
 	}
+	if err := checkGangPlays(ch, st, started, lastT, pending != nil); err != nil {
+		return err
+	}
 	if pending == nil {
 		return nil
 	}

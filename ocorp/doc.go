@@ -279,8 +279,11 @@
 //	job                 p_j * d_j <= math.MaxInt (Job.Validate)
 //	machines            sum of cores and of memory <= math.MaxInt (ValidateMachines)
 //	Packer, policies    memory O(machines + jobs), not per core
-//	KnapsackDP          any int sizes, table <= MaxCells (default 1 << 24,
-//	                    ceiling CeilingKnapsackCells = 1 << 32), sums checked
+//	KnapsackDP          any int sizes, table (n+8)(W+1) bytes <= MaxCells
+//	                    (default 1 << 24, ceiling CeilingKnapsackCells =
+//	                    1 << 32), best values included; sums checked
+//	Packer              a want above the job's d_j counts as d_j (Pack, Fill,
+//	                    FirstFit and Add alike)
 //	OCORP+              observed jobs x machines <= MaxQPCells (1 << 22) per slot;
 //	                    QP sweeps <= QPSettings.MaxSweeps (5000), its work budget;
 //	                    QPSettings.Workers <= MaxQPWorkers (1024);

@@ -14,7 +14,9 @@ import (
 //
 // exactly, by dynamic programming over the capacity. Weights are first
 // divided by their greatest common divisor g, so the table has
-// n * (capacity/g + 1) cells; if that exceeds MaxCells the weights are
+// W+1 = capacity/g + 1 columns, each of n choices (a byte each) and a
+// best value (8 bytes): (n+8)(W+1) bytes, the table's cells; if that
+// exceeds MaxCells the weights are
 // rounded up to a coarser unit (the answer stays feasible but may be
 // suboptimal; Exact reports which happened). The zero value is ready to use
 // and reuses its table across calls. Not safe for concurrent use.
@@ -25,7 +27,8 @@ import (
 // the table size is bounded before anything is allocated, so the memory
 // used is O(n + MaxCells) whatever the sizes.
 type KnapsackDP struct {
-	// MaxCells bounds the DP table; 0 means 1 << 24. Above
+	// MaxCells bounds the DP table, in bytes ((n+8)(W+1), see above);
+	// 0 means 1 << 24. Above
 	// CeilingKnapsackCells it is an error from Validate; Solve, which has
 	// no error result, uses the ceiling then.
 	MaxCells int
@@ -37,8 +40,9 @@ type KnapsackDP struct {
 	w    []int
 }
 
-// CeilingKnapsackCells is the largest KnapsackDP.MaxCells: 2^32 cells, a
-// 4 GiB table of choices. With MaxCells = MaxInt and weights near 2^39
+// CeilingKnapsackCells is the largest KnapsackDP.MaxCells: 2^32 bytes, a
+// 4 GiB table of choices and best values (the best values were allocated
+// beside a 4 GiB table of choices: 20 GiB for 2 items, issue 30). With MaxCells = MaxInt and weights near 2^39
 // the table was sized in terabytes.
 const CeilingKnapsackCells = 1 << 32
 
@@ -102,9 +106,10 @@ func (ks *KnapsackDP) Solve(dst []bool, value []float64, weight []int, capacity 
 	if limit <= 0 {
 		limit = 1 << 24
 	}
-	// Table cells n*(W+1) <= limit, or W = 0 if even that is too many
-	// (the table is then n cells, the size of the input).
-	maxW := max(limit/max(n, 1)-1, 0)
+	// Table bytes (n+8)*(W+1) <= limit (a choice per item and a float64
+	// best value per capacity unit), or W = 0 if even that is too many
+	// (the table is then n+8 bytes, the size of the input).
+	maxW := knapsackMaxW(n, limit)
 	if W > maxW {
 		// unit = g*scale with floor(W/scale) <= maxW. The checked
 		// operations only fail for maxW = 0 and capacity near
@@ -163,6 +168,13 @@ func (ks *KnapsackDP) Solve(dst []bool, value []float64, weight []int, capacity 
 		}
 	}
 	return sum
+}
+
+// knapsackMaxW returns the largest W with (n+8)*(W+1) <= limit, or 0: the
+// table of choices (n*(W+1) bools) and the best values ((W+1) float64s)
+// together take at most limit bytes.
+func knapsackMaxW(n, limit int) int {
+	return max(limit/(n+8)-1, 0)
 }
 
 func gcd(a, b int) int {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -163,4 +164,32 @@ func TestKnapsackCoarsenedStaysFeasible(t *testing.T) {
 	if w > 10007 || ks.Exact {
 		t.Fatalf("weight %d exact %v", w, ks.Exact)
 	}
+}
+
+// TestKnapsackMemoryWithinMaxCells: issue 30. The best values (a float64
+// per capacity unit) were allocated besides the MaxCells table of choices,
+// so MaxCells = CeilingKnapsackCells on weights 2^39, 2^39+1 and capacity
+// 2^40 allocated 16 GiB + 4 GiB for 2 items. Everything Solve allocates
+// must now fit in MaxCells bytes (plus the O(n) weights): checked here on
+// the same shape at MaxCells = 2^20, and at the ceiling on the sizes alone.
+func TestKnapsackMemoryWithinMaxCells(t *testing.T) {
+	for _, cells := range []int{1 << 20, 1 << 16, 100} {
+		ks := KnapsackDP{MaxCells: cells}
+		dst := make([]bool, 2)
+		value := []float64{1, 2}
+		weight := []int{1 << 39, 1<<39 + 1}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got := ks.Solve(dst, value, weight, 1<<40)
+		runtime.ReadMemStats(&after)
+		alloc := after.TotalAlloc - before.TotalAlloc
+		// 2^39 + 2^39+1 > 2^40: one item only, the better one when exact.
+		require.True(t, got == 2 || (!ks.Exact && got == 1), "value %v exact %v", got, ks.Exact)
+		require.False(t, dst[0] && dst[1])
+		require.LessOrEqual(t, alloc, uint64(cells+16<<10), "MaxCells %d: Solve allocated %d bytes (pages rounded up)", cells, alloc)
+	}
+	// At the ceiling: (n+8)(W+1) bytes for n = 2 is at most 4 GiB.
+	w := knapsackMaxW(2, CeilingKnapsackCells)
+	require.LessOrEqual(t, (2+8)*(w+1), CeilingKnapsackCells)
+	require.Greater(t, (2+8)*(w+2), CeilingKnapsackCells)
 }

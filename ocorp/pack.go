@@ -144,8 +144,9 @@ func (p *Packer) memOK(j, i int, ignoreMemory bool) bool {
 }
 
 // Pack allocates cores to the jobs in priority order (indices into the
-// jobs given to Reset), job j wanting want[j] more cores at most
-// (want has one entry per job). First the rate step of Lemma 1: walking the
+// jobs given to Reset), job j wanting want[j] cores in all at most
+// (want has one entry per job; a want above the job's demand d_j counts
+// as d_j, in Pack, Fill and FirstFit alike, as in Add). First the rate step of Lemma 1: walking the
 // priority list, each job gets min(want, cores left in the cluster) as its
 // target until the cluster's free cores are used up. Then the targets are
 // packed largest first onto servers taken largest first; targets that fit
@@ -169,7 +170,7 @@ func (p *Packer) Pack(priority, want []int, ignoreMemory bool) {
 		if used >= total {
 			break
 		}
-		t := min(want[j]-p.got[j], total-used)
+		t := min(p.wants(j, want)-p.got[j], total-used)
 		p.target[j] = max(t, 0)
 		used += p.target[j]
 		cut = k + 1
@@ -256,7 +257,7 @@ func (p *Packer) Fill(priority, want []int, ignoreMemory bool) {
 		if len(p.open) == 0 {
 			return
 		}
-		need := want[j] - p.got[j]
+		need := p.wants(j, want) - p.got[j]
 		if need <= 0 {
 			continue
 		}
@@ -408,7 +409,7 @@ func (p *Packer) FirstFit(priority, want []int) {
 		if free == 0 {
 			return
 		}
-		u, m := want[j]-p.got[j], p.jobs[j].Memory
+		u, m := p.wants(j, want)-p.got[j], p.jobs[j].Memory
 		if u <= 0 {
 			continue
 		}
@@ -441,6 +442,13 @@ func (p *Packer) FirstFit(priority, want []int) {
 			}
 		}
 	}
+}
+
+// wants returns the cores job j may hold in all: want[j], at most its
+// demand d_j (the rule of (4b) that Add enforces too: Pack, Fill and
+// FirstFit trusted want and could give a job more than d_j cores, issue 30).
+func (p *Packer) wants(j int, want []int) int {
+	return min(want[j], p.jobs[j].Cores)
 }
 
 // notOn reports whether job j has no placement on machine i yet.

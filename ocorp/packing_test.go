@@ -134,3 +134,54 @@ func TestMPackingSettings(t *testing.T) {
 	require.ErrorIs(t, a.UnmarshalBinary(sb), ErrSnapshot)
 	require.NoError(t, c.UnmarshalBinary(sb))
 }
+
+// TestPackerWantAboveDemand: issue 30. Pack, Fill and FirstFit trusted
+// want and gave a job more than its d_j cores when asked, while Add
+// refused the same placement. A want above d_j now counts as d_j in all
+// four: every job gets at most d_j cores, the decision passes the Checker,
+// and the result equals that of want capped at d_j by the caller.
+func TestPackerWantAboveDemand(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 5))
+	ops := map[string]func(p *Packer, prio, want []int){
+		"Pack":       func(p *Packer, prio, want []int) { p.Pack(prio, want, false) },
+		"Pack-nomem": func(p *Packer, prio, want []int) { p.Pack(prio, want, true) },
+		"Fill":       func(p *Packer, prio, want []int) { p.Fill(prio, want, false) },
+		"FirstFit":   func(p *Packer, prio, want []int) { p.FirstFit(prio, want) },
+	}
+	for it := range 500 {
+		ms := make([]Machine, 1+rng.IntN(4))
+		for i := range ms {
+			ms[i] = Machine{Cores: 1 + rng.IntN(12), Memory: 20}
+		}
+		n := 1 + rng.IntN(6)
+		jobs := make([]ActiveJob, n)
+		want := make([]int, n)
+		capped := make([]int, n)
+		for k := range jobs {
+			jobs[k] = ActiveJob{ID: 10 * k, Job: Job{Cores: 1 + rng.IntN(4), Memory: rng.IntN(5), Processing: 2}}
+			jobs[k].Remaining = jobs[k].Volume()
+			want[k] = jobs[k].Cores + rng.IntN(20)
+			capped[k] = jobs[k].Cores
+		}
+		prio := rng.Perm(n)
+		for name, op := range ops {
+			pk, err := NewPacker(ms)
+			require.NoError(t, err)
+			require.NoError(t, pk.Reset(jobs))
+			op(pk, prio, want)
+			for k, g := range pk.Got() {
+				require.LessOrEqual(t, g, jobs[k].Cores, "%s it %d: job %d got %d cores, d_j = %d (want %d)", name, it, k, g, jobs[k].Cores, want[k])
+			}
+			d := Decision{Placements: pk.Placements()}
+			chk, err := NewChecker(ms)
+			require.NoError(t, err)
+			if name != "Pack-nomem" {
+				require.NoError(t, chk.Check(Obs{Jobs: jobs}, d), "%s it %d", name, it)
+			}
+			ref, _ := NewPacker(ms)
+			require.NoError(t, ref.Reset(jobs))
+			op(ref, prio, capped)
+			require.Equal(t, ref.Placements(), pk.Placements(), "%s it %d", name, it)
+		}
+	}
+}

@@ -990,6 +990,12 @@ func (qs *QPSolver) affected(q *SwitchQP, i int, low float64, tau, x []float64) 
 // by false position (Illinois) with a bisection safeguard, to a load within
 // tol/4 or relative precision 1e-15. Only the rows that can use machine i
 // in the bracket are re-projected.
+// qpMaxDoublings bounds a bracketing search: 1e-12 doubled 1100 times
+// exceeds MaxFloat64.
+const qpMaxDoublings = 1100
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
 func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol float64) {
 	C := q.Capacity[i]
 	f := func(v float64) float64 {
@@ -1051,6 +1057,13 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 	// A first step from the slope bound |dload_i/dnu_i| <= sum_j d_j^2/(2 alpha)
 	// over the rows on machine i, then doubling: the bracket stays near the
 	// current price, so few rows need re-projecting.
+	if !finite(cur) || !finite(fc) {
+		// A non-finite price or load (demands near sqrt(MaxFloat64) make
+		// the slopes overflow): leave it to the sweep's finiteness check,
+		// which stops the solve with Failure. Bracketing from NaN would
+		// never end (issue 30: Demand {1e154, 2}, Prev {1, 0, 0, 0}).
+		return
+	}
 	m := len(q.Capacity)
 	slope := 0.0
 	for _, j := range qs.aff {
@@ -1081,15 +1094,20 @@ func (qs *QPSolver) coordinate(q *SwitchQP, i int, nu, tau, x []float64, tol flo
 		return
 	default:
 		hi, fhi = cur, fc
-		for {
+		// step >= 1e-12 doubles past any finite cur in at most
+		// qpMaxDoublings steps; a NaN ends the search at once.
+		for k := 0; ; k++ {
 			lo = math.Max(cur-step, 0)
+			if math.IsNaN(lo) || k > qpMaxDoublings {
+				return
+			}
 			qs.affected(q, i, lo, tau, x)
 			flo = f(lo)
 			if flo > 0 {
 				break
 			}
-			if lo == 0 {
-				return // nu_i = 0 fits
+			if lo == 0 || math.IsNaN(flo) {
+				return // nu_i = 0 fits, or the load is not a number
 			}
 			hi, fhi = lo, flo
 			step *= 2

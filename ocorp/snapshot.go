@@ -189,7 +189,7 @@ func (st *dualState) check(m int, s *Settings, plus bool, alpha float64, normali
 			return fmt.Errorf("gamma = %v, want in [gmax, max(gmax, 4 vol)] = [%v, %v]", st.Gamma, st.GMax, max(st.GMax, 4*st.Vol))
 		}
 	}
-	if st.Decisions > st.Last+1 {
+	if st.Decisions-1 > st.Last { // decisions <= last+1, without overflow at last = MaxInt
 		return fmt.Errorf("decisions = %d after the slots up to %d", st.Decisions, st.Last)
 	}
 	for i, v := range st.Nu {

@@ -3,6 +3,7 @@ package ocorp
 import (
 	"encoding"
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -251,4 +252,32 @@ func lastSlot(p OnlinePolicy) (int, bool) {
 		return q.last, true
 	}
 	return 0, false
+}
+
+// TestSnapshotAfterMaxIntSlot: issue 30. After Decide(math.MaxInt) OCORP,
+// OCORP+M and OCORP+ refused their own snapshot (decisions > last+1
+// overflowed at last = MaxInt). Each policy restores what it saved, with
+// and without jobs, and a fresh twin decides like it afterwards.
+func TestSnapshotAfterMaxIntSlot(t *testing.T) {
+	for name, mk := range statefulCtors() {
+		for _, jobs := range []int{0, 2} {
+			p, err := mk(snapMachines)
+			require.NoError(t, err)
+			var obs Obs
+			for k := range jobs {
+				obs.Jobs = append(obs.Jobs, ActiveJob{ID: k, Job: Job{Cores: 2, Processing: 3, Memory: 1}, Remaining: 6})
+			}
+			for _, slot := range []int{math.MaxInt - 1, math.MaxInt} {
+				_, err = p.Decide(slot, obs)
+				require.NoError(t, err, name)
+			}
+			data, err := p.MarshalBinary()
+			require.NoError(t, err, name)
+			q, _ := mk(snapMachines)
+			require.NoError(t, q.UnmarshalBinary(data), "%s with %d jobs: its own snapshot after Decide(MaxInt)", name, jobs)
+			again, err := q.MarshalBinary()
+			require.NoError(t, err)
+			require.Equal(t, data, again, name)
+		}
+	}
 }

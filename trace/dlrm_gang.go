@@ -90,6 +90,49 @@ type DLRMGang struct {
 	Timed int
 }
 
+// checkDLRMInstance applies the reader's rules to a hand-built instance
+// (DLRMGangInstance indexes by Role: Role 7 panicked, issue 30) and names
+// the first field that breaks them, its value and the limit. MaxPerNode,
+// which the mapping does not use, is not checked (its zero value, which a
+// hand-built instance has, is not one the reader returns).
+func checkDLRMInstance(in *DLRMInstance, lim Limits) error {
+	maxR, maxT := lim.MaxResource, float64(lim.MaxTime)
+	switch {
+	case in.Name == "":
+		return fmt.Errorf("empty Name")
+	case in.App == "":
+		return fmt.Errorf("empty App")
+	case in.Role != RoleCN && in.Role != RoleHN:
+		return fmt.Errorf("Role = %d, want RoleCN (0) or RoleHN (1)", int(in.Role))
+	case in.CPU < 0 || in.CPU > maxR:
+		return fmt.Errorf("CPU = %d, want [0, MaxResource = %d]", in.CPU, maxR)
+	case in.GPU < 0 || in.GPU > maxR:
+		return fmt.Errorf("GPU = %d, want [0, MaxResource = %d]", in.GPU, maxR)
+	case in.RDMA < 0 || in.RDMA > 100:
+		return fmt.Errorf("RDMA = %d, want [0, 100]", in.RDMA)
+	case !(in.MemoryGiB >= 0 && in.MemoryGiB <= float64(maxR)):
+		return fmt.Errorf("MemoryGiB = %v, want [0, MaxResource = %d]", in.MemoryGiB, maxR)
+	case !(in.DiskGiB >= 0 && in.DiskGiB <= float64(maxR)):
+		return fmt.Errorf("DiskGiB = %v, want [0, MaxResource = %d]", in.DiskGiB, maxR)
+	}
+	for _, f := range []struct {
+		has  bool
+		v    float64
+		name string
+	}{{in.HasCreation, in.Creation, "Creation"}, {in.HasScheduled, in.Scheduled, "Scheduled"}, {in.HasDeletion, in.Deletion, "Deletion"}} {
+		if f.has && !(f.v >= 0 && f.v <= maxT) {
+			return fmt.Errorf("%s = %v, want [0, MaxTime = %d]", f.name, f.v, lim.MaxTime)
+		}
+	}
+	if in.HasCreation && in.HasScheduled && in.Scheduled < in.Creation {
+		return fmt.Errorf("Scheduled = %v before Creation = %v", in.Scheduled, in.Creation)
+	}
+	if in.HasDeletion && ((in.HasCreation && in.Deletion < in.Creation) || (in.HasScheduled && in.Deletion < in.Scheduled)) {
+		return fmt.Errorf("Deletion = %v before Creation or Scheduled", in.Deletion)
+	}
+	return nil
+}
+
 func dlrmCapacity(n DLRMNode) []float64 {
 	v := []float64{n.CPU, n.GPU, n.MemoryGiB, n.RDMA, n.DiskGiB, n.CNSlots}
 	for k := range v {
@@ -110,11 +153,17 @@ func dlrmCapacity(n DLRMNode) []float64 {
 // app l was created in slot t of SlotSeconds from the trace start;
 // instances created before the start (no creation time) are the initial
 // load and not arrivals. Errors wrap ErrEmpty (no instances, no timed
-// instances), ErrValue (a bad option) or ErrTooLarge (T, servers or
+// instances), ErrValue (a bad option, or an instance that breaks the
+// reader's rules: a hand-built Role other than RoleCN and RoleHN, a value
+// out of range; the error names the instance, the field, the value and
+// the limit) or ErrTooLarge (Limits above their ceilings, or T, servers or
 // T x apps above Limits).
 func DLRMGangInstance(ins []DLRMInstance, opt DLRMGangSettings) (*DLRMGang, error) {
 	if len(ins) == 0 {
 		return nil, fmt.Errorf("%w: no DLRM instances", ErrEmpty)
+	}
+	if err := opt.Limits.Validate(); err != nil {
+		return nil, fmt.Errorf("DLRMGangOptions.Limits: %w", err)
 	}
 	lim := opt.Limits.withDefaults()
 	if len(ins) > lim.MaxRows {
@@ -140,12 +189,9 @@ func DLRMGangInstance(ins []DLRMInstance, opt DLRMGangSettings) (*DLRMGang, erro
 			}
 		}
 	}
-	for i, in := range ins {
-		if in.Name == "" || in.App == "" || in.CPU < 0 || in.GPU < 0 || in.RDMA < 0 || in.RDMA > 100 ||
-			!(in.MemoryGiB >= 0) || !(in.DiskGiB >= 0) || in.CPU > lim.MaxResource || in.GPU > lim.MaxResource ||
-			in.MemoryGiB > float64(lim.MaxResource) || in.DiskGiB > float64(lim.MaxResource) ||
-			(in.HasCreation && !(in.Creation >= 0 && in.Creation <= float64(lim.MaxTime))) {
-			return nil, fmt.Errorf("%w: DLRM instance %d (%q): a value outside the reader's rules", ErrValue, i, in.Name)
+	for i := range ins {
+		if err := checkDLRMInstance(&ins[i], lim); err != nil {
+			return nil, fmt.Errorf("%w: DLRM instance %d (%.64q): %s", ErrValue, i, ins[i].Name, err)
 		}
 	}
 	// Apps in order of first appearance.

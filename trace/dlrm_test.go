@@ -2,6 +2,10 @@ package trace
 
 import (
 	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -109,4 +113,105 @@ func TestDLRMTrace(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 156, g.Model.NumJobs())
 	t.Logf("T = %d, components = %d, timed = %d", len(g.Arrivals), g.Model.NumComponents(), g.Timed)
+}
+
+// rowsReader generates a DLRM file of n rows whose names are size bytes
+// long (unique by their prefix), without holding it.
+type rowsReader struct {
+	n, size, row int
+	buf          []byte
+	header       bool
+}
+
+func (r *rowsReader) Read(p []byte) (int, error) {
+	if len(r.buf) == 0 {
+		switch {
+		case !r.header:
+			r.header, r.buf = true, []byte(dlrmHeader)
+		case r.row < r.n:
+			name := fmt.Sprintf("instance_%d_", r.row) + strings.Repeat("x", r.size)
+			r.buf = []byte(name + ",CN,app_0,8,8,0,0,1,1,40.0,40.0,85.0,100.0,2,1,2,3\n")
+			r.row++
+		default:
+			return 0, io.EOF
+		}
+	}
+	k := copy(p, r.buf)
+	r.buf = r.buf[k:]
+	return k, nil
+}
+
+// TestDLRMReaderNamesBounded: issue 30. The reader kept every instance
+// name to catch repeats, so 3 500 rows of ~1 MiB names held 3.5 GiB. Here
+// 200 rows of 512 KiB names (100 MiB read): the live heap after reading
+// stays under 8 MiB, and a repeated long name is still caught.
+func TestDLRMReaderNamesBounded(t *testing.T) {
+	rows, size := 200, 512<<10
+	if testing.Short() {
+		rows = 40 // 20 MiB read; the names would still hold 20 MiB
+	}
+	dr, err := NewDLRMReader(&rowsReader{n: rows, size: size}, "big.csv")
+	require.NoError(t, err)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for k := 0; ; k++ {
+		_, err := dr.Read()
+		if err == io.EOF {
+			require.Equal(t, rows, k)
+			break
+		}
+		require.NoError(t, err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d rows of %d-byte names: %d bytes held", rows, size, held)
+	require.Less(t, held, int64(8<<20), "the reader holds the names")
+	runtime.KeepAlive(dr)
+
+	long := strings.Repeat("y", 100000)
+	in := dlrmHeader + long + ",CN,app_0,8,8,0,0,1,1,40.0,40.0,85.0,100.0,2,1,2,3\n" +
+		"short,CN,app_0,8,8,0,0,1,1,40.0,40.0,85.0,100.0,2,1,2,3\n" +
+		long + ",HN,app_1,8,8,0,0,1,1,40.0,40.0,85.0,100.0,2,1,2,3\n"
+	_, err = ReadDLRM(strings.NewReader(in), "d.csv")
+	require.ErrorIs(t, err, ErrDuplicate)
+	require.Contains(t, err.Error(), "first on line 2")
+}
+
+// TestDLRMGangInstanceHandBuilt: issue 30. A hand-built instance with
+// Role 7 panicked (index out of range), and Limits above their ceilings
+// were not refused. Both are errors now, naming the field.
+func TestDLRMGangInstanceHandBuilt(t *testing.T) {
+	good := func() []DLRMInstance {
+		return []DLRMInstance{
+			{Name: "c1", Role: RoleCN, App: "a", CPU: 48, MemoryGiB: 200, RDMA: 25, DiskGiB: 100, MaxPerNode: -1, HasCreation: true, Creation: 10},
+			{Name: "h1", Role: RoleHN, App: "a", CPU: 12, GPU: 1, MemoryGiB: 120, RDMA: 25, DiskGiB: 640, HasCreation: true, Creation: 4000},
+		}
+	}
+	_, err := DLRMGangInstance(good(), DLRMGangOptions{})
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name string
+		edit func(in *DLRMInstance)
+		want string
+	}{
+		{"role 7", func(in *DLRMInstance) { in.Role = 7 }, "Role = 7"},
+		{"role -1", func(in *DLRMInstance) { in.Role = -1 }, "Role = -1"},
+		{"rdma 101", func(in *DLRMInstance) { in.RDMA = 101 }, "RDMA = 101"},
+		{"memory NaN", func(in *DLRMInstance) { in.MemoryGiB = math.NaN() }, "MemoryGiB = NaN"},
+		{"scheduled before creation", func(in *DLRMInstance) { in.HasScheduled, in.Scheduled = true, 1 }, "Scheduled = 1 before Creation"},
+		{"deletion time above MaxTime", func(in *DLRMInstance) { in.HasDeletion, in.Deletion = true, 1e300 }, "Deletion = 1e+300"},
+	} {
+		ins := good()
+		c.edit(&ins[1])
+		var err error
+		require.NotPanics(t, func() { _, err = DLRMGangInstance(ins, DLRMGangOptions{}) }, c.name)
+		require.ErrorIs(t, err, ErrValue, c.name)
+		require.Contains(t, err.Error(), c.want, c.name)
+		require.Contains(t, err.Error(), `instance 1 ("h1")`, c.name)
+	}
+	_, err = DLRMGangInstance(good(), DLRMGangOptions{Limits: Limits{MaxTime: math.MaxInt64}})
+	require.ErrorIs(t, err, ErrTooLarge)
+	require.Contains(t, err.Error(), "Limits.MaxTime")
 }

@@ -77,7 +77,12 @@
 // finite in [0, MaxTime], creation <= scheduled <= deletion); empty or NaN
 // times are absent (the README: before the start or after the end), and
 // times are fractional seconds (475.00000000000006 occurs). The file is
-// not sorted by time and no order is required.
+// not sorted by time and no order is required. To catch a repeated name
+// the reader keeps a 128-bit SHA-256 digest of each name, not the name
+// (memory about 50 bytes a row, bounded by MaxRows, whatever the names'
+// lengths). DLRMGangInstance applies the same rules to the instances it is
+// given (hand-built ones included), except max_instance_per_node, which it
+// does not use.
 //
 // [DLRMGangInstance] maps it to a bipartite.GangModel usable by both
 // families. Assumptions, since the trace lists no nodes and the README

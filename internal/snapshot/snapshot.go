@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -81,10 +80,13 @@ func Decode(data []byte, format string, version int, model string, state any) er
 	if len(data) > MaxBytes {
 		return fmt.Errorf("%w: %d bytes, limit MaxBytes=%d", ErrCorrupt, len(data), MaxBytes)
 	}
-	// The cheap checks first (a damaged snapshot fails them), then the
-	// key-by-key walks, which encoding/json alone does not do.
-	var env envelope
-	if err := strict(data, &env); err != nil {
+	// One pass checks the syntax, depth and keys of the whole snapshot and
+	// returns the envelope's fields as slices of data (the state is not
+	// copied); the cheap checks follow (a damaged snapshot fails them),
+	// then the check, computed without a compacted copy, then the typed
+	// walk and the decode of the state alone.
+	env, err := readEnvelope(data)
+	if err != nil {
 		return err
 	}
 	if env.Format != format || env.Version != version {
@@ -102,20 +104,90 @@ func Decode(data []byte, format string, version int, model string, state any) er
 	if !strings.HasPrefix(env.Check, checkPrefix) {
 		return fmt.Errorf("%w: check %q: want %q and 64 hex digits", ErrCorrupt, env.Check, checkPrefix)
 	}
-	sum, err := Checksum(env.State)
-	if err != nil {
-		return fmt.Errorf("%w: state: %w", ErrCorrupt, err)
-	}
-	if sum != env.Check {
+	if sum := compactSum(env.State); sum != env.Check {
 		return fmt.Errorf("%w: check %s does not match the state (%s): the state was altered or damaged", ErrCorrupt, env.Check, sum)
-	}
-	if err := strictjson.Check(data, &envelope{}); err != nil {
-		return fmt.Errorf("%w: envelope: %w", ErrCorrupt, err)
 	}
 	if err := strictjson.Complete(env.State, state); err != nil {
 		return fmt.Errorf("%w: state: %w", ErrCorrupt, err)
 	}
-	return strict(env.State, state)
+	if err := strictjson.Decode(env.State, state); err != nil {
+		return fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return nil
+}
+
+// readEnvelope checks data (syntax, depth, one object, nothing after it)
+// and decodes its envelope fields, State being a slice of data.
+func readEnvelope(data []byte) (envelope, error) {
+	var env envelope
+	ms, err := strictjson.Members(data)
+	if err != nil {
+		return env, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	for _, m := range ms {
+		var dst any
+		switch m.Key {
+		case "format":
+			dst = &env.Format
+		case "version":
+			dst = &env.Version
+		case "model":
+			dst = &env.Model
+		case "check":
+			dst = &env.Check
+		case "state":
+			if string(m.Value) != "null" {
+				env.State = m.Value
+			}
+			continue
+		default:
+			for _, k := range []string{"format", "version", "model", "check", "state"} {
+				if strings.EqualFold(k, m.Key) {
+					return env, fmt.Errorf("%w: envelope: %w: $: key %q, want %q spelled exactly", ErrCorrupt, strictjson.ErrKey, m.Key, k)
+				}
+			}
+			return env, fmt.Errorf("%w: envelope: %w: unknown field %q", ErrCorrupt, strictjson.ErrKey, m.Key)
+		}
+		if err := json.Unmarshal(m.Value, dst); err != nil {
+			return env, fmt.Errorf("%w: envelope %q: %w", ErrCorrupt, m.Key, err)
+		}
+	}
+	return env, nil
+}
+
+// compactSum is Checksum of valid JSON without the compacted copy: it
+// hashes the bytes json.Compact keeps (all but the white space outside
+// strings), a buffer at a time.
+func compactSum(state []byte) string {
+	h := sha256.New()
+	var buf [64 << 10]byte
+	n := 0
+	inString, escaped := false, false
+	for _, c := range state {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case c == '"':
+			inString = true
+		}
+		buf[n] = c
+		n++
+		if n == len(buf) {
+			h.Write(buf[:])
+			n = 0
+		}
+	}
+	h.Write(buf[:n])
+	return checkPrefix + hex.EncodeToString(h.Sum(nil))
 }
 
 // Reseal returns data, a snapshot envelope, with its check recomputed for
@@ -133,18 +205,6 @@ func Reseal(data []byte) ([]byte, error) {
 	}
 	env.Check = sum
 	return json.Marshal(env)
-}
-
-func strict(data []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("%w: %w", ErrCorrupt, err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("%w: data after the JSON object", ErrCorrupt)
-	}
-	return nil
 }
 
 // Hasher builds a model fingerprint from the exact bits of the values it is

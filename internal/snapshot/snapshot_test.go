@@ -144,3 +144,16 @@ func FuzzDecode(f *testing.F) {
 		require.Equal(t, s, s2)
 	})
 }
+
+// TestCompactSum: the streamed check equals Checksum (compact, then hash)
+// on valid JSON with white space inside and outside strings and escapes.
+func TestCompactSum(t *testing.T) {
+	for _, s := range []string{
+		`{}`, ` { "a" : [ 1 , 2 ] } `, `{"a b":"x \" y\\\\", "c":"\\"}`, "{\n\t\"k\":\r\n\"\\u0020 \\t\"}",
+		string(benchSnapshot(t, 200<<10)),
+	} {
+		want, err := Checksum([]byte(s))
+		require.NoError(t, err)
+		require.Equal(t, want, compactSum([]byte(s)), s[:min(len(s), 40)])
+	}
+}
