@@ -88,13 +88,14 @@ type Plugin struct {
 	takenRV  string // the largest resourceVersion of the outcomes taken
 
 	// Learned state outside the process (state.go).
-	ctx     context.Context // the factory's: the background goroutine's lifetime
-	store   statestore.Store
-	release func()
-	skipRV  atomic.Pointer[string] // outcomes up to this resourceVersion were taken before the restore
-	start   sync.Once
-	loaded  chan struct{} // closed once the state is loaded (or failed)
-	loadErr error         // set before loaded is closed
+	ctx        context.Context // the factory's: the background goroutine's lifetime
+	store      statestore.Store
+	release    func()
+	skipRV     atomic.Pointer[string] // outcomes up to this resourceVersion were taken before the restore
+	start      sync.Once
+	loaded     chan struct{} // closed after the first load attempt
+	loadedOnce sync.Once
+	loadErr    atomic.Pointer[error] // the last restore error, nil once loaded
 }
 
 var (

@@ -66,12 +66,13 @@ type Plugin struct {
 	nodes    corelisters.NodeLister
 
 	// Learned state outside the process (state.go); managed profile only.
-	ctx     context.Context // the factory's: the goroutine's lifetime
-	store   statestore.Store
-	release func()
-	start   sync.Once
-	loaded  chan struct{} // closed once the state is loaded (or failed)
-	loadErr error         // set before loaded is closed
+	ctx        context.Context // the factory's: the goroutine's lifetime
+	store      statestore.Store
+	release    func()
+	start      sync.Once
+	loaded     chan struct{} // closed after the first load attempt
+	loadedOnce sync.Once
+	loadErr    atomic.Pointer[error] // the last restore error, nil once loaded
 }
 
 var (
