@@ -126,3 +126,15 @@ func TestDefaultNameAndValidate(t *testing.T) {
 	errs := Validate(field.NewPath("args"), "Etcd", "Bad_NS", "UPPER", KindConfigMap, KindNone)
 	require.Len(t, errs, 3)
 }
+
+// TestClaimTwoPluginsOneProfile: two msched plugins of one profile naming
+// one object overwrote each other's state; the second is refused with an
+// error naming both.
+func TestClaimTwoPluginsOneProfile(t *testing.T) {
+	c := new(int)
+	_, err := Claim(c, "configmap kube-system/shared", "p", "ESDP")
+	require.NoError(t, err)
+	_, err = Claim(c, "configmap kube-system/shared", "p", "OGASched")
+	require.ErrorIs(t, err, ErrShared)
+	require.ErrorContains(t, err, `plugin ESDP in profile "p"; plugin OGASched in profile "p" cannot share it`)
+}
