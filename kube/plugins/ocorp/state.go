@@ -173,7 +173,7 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 func (p *Plugin) marshalState() ([]byte, error) {
 	p.stepMu.Lock()
 	defer p.stepMu.Unlock()
-	st := savedState{Format: stateFormat, Version: stateVersion, K: p.args.K, Epoch: p.epoch, LastSlot: p.lastSlot,
+	st := savedState{Format: stateFormat, Version: stateVersion, K: p.args.K, Epoch: p.epoch(), LastSlot: p.lastSlot,
 		NextID: p.nextID, Cores: []int{}, Jobs: make([]savedJob, 0, len(p.ids))}
 	for _, m := range p.machines {
 		st.Cores = append(st.Cores, m.Cores)
@@ -253,12 +253,16 @@ func (p *Plugin) restore(b []byte, now time.Time) error {
 	}
 	p.stepMu.Lock()
 	defer p.stepMu.Unlock()
-	p.pol, p.machines, p.ids, p.nextID, p.lastSlot, p.epoch = pol, ms, ids, st.NextID, st.LastSlot, st.Epoch
+	p.pol, p.machines, p.ids, p.nextID, p.lastSlot = pol, ms, ids, st.NextID, st.LastSlot
+	p.setEpoch(st.Epoch)
 	if len(ms) == 0 {
 		p.machines = nil
 	}
 	if t := p.slotOf(now); t <= p.lastSlot {
-		p.epoch = now.Add(-time.Duration((float64(p.lastSlot) + 1.5) * p.args.SlotSeconds * float64(time.Second)))
+		p.setEpoch(now.Add(-time.Duration((float64(p.lastSlot) + 1.5) * p.args.SlotSeconds * float64(time.Second))))
 	}
+	// Publish the restored clock at once: the other profiles' instances
+	// (the queue's Less) price pods on it before the first slot.
+	p.own.Store(&snapshot{slot: max(p.lastSlot, 0), epoch: p.epochNs.Load()})
 	return nil
 }

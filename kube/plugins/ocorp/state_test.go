@@ -49,9 +49,9 @@ func TestStateRoundTrip(t *testing.T) {
 	cm.ResourceVersion = ""
 	b, _, _, err := setupWith(t, prof, &Args{Profiles: []string{prof}}, nodes, pods, cm)
 	require.NoError(t, err)
-	b.epoch = epoch.Add(time.Hour)
+	b.setEpoch(epoch.Add(time.Hour))
 	require.NoError(t, b.load(ctx, klog.Background()))
-	require.Equal(t, a.epoch, b.epoch)
+	require.Equal(t, a.epoch(), b.epoch())
 	require.Equal(t, a.lastSlot, b.lastSlot)
 	require.Equal(t, a.ids, b.ids)
 	require.Equal(t, a.nextID, b.nextID)
