@@ -254,7 +254,7 @@ func (p *Plugin) step(ctx context.Context, now time.Time) (stepped bool, err err
 
 // setEpoch and epoch set and read slot 0 of the instance's clock.
 func (p *Plugin) setEpoch(t time.Time) { p.epochNs.Store(t.UnixNano()) }
-func (p *Plugin) epoch() time.Time    { return time.Unix(0, p.epochNs.Load()) }
+func (p *Plugin) epoch() time.Time     { return time.Unix(0, p.epochNs.Load()) }
 
 func (p *Plugin) slotOf(now time.Time) int { return p.slotOn(p.epochNs.Load(), now) }
 
