@@ -1,6 +1,7 @@
 package ocorp
 
 import (
+	"container/heap"
 	"context"
 	"sync"
 	"testing"
@@ -123,4 +124,44 @@ func TestEvictionsBounded(t *testing.T) {
 	close(block)
 	require.Equal(t, maxEvictions, ok, "preemptions started while %d were evicting", maxEvictions)
 	require.Eventually(t, func() bool { return len(pl.evicting) == 0 }, 5*time.Second, 5*time.Millisecond, "evictions never finished")
+}
+
+// lessHeap is a container/heap over Less, as the scheduling queue's.
+type lessHeap struct {
+	items []*framework.QueuedPodInfo
+	less  func(a, b fwk.QueuedEntityInfo) bool
+}
+
+func (h *lessHeap) Len() int           { return len(h.items) }
+func (h *lessHeap) Less(i, j int) bool { return h.less(h.items[i], h.items[j]) }
+func (h *lessHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *lessHeap) Push(x any)         { h.items = append(h.items, x.(*framework.QueuedPodInfo)) }
+func (h *lessHeap) Pop() any {
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	return x
+}
+
+// TestQueueKeysChangeOnlyAtSlots documents the queue drift (doc.go, "Queue
+// order between slots"): between two published slots Less never changes;
+// a slot may reverse two pods' order, and a heap filled before it keeps
+// the previous order for the pods already in it.
+func TestQueueKeysChangeOnlyAtSlots(t *testing.T) {
+	const prof = "ocorp-drift"
+	pl, _, _ := setup(t, prof, nil, nil)
+	qx, qy := qpi(t, mkPod("x", prof, 1, "", epoch), epoch), qpi(t, mkPod("y", prof, 1, "", epoch), epoch)
+	pl.own.Store(&snapshot{slot: 1, epoch: epoch.UnixNano(), omega: map[types.UID]float64{"x": 1, "y": 2}})
+	for range 100 {
+		require.True(t, pl.Less(qx, qy))
+		require.False(t, pl.Less(qy, qx))
+	}
+	h := &lessHeap{less: pl.Less}
+	heap.Push(h, qy)
+	heap.Push(h, qx)
+	pl.own.Store(&snapshot{slot: 2, epoch: epoch.UnixNano(), omega: map[types.UID]float64{"x": 2, "y": 1}})
+	require.True(t, pl.Less(qy, qx), "the slot reversed the keys")
+	first := heap.Pop(h).(*framework.QueuedPodInfo)
+	require.Equal(t, "x", first.Pod.Name, "pods already in the heap keep the previous slot's order")
+	heap.Push(h, first) // requeued: the current keys
+	require.Equal(t, "y", heap.Pop(h).(*framework.QueuedPodInfo).Pod.Name)
 }
