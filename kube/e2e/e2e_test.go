@@ -285,7 +285,7 @@ func TestE2EShippedConfig(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("a scheduler with two profiles sharing one state object did not exit")
 	}
-	if !strings.Contains(bad.Log(), "two profiles cannot share one state object") {
+	if !strings.Contains(bad.Log(), "cannot share it") {
 		t.Errorf("duplicate state object: output lacks the reason:\n%s", bad.Log())
 	} else {
 		for _, l := range strings.Split(bad.Log(), "\n") {

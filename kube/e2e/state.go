@@ -75,8 +75,16 @@ func GetLearnedState(t testing.TB, cp *ControlPlane, namespace, name string) (*L
 	if !ok {
 		t.Fatalf("e2e: state %s/%s has no data[state.json] (keys %v, binary %d)", namespace, name, len(cm.Data), len(cm.BinaryData))
 	}
+	// OGASched's state since version 2: the core's snapshot envelope
+	// {"format","version","model","check","state":LearnedState}.
+	var env struct {
+		State json.RawMessage `json:"state"`
+	}
+	if err := json.Unmarshal([]byte(raw), &env); err != nil {
+		t.Fatalf("e2e: state %s/%s: %v", namespace, name, err)
+	}
 	var s LearnedState
-	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+	if err := json.Unmarshal(env.State, &s); err != nil {
 		t.Fatalf("e2e: state %s/%s: %v", namespace, name, err)
 	}
 	return &s, true

@@ -76,23 +76,41 @@
 //
 // # State across restarts and failover
 //
-// OGASched keeps its state (versioned JSON: the resource types, the step
-// count, each port's key, demand and non-zero y by node name) in a
-// ConfigMap per profile: Args.StateNamespace (kube-system) /
-// Args.StateName (DefaultStateName: msched-ogasched-<schedulerName>). It
-// is saved by the learner after each slot step. It is loaded when the
-// plugin's learner starts, which is at the replica's first scheduling
-// cycle: kube-scheduler runs scheduling cycles only while it holds the
-// leader lease, so a standby that takes over loads what the old leader
-// saved last (the first cycle waits up to 10 s for the load, once). A
-// missing state starts fresh; one that does not match (format, version,
-// policy, resource types, sizes, values) is logged as an error wrapping
-// ErrState and never overwritten, and the plugin scores nothing. Nodes
-// are named, so the state survives nodes changing while no replica ran.
+// OGASched keeps its state (the resource types, the step count, each
+// port's key, demand and non-zero y by node name, in the msched core's
+// snapshot envelope with a sha256 check: format msched/kube.OGASched
+// version 2) in a ConfigMap per profile: Args.StateNamespace
+// (kube-system) / Args.StateName (DefaultStateName:
+// msched-ogasched-<schedulerName>). It is saved by the learner after each
+// slot step, and once more by Close (within 5 s) when the last save
+// failed. It is loaded when the plugin's learner starts, which is at the
+// replica's first scheduling cycle: kube-scheduler runs scheduling cycles
+// only while it holds the leader lease, so a standby that takes over
+// loads what the old leader saved last (the first cycle waits up to 10 s
+// for the first read, once). A missing state starts fresh.
+//
+// Load errors are told apart (statestore.LoadInto): an unreachable API
+// server (timeouts, 429, 5xx, connection refused) is retried with backoff
+// from 0.2 s to 5 s, Forbidden (the RBAC role, config/state-rbac.yaml)
+// every 30 s, each logged; learning starts once the read succeeds. A
+// state that does not restore (the check fails: a bit flip; format,
+// version, policy, resource types, sizes, values) is logged as an error
+// wrapping ErrState and never overwritten; the plugin scores nothing and
+// reads the object again every 5 s, restoring it once it is replaced with
+// a valid state, or starting fresh once it is deleted. A version 1 state
+// (no check) is refused: delete it to start fresh. Saves update only the
+// resourceVersion the plugin last read or wrote: when another writer (a
+// second deployment with the same profile names, an operator) changed the
+// object, the plugin loads it instead of overwriting it. A valid object
+// deleted while the plugin runs is created again at its next save
+// (delete it while the scheduler is stopped to start fresh). Nodes are
+// named, so the state survives nodes changing while no replica ran.
 // Arrivals of the unfinished slot are not saved. Two profiles of one
-// scheduler naming the same object are refused when the plugins are built
-// (args.stateName: Duplicate value). Args.StateStore File (Args.StatePath)
-// keeps the old local file, deprecated: it is not shared between replicas.
+// scheduler, or two msched plugins of one profile, naming the same
+// object are refused when the plugins are built (args.stateName:
+// Duplicate value, naming both). Args.StateStore File (Args.StatePath)
+// keeps the old local file, deprecated: it is not shared between
+// replicas.
 //
 // The store (ConfigMap, File, the claims that refuse a shared object) is
 // package plugins/internal/statestore, shared with the ESDP and OCORP

@@ -1,15 +1,20 @@
 package plugins
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	coresnap "github.com/msched/msched/internal/snapshot"
 )
 
 func testNode(name string, cpu, memGi, gpu int64) *v1.Node {
@@ -229,17 +234,28 @@ func TestUnmarshalStateRejects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// seal wraps a state body in a valid envelope, so that each case
+	// tests its semantic check, not the integrity check.
+	seal := func(body string) string {
+		var raw json.RawMessage = []byte(body)
+		b, err := coresnap.Encode(stateFormat, stateVersion, PolicyOGASched, raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	const res = `"resources":["cpu","memory","nvidia.com/gpu"]`
 	cases := map[string]string{
 		"truncated":     string(good[:len(good)/2]),
-		"format":        `{"format":"x","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[]}`,
-		"version":       `{"format":"msched/kube.OGASched","version":2,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[]}`,
-		"policy":        `{"format":"msched/kube.OGASched","version":1,"policy":"DRF","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[]}`,
-		"resources":     `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu"],"steps":0,"ports":[]}`,
-		"steps":         `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":-1,"ports":[]}`,
-		"demand length": `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[{"key":"a","demand":[1],"y":{}}]}`,
-		"negative y":    `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[{"key":"a","demand":[1,1,0],"y":{"n":[-1,0,0]}}]}`,
-		"duplicate":     `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[{"key":"a","demand":[1,1,0],"y":{}},{"key":"a","demand":[1,1,0],"y":{}}]}`,
-		"unknown field": `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":0,"ports":[],"extra":1}`,
+		"format":        strings.Replace(seal(`{"policy":"OGASched",`+res+`,"steps":0,"ports":[]}`), stateFormat, "x", 1),
+		"version 1":     `{"format":"msched/kube.OGASched","version":1,"policy":"OGASched",` + res + `,"steps":0,"ports":[]}`,
+		"policy":        seal(`{"policy":"DRF",` + res + `,"steps":0,"ports":[]}`),
+		"resources":     seal(`{"policy":"OGASched","resources":["cpu"],"steps":0,"ports":[]}`),
+		"steps":         seal(`{"policy":"OGASched",` + res + `,"steps":-1,"ports":[]}`),
+		"demand length": seal(`{"policy":"OGASched",` + res + `,"steps":0,"ports":[{"key":"a","demand":[1],"y":{}}]}`),
+		"negative y":    seal(`{"policy":"OGASched",` + res + `,"steps":0,"ports":[{"key":"a","demand":[1,1,0],"y":{"n":[-1,0,0]}}]}`),
+		"duplicate":     seal(`{"policy":"OGASched",` + res + `,"steps":0,"ports":[{"key":"a","demand":[1,1,0],"y":{}},{"key":"a","demand":[1,1,0],"y":{}}]}`),
+		"unknown field": seal(`{"policy":"OGASched",` + res + `,"steps":0,"ports":[],"extra":1}`),
 		"trailing":      string(good) + "{}",
 	}
 	for name, s := range cases {
@@ -253,9 +269,56 @@ func TestUnmarshalStateRejects(t *testing.T) {
 	}
 }
 
+// TestUnmarshalStateRefusesBitFlips: in-range bit flips of a saved state
+// (steps 4 -> 5, one digit of a y) were restored as valid and then
+// overwritten; the integrity check refuses them, and every single-bit
+// flip of the file.
+func TestUnmarshalStateRefusesBitFlips(t *testing.T) {
+	e := testEngine(t, PolicyOGASched)
+	drive(e, testCluster(), 0, 4)
+	if e.steps != 4 {
+		t.Fatalf("steps = %d, want 4", e.steps)
+	}
+	good, err := e.marshalState()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := testEngine(t, PolicyOGASched).unmarshalState(good); err != nil {
+		t.Fatalf("the good state: %v", err)
+	}
+	steps := strings.Replace(string(good), `"steps":4`, `"steps":5`, 1)
+	if steps == string(good) {
+		t.Fatalf("no \"steps\":4 in %s", good)
+	}
+	i := bytes.Index(good, []byte(`"y":{"`))
+	j := i + bytes.Index(good[i:], []byte(`[`)) + 1
+	for good[j] < '1' || good[j] > '8' {
+		j++
+	}
+	digit := []byte(string(good))
+	digit[j]++
+	for name, b := range map[string][]byte{"steps 4 -> 5": []byte(steps), "a digit of y": digit} {
+		f := testEngine(t, PolicyOGASched)
+		if err := f.unmarshalState(b); !errors.Is(err, ErrState) {
+			t.Errorf("%s: error = %v, want ErrState", name, err)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	for bit := range 8 * len(good) {
+		b := []byte(string(good))
+		b[bit/8] ^= 1 << (bit % 8)
+		if err := testEngine(t, PolicyOGASched).unmarshalState(b); err == nil {
+			t.Fatalf("bit %d flipped (byte %q -> %q) restored", bit, good[bit/8], b[bit/8])
+		}
+	}
+}
+
 func FuzzUnmarshalState(f *testing.F) {
 	e, _ := newEngine(func() *Args { a := &Args{}; SetDefaults(a); return a }(), PolicyOGASched)
-	f.Add([]byte(`{"format":"msched/kube.OGASched","version":1,"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":3,"ports":[{"key":"a","demand":[1,1,0],"y":{"n":[0.5,0.5,0]}}]}`))
+	seed, _ := coresnap.Encode(stateFormat, stateVersion, PolicyOGASched, json.RawMessage(`{"policy":"OGASched","resources":["cpu","memory","nvidia.com/gpu"],"steps":3,"ports":[{"key":"a","demand":[1,1,0],"y":{"n":[0.5,0.5,0]}}]}`))
+	f.Add(seed)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		a := &Args{}
 		SetDefaults(a)

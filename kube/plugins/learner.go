@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -24,11 +25,8 @@ func (p *Plugin) run() {
 	defer close(p.done)
 	ctx := p.ctx
 	logger := klog.FromContext(ctx).WithValues("plugin", p.name, "profile", p.profile)
-	ok := p.load(ctx, logger)
-	close(p.loaded)
-	if !ok {
-		<-ctx.Done()
-		return
+	if err := p.load(ctx, logger); err != nil {
+		return // ctx ended before a usable state was read
 	}
 	// The first scores: the loaded (or empty) state on the current nodes.
 	if _, _, err := p.e.sync(p.nodes()); err != nil {
@@ -49,28 +47,49 @@ func (p *Plugin) run() {
 	}
 }
 
-// load reads the saved state into the engine. A missing state starts
-// fresh; an unreadable or invalid one is logged, never overwritten, and
-// the plugin stays without scores (every pod skips its Score).
-func (p *Plugin) load(ctx context.Context, logger klog.Logger) bool {
+// load reads the saved state into the engine (statestore.LoadInto): a
+// missing state starts fresh; while the store cannot be reached, or
+// refuses the read, or holds a state that does not restore, load logs
+// it, retries, never writes, and the plugin scores nothing (every pod
+// skips its Score). It returns when a state is loaded, or ctx's error.
+// p.loaded is closed after the first attempt, so that the first
+// scheduling cycle does not wait for the retries.
+func (p *Plugin) load(ctx context.Context, logger klog.Logger) error {
 	if p.store == nil {
-		return true
+		p.loadOK.Store(true)
+		p.closeLoaded()
+		return nil
 	}
-	b, found, err := statestore.Load(ctx, p.store)
-	if err == nil && found {
-		err = p.e.unmarshalState(b)
-	}
-	switch {
-	case err != nil:
-		p.loadErr = err
-		logger.Error(err, "cannot load the learned state; scoring nothing and not overwriting it", "store", p.store)
-		return false
-	case !found:
-		logger.Info("no saved state, starting fresh", "store", p.store)
-	default:
+	apply := func(b []byte, found bool) error {
+		if !found {
+			logger.Info("no saved state, starting fresh", "store", p.store)
+			return nil
+		}
+		if err := p.e.unmarshalState(b); err != nil {
+			p.loadErr.Store(&err)
+			return err
+		}
 		logger.Info("restored learned state", "store", p.store, "ports", len(p.e.ports), "steps", p.e.steps)
+		return nil
 	}
-	return true
+	if err := statestore.LoadInto(ctx, p.store, apply, logger, statestore.DefaultRetry, p.closeLoaded); err != nil {
+		return err
+	}
+	p.loadErr.Store(nil)
+	p.loadOK.Store(true)
+	p.savedSteps = p.e.steps
+	return nil
+}
+
+func (p *Plugin) closeLoaded() { p.loadedOnce.Do(func() { close(p.loaded) }) }
+
+// lastLoadErr returns why the last state read was refused (nil once a
+// state is loaded).
+func (p *Plugin) lastLoadErr() error {
+	if e := p.loadErr.Load(); e != nil {
+		return *e
+	}
+	return nil
 }
 
 // work does what the recorder queued, then publishes and saves as needed.
@@ -148,7 +167,10 @@ func (p *Plugin) publish(logger klog.Logger, reason string) {
 }
 
 // save writes the state to the store; a failure is logged and retried at
-// the next step.
+// the next step. When another writer changed the object since this plugin
+// read or wrote it (statestore.ErrConflict), nothing is written: the
+// plugin loads the object's state instead (or waits, learning nothing,
+// while it is invalid), then publishes it.
 func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	if p.store == nil {
 		return
@@ -157,9 +179,21 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	if err == nil {
 		err = statestore.Save(ctx, p.store, b)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, statestore.ErrConflict):
+		logger.Error(err, "the state object was written by someone else; loading it instead of overwriting it", "store", p.store)
+		p.loadOK.Store(false)
+		if p.load(ctx, logger) == nil {
+			if _, _, err := p.e.sync(p.nodes()); err != nil {
+				logger.Error(err, "rebuilding the model")
+			}
+			p.publish(logger, "reload")
+		}
+		return
+	case err != nil:
 		logger.Error(err, "saving the learned state", "store", p.store)
 		return
 	}
+	p.savedSteps = p.e.steps
 	logger.V(2).Info("saved learned state", "store", p.store, "steps", p.e.steps, "bytes", len(b))
 }

@@ -53,13 +53,16 @@ type Plugin struct {
 	nodes   func() []*v1.Node
 
 	// The learner goroutine: its engine, started once.
-	e       *engine
-	start   sync.Once
-	loaded  chan struct{} // closed once the state is loaded (or failed)
-	loadErr error
-	cancel  context.CancelFunc
-	done    chan struct{}
-	ctx     context.Context
+	e          *engine
+	start      sync.Once
+	loaded     chan struct{} // closed after the first load attempt
+	loadedOnce sync.Once
+	loadErr    atomic.Pointer[error] // the last load's restore error, nil once loaded
+	loadOK     atomic.Bool           // a state was loaded (or none is kept): saving is allowed
+	savedSteps int                   // e.steps at the last load or save (learner goroutine)
+	cancel     context.CancelFunc
+	done       chan struct{}
+	ctx        context.Context
 
 	// PreScore outcomes (ScoreCounts).
 	own, bucketed, skipped atomic.Int64
@@ -142,7 +145,7 @@ func newPlugin(ctx context.Context, name, policy string, obj runtime.Object, h f
 		p.store = &statestore.File{Path: a.StatePath}
 	}
 	if p.store != nil {
-		rel, err := claim(client, p.store.String(), p.profile)
+		rel, err := claim(client, p.store.String(), p.profile, name)
 		if err != nil {
 			fp := field.NewPath("args", "stateName")
 			if a.StateStore == StateStoreFile {
@@ -324,15 +327,35 @@ func (p *Plugin) PostBind(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ st
 	p.rec.forget(pod.UID)
 }
 
-// Close stops the learner goroutine (after a last save) and releases the
-// state object; the framework calls it when the scheduler stops.
+// closeSaveTimeout bounds the last save of Close.
+const closeSaveTimeout = 5 * time.Second
+
+// Close stops the learner goroutine, makes a last save of what it learned
+// since its last save (bounded by 5 s; never when the state could not be
+// loaded: an unreadable or invalid object is not overwritten) and
+// releases the state object; the framework calls it when the scheduler
+// stops.
 func (p *Plugin) Close() error {
 	p.cancel()
 	started := true
 	p.start.Do(func() { started = false })
+	var err error
 	if started {
-		<-p.done
+		<-p.done // the learner has stopped: its engine is ours
+		if p.store != nil && p.loadOK.Load() && p.e.steps != p.savedSteps {
+			ctx, cancel := context.WithTimeout(context.Background(), closeSaveTimeout)
+			var b []byte
+			if b, err = p.e.marshalState(); err == nil {
+				err = statestore.Save(ctx, p.store, b)
+			}
+			cancel()
+			if err == nil {
+				p.savedSteps = p.e.steps
+			} else {
+				err = fmt.Errorf("%s: last save: %w", p.name, err)
+			}
+		}
 	}
 	p.release()
-	return nil
+	return err
 }

@@ -82,8 +82,8 @@ func TestStateSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := startTestPlugin(t, c, &Args{StatePath: path, SlotSeconds: 10})
-	if !errors.Is(r.loadErr, ErrState) {
-		t.Errorf("corrupt state: load error = %v, want ErrState", r.loadErr)
+	if !errors.Is(r.lastLoadErr(), ErrState) {
+		t.Errorf("corrupt state: load error = %v, want ErrState", r.lastLoadErr())
 	}
 	if st := r.PreScore(ctx, nil, testPod("x", 1, 1, 0), nil); st.Code() != fwk.Skip {
 		t.Errorf("PreScore with a corrupt state: %v, want Skip", st)
@@ -99,18 +99,18 @@ func TestStateSurvivesRestart(t *testing.T) {
 // another scheduler may.
 func TestClaimRefusesSharedState(t *testing.T) {
 	client, other := new(int), new(int)
-	rel, err := claim(client, "configmap kube-system/s", "a")
+	rel, err := claim(client, "configmap kube-system/s", "a", OGASchedName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := claim(client, "configmap kube-system/s", "b"); err == nil {
+	if _, err := claim(client, "configmap kube-system/s", "b", OGASchedName); err == nil {
 		t.Error("profile b claimed profile a's state object")
 	}
-	if _, err := claim(other, "configmap kube-system/s", "b"); err != nil {
+	if _, err := claim(other, "configmap kube-system/s", "b", OGASchedName); err != nil {
 		t.Errorf("another scheduler: %v", err)
 	}
 	rel()
-	if _, err := claim(client, "configmap kube-system/s", "b"); err != nil {
+	if _, err := claim(client, "configmap kube-system/s", "b", OGASchedName); err != nil {
 		t.Errorf("after release: %v", err)
 	}
 }

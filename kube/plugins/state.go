@@ -1,21 +1,23 @@
 package plugins
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 
+	coresnap "github.com/msched/msched/internal/snapshot"
 	"github.com/msched/msched/kube/plugins/internal/statestore"
 )
 
 // ErrState is wrapped by every error restoring a saved state.
 var ErrState = statestore.ErrState
 
-// stateFormat and stateVersion identify the saved-state file.
+// stateFormat and stateVersion identify the saved-state file. Version 2
+// added the integrity check (the core's snapshot envelope); a version 1
+// state is refused: delete it to start fresh.
 const (
 	stateFormat  = "msched/kube.OGASched"
-	stateVersion = 1
+	stateVersion = 2
 )
 
 // savedPort is one port of a saved state.
@@ -26,14 +28,20 @@ type savedPort struct {
 	Y map[string][]float64 `json:"y"`
 }
 
-// savedState is the file format: versioned JSON naming the resource types
-// (a file saved under other Resources is refused), the learner's step count
-// and, per port, its demand and learned y by node name. Nodes are named, not
-// numbered, so the state survives nodes joining or leaving while the
+// savedState is the state inside the saved file: the resource types (a
+// file saved under other Resources is refused), the learner's step count
+// and, per port, its demand and learned y by node name. Nodes are named,
+// not numbered, so the state survives nodes joining or leaving while the
 // scheduler was down: their y is dropped or starts at 0.
+//
+// The file is the msched core's snapshot envelope (as the ESDP and OCORP
+// policies' snapshots): {"format":"msched/kube.OGASched","version":2,
+// "model":<policy>,"check":"sha256:…","state":savedState}. The check is
+// the SHA-256 of the state, so a bit flip that stays in range (steps 4 to
+// 5, a digit of y) is refused rather than restored and overwritten; it
+// detects damage, not a deliberate edit (anyone who can write the object
+// can recompute it).
 type savedState struct {
-	Format    string      `json:"format"`
-	Version   int         `json:"version"`
 	Policy    string      `json:"policy"`
 	Resources []string    `json:"resources"`
 	Steps     int         `json:"steps"`
@@ -44,7 +52,7 @@ type savedState struct {
 // left out (a restored port starts at 0 on a node it does not name), which
 // keeps the state of a large cluster small.
 func (e *engine) marshalState() ([]byte, error) {
-	st := savedState{Format: stateFormat, Version: stateVersion, Policy: e.policy, Steps: e.steps}
+	st := savedState{Policy: e.policy, Steps: e.steps, Resources: []string{}, Ports: []savedPort{}}
 	for _, n := range e.names {
 		st.Resources = append(st.Resources, string(n))
 	}
@@ -67,7 +75,7 @@ func (e *engine) marshalState() ([]byte, error) {
 		}
 		st.Ports = append(st.Ports, sp)
 	}
-	return json.Marshal(st)
+	return coresnap.Encode(stateFormat, stateVersion, e.policy, st)
 }
 
 // unmarshalState restores a state saved by marshalState into the engine,
@@ -75,10 +83,7 @@ func (e *engine) marshalState() ([]byte, error) {
 // sizes and values, and leaves the engine unchanged on error.
 func (e *engine) unmarshalState(b []byte) error {
 	var st savedState
-	if err := statestore.Decode(b, &st); err != nil {
-		return fmt.Errorf("%w: %w", ErrState, err)
-	}
-	if err := statestore.CheckHeader(st.Format, st.Version, stateFormat, stateVersion); err != nil {
+	if err := coresnap.Decode(b, stateFormat, stateVersion, e.policy, &st); err != nil {
 		return fmt.Errorf("%w: %w", ErrState, err)
 	}
 	if st.Policy != e.policy {

@@ -17,8 +17,9 @@ type stateStore = statestore.Store
 // cannot hold replaced by '-', cut to 253 characters.
 func DefaultStateName(plugin, profile string) string { return statestore.DefaultName(plugin, profile) }
 
-// claim registers object for profile; it fails when another profile of the
-// same scheduler already holds it. release undoes it.
-func claim(client any, object, profile string) (release func(), err error) {
-	return statestore.Claim(client, object, profile)
+// claim registers object for plugin in profile; it fails when another
+// profile, or another plugin of the profile, of the same scheduler
+// already holds it. release undoes it.
+func claim(client any, object, profile, plugin string) (release func(), err error) {
+	return statestore.Claim(client, object, profile, plugin)
 }

@@ -81,8 +81,11 @@
 // snapshot (esdp.Policy.MarshalBinary: n_e, reward sums, slot bookkeeping,
 // with the model fingerprint).
 //
-// The plugin's background goroutine starts at the profile's first scoring
-// cycle (PreScore). A replica runs scheduling cycles only while it holds
+// The plugin's background goroutine starts at the profile's first
+// scheduling cycle (PreFilter, which never rejects a pod; enable it
+// beside PreScore: kube-scheduler skips PreScore when a single node fits,
+// so a profile whose pods all have one feasible node never started
+// learning), or the first PreScore without it. A replica runs scheduling cycles only while it holds
 // the leader lease, so the state is loaded after this replica became
 // leader, and a standby neither watches outcomes nor steps nor saves. The
 // first cycle waits up to 10 s for the load, once. The goroutine then
@@ -99,13 +102,24 @@
 // would count again; an outcome taken but not yet saved when the leader
 // died is lost: at most once, up to one slot).
 //
-// A missing state starts fresh. A state that does not restore (format,
+// A missing state starts fresh. Load errors are told apart as OGASched's
+// are (kube/plugins, statestore.LoadInto): an unreachable API server is
+// retried with backoff, Forbidden slowly, each logged; learning starts
+// once the read succeeds. A state that does not restore (format,
 // version, resource types or units, oracleMiB, sizes, values, or the
-// policy snapshot's fingerprint) is logged as an error wrapping ErrState
-// and never overwritten: the plugin then learns and scores nothing until
-// the object is fixed or deleted. Two profiles of one scheduler naming one
-// state object (of any msched plugin) are refused when the plugins are
-// built (args.stateName: Duplicate value). The scheduler needs get,
-// create and update on configmaps in the state namespace
-// (config/state-rbac.yaml).
+// policy snapshot's fingerprint and sha256 check) is logged as an error
+// wrapping ErrState and never overwritten: the plugin then learns and
+// scores nothing until the object is replaced with a valid state
+// (restored) or deleted (fresh start); it reads it again every 5 s. Only
+// the core policy's snapshot carries the check: a bit flip in the
+// plugin's own fields (epoch, lastSlot, counts) is caught only when it
+// breaks their validation. A save never overwrites another writer's
+// version: the plugin loads that version instead. An idle leader (no pod
+// of the profile scheduled since it became leader) still loads nothing
+// and watches no outcomes: kube-scheduler tells plugins of leadership
+// only through scheduling cycles. Two profiles of one scheduler, or two
+// msched plugins of one profile, naming one state object are refused
+// when the plugins are built (args.stateName: Duplicate value). The
+// scheduler needs get, create and update on the state ConfigMap
+// (config/state-rbac.yaml, by resourceNames).
 package esdp

@@ -88,20 +88,22 @@ type Plugin struct {
 	takenRV  string // the largest resourceVersion of the outcomes taken
 
 	// Learned state outside the process (state.go).
-	ctx     context.Context // the factory's: the background goroutine's lifetime
-	store   statestore.Store
-	release func()
-	skipRV  atomic.Pointer[string] // outcomes up to this resourceVersion were taken before the restore
-	start   sync.Once
-	loaded  chan struct{} // closed once the state is loaded (or failed)
-	loadErr error         // set before loaded is closed
+	ctx        context.Context // the factory's: the background goroutine's lifetime
+	store      statestore.Store
+	release    func()
+	skipRV     atomic.Pointer[string] // outcomes up to this resourceVersion were taken before the restore
+	start      sync.Once
+	loaded     chan struct{} // closed after the first load attempt
+	loadedOnce sync.Once
+	loadErr    atomic.Pointer[error] // the last restore error, nil once loaded
 }
 
 var (
-	_ fwk.PreScorePlugin = (*Plugin)(nil)
-	_ fwk.ScorePlugin    = (*Plugin)(nil)
-	_ fwk.SignPlugin     = (*Plugin)(nil)
-	_ io.Closer          = (*Plugin)(nil)
+	_ fwk.PreFilterPlugin = (*Plugin)(nil)
+	_ fwk.PreScorePlugin  = (*Plugin)(nil)
+	_ fwk.ScorePlugin     = (*Plugin)(nil)
+	_ fwk.SignPlugin      = (*Plugin)(nil)
+	_ io.Closer           = (*Plugin)(nil)
 )
 
 // New is the plugin factory (app.WithPlugin(esdp.Name, esdp.New)). The
@@ -522,6 +524,19 @@ func (p *Plugin) feed(outs []outcome) {
 		outs = rest
 	}
 }
+
+// PreFilter only starts the background goroutine at the profile's first
+// scheduling cycle; it never rejects a pod. Enable it beside PreScore:
+// kube-scheduler skips PreScore and Score when a single node passes the
+// filters, so a profile whose pods all have one feasible node would
+// otherwise never start learning.
+func (p *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, _ *v1.Pod, _ []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	p.ensureStarted(ctx)
+	return nil, nil
+}
+
+// PreFilterExtensions implements fwk.PreFilterPlugin (none).
+func (p *Plugin) PreFilterExtensions() fwk.PreFilterExtensions { return nil }
 
 type nodeIdx struct {
 	nodes map[string]int

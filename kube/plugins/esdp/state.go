@@ -77,7 +77,7 @@ func (p *Plugin) openStore() error {
 		name = statestore.DefaultName(Name, profile)
 	}
 	st := &statestore.ConfigMap{Client: cs, Namespace: p.args.StateNamespace, Name: name, Profile: profile, Plugin: Name}
-	rel, err := statestore.Claim(cs, st.String(), profile)
+	rel, err := statestore.Claim(cs, st.String(), profile, Name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", Name, field.ErrorList{field.Duplicate(field.NewPath("args", "stateName"), err.Error())}.ToAggregate())
 	}
@@ -103,18 +103,15 @@ func (p *Plugin) ensureStarted(ctx context.Context) {
 	})
 }
 
-// run loads the state, then watches outcomes and steps once per slot. A
-// state that cannot be restored is logged and never overwritten: the
-// plugin then learns nothing and scores nothing.
+// run loads the state, then watches outcomes and steps once per slot.
+// While the state cannot be loaded (store unreachable, read forbidden, or
+// an invalid object, which is never overwritten) the plugin learns and
+// scores nothing; load retries until it can (statestore.LoadInto).
 func (p *Plugin) run() {
 	ctx := p.ctx
 	logger := klog.FromContext(ctx).WithValues("plugin", Name, "profile", p.h.ProfileName())
-	err := p.load(ctx, logger)
-	p.loadErr = err
-	close(p.loaded)
-	if err != nil {
-		logger.Error(err, "cannot load the learned state; scoring nothing and not overwriting it", "store", p.store)
-		return
+	if err := p.load(ctx, logger); err != nil {
+		return // ctx ended
 	}
 	if err := p.watchOutcomes(ctx); err != nil {
 		logger.Error(err, "watching outcomes")
@@ -123,30 +120,50 @@ func (p *Plugin) run() {
 	p.loop(ctx)
 }
 
-// load reads the saved state into the plugin; a missing state starts
-// fresh.
+// load reads the saved state into the plugin until one is usable or ctx
+// ends; a missing state starts fresh. p.loaded is closed after the first
+// attempt.
 func (p *Plugin) load(ctx context.Context, logger klog.Logger) error {
 	if p.store == nil {
+		p.closeLoaded()
 		return nil
 	}
-	b, found, err := statestore.Load(ctx, p.store)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrState, p.store, err)
-	}
-	if !found {
-		logger.Info("no saved state, starting fresh", "store", p.store)
+	apply := func(b []byte, found bool) error {
+		if !found {
+			logger.Info("no saved state, starting fresh", "store", p.store)
+			return nil
+		}
+		if err := p.restore(b, time.Now()); err != nil {
+			err = fmt.Errorf("%s: %w", p.store, err)
+			p.loadErr.Store(&err)
+			return err
+		}
+		observed, _ := p.Stats()
+		logger.Info("restored learned state", "store", p.store, "shapes", len(p.portKeys), "nodes", len(p.servers), "lastSlot", p.lastSlotNow(), "observed", observed)
 		return nil
 	}
-	if err := p.restore(b, time.Now()); err != nil {
-		return fmt.Errorf("%s: %w", p.store, err)
+	if err := statestore.LoadInto(ctx, p.store, apply, logger, statestore.DefaultRetry, p.closeLoaded); err != nil {
+		return err
 	}
-	observed, _ := p.Stats()
-	logger.Info("restored learned state", "store", p.store, "shapes", len(p.portKeys), "nodes", len(p.servers), "lastSlot", p.lastSlot, "observed", observed)
+	p.loadErr.Store(nil)
+	return nil
+}
+
+func (p *Plugin) closeLoaded() { p.loadedOnce.Do(func() { close(p.loaded) }) }
+
+// lastLoadErr returns why the last state read was refused (nil once a
+// state is loaded).
+func (p *Plugin) lastLoadErr() error {
+	if e := p.loadErr.Load(); e != nil {
+		return *e
+	}
 	return nil
 }
 
 // save writes the state; a failure is logged and retried after the next
-// slot.
+// slot. When another writer changed the object since this plugin read or
+// wrote it (statestore.ErrConflict), nothing is written: the plugin loads
+// the object's state instead (learning nothing while it is invalid).
 func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	if p.store == nil {
 		return
@@ -155,7 +172,12 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	if err == nil {
 		err = statestore.Save(ctx, p.store, b)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, statestore.ErrConflict):
+		logger.Error(err, "the state object was written by someone else; loading it instead of overwriting it", "store", p.store)
+		_ = p.load(ctx, logger)
+		return
+	case err != nil:
 		logger.Error(err, "saving the learned state", "store", p.store)
 		return
 	}

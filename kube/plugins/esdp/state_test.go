@@ -98,7 +98,7 @@ func TestStateSharedObjectRefused(t *testing.T) {
 	require.NoError(t, err)
 	_, err = setupWith(t, cs, "p2", shared, 0)
 	require.ErrorContains(t, err, "args.stateName: Duplicate value")
-	require.ErrorContains(t, err, "two profiles cannot share one state object")
+	require.ErrorContains(t, err, "cannot share it")
 	_, err = setupWith(t, cs, "p3", cpuArgs(), 0) // its own default name
 	require.NoError(t, err)
 	_, err = setupWith(t, clientsetfake.NewClientset(), "p2", shared, 0) // another scheduler
@@ -131,7 +131,7 @@ func TestStateCorruptNotOverwritten(t *testing.T) {
 		// The first scoring cycle starts the goroutine, which fails to load.
 		require.Equal(t, fwk.Skip, pl.PreScore(ctx, framework.NewCycleState(), mkPod("p", 1), nil).Code(), name)
 		<-pl.loaded
-		require.ErrorIs(t, pl.loadErr, ErrState, name)
+		require.ErrorIs(t, pl.lastLoadErr(), ErrState, name)
 		time.Sleep(200 * time.Millisecond) // four slots: nothing steps, nothing is saved
 		cancel()
 		require.Nil(t, pl.snap.Load(), name)
@@ -154,7 +154,7 @@ func TestStateFreshStartSaves(t *testing.T) {
 	pl.epoch = time.Now()
 	pl.Arrive(mkPod("p", 1))
 	require.Equal(t, fwk.Skip, pl.PreScore(ctx, framework.NewCycleState(), mkPod("p", 1), nil).Code())
-	require.NoError(t, pl.loadErr)
+	require.NoError(t, pl.lastLoadErr())
 	require.Eventually(t, func() bool {
 		_, err := cs.CoreV1().ConfigMaps(DefaultStateNamespace).Get(ctx, "msched-esdp-msched-esdp", metav1.GetOptions{})
 		return err == nil

@@ -49,7 +49,7 @@ type Args struct {
 	// StateName is the name of the state ConfigMap. Default
 	// msched-ocorp-<schedulerName> per managed profile. The args are the
 	// same in every profile, so a StateName with two managed profiles is
-	// refused (two profiles cannot share one state object).
+	// refused (two plugins cannot share one state object).
 	StateName string `json:"stateName,omitempty"`
 }
 

@@ -85,10 +85,40 @@
 // the state, never on the scheduling path. A restored policy continues
 // with the same duals if the nodes' cores are unchanged (else it is
 // rebuilt, as without a restart); the slot clock continues from the saved
-// epoch. A missing state starts fresh; one that does not restore (format,
-// version, K, sizes, values, or the policy snapshot's fingerprint) is
-// logged as an error wrapping ErrState and never overwritten, and the
-// plugin then publishes no duals. Because the args are the same in every
-// profile, Args.StateName with two managed profiles is refused (two
-// profiles cannot share one state object); the default names differ.
+// epoch, and is published with the duals at once, so the instances of the
+// other profiles (the queue may sort with any profile's Less) price pods
+// on the same clock. A missing state starts fresh. Load errors are told
+// apart as OGASched's are (kube/plugins, statestore.LoadInto): an
+// unreachable API server is retried with backoff, Forbidden slowly; a
+// state that does not restore (format, version, K, sizes, values, or the
+// policy snapshot's fingerprint and sha256 check) is logged as an error
+// wrapping ErrState and never overwritten, the plugin publishes no duals,
+// and it restores the object once it is replaced with a valid one, or
+// starts fresh once it is deleted. A save never overwrites another
+// writer's version (it reloads instead). Only the core policy's snapshot
+// carries the sha256 check: a bit flip in the plugin's own fields (epoch,
+// lastSlot, job IDs) is caught only when it breaks their validation.
+// Because the args are the same in every profile, Args.StateName with two
+// managed profiles is refused (two plugins cannot share one state
+// object); the default names differ.
+//
+// # Queue order between slots
+//
+// The scheduling queue keeps pending pods in a heap ordered by Less at the
+// time each pod was pushed. OCORP's keys (omega_j) change only when a slot
+// publishes new duals (an atomic pointer swap), never between: within a
+// slot the heap pops exactly in OCORP's order. When a slot publishes, pods
+// already in the heap keep their positions (kube-scheduler offers no
+// re-sort), so until they are popped or re-queued the pop order may
+// follow the previous slot's keys, and the heap invariant may not hold
+// for pairs whose order changed: the order drifts from OCORP's by at most
+// the changes of one slot for pods that wait across it (a pod requeued
+// after a failed cycle gets the current keys). TestQueueKeysChangeOnlyAtSlots
+// shows both halves.
+//
+// # Preemption
+//
+// PostFilter deletes its victims in a background goroutine, at most 8
+// preemptions at a time, each within 30 s for all its victims; past 8, a
+// PostFilter does not preempt and says so (the pod is retried).
 package ocorp

@@ -29,9 +29,14 @@ import (
 // Name is the plugin's name in a KubeSchedulerConfiguration.
 const Name = "OCORP"
 
-// snapshot is one slot's published duals: omega_j per pod.
+// snapshot is one slot's published duals: omega_j per pod, and the slot
+// clock they were computed on (Unix nanoseconds of slot 0), so that every
+// profile's instance (the queue may sort with an unmanaged profile's
+// Less) prices a pod without a published omega on the managed profile's
+// clock, the restored one after a restart.
 type snapshot struct {
 	slot  int
+	epoch int64
 	omega map[types.UID]float64
 }
 
@@ -53,7 +58,7 @@ type Plugin struct {
 	h       fwk.Handle
 	managed map[string]*atomic.Pointer[snapshot] // immutable after New
 	own     *atomic.Pointer[snapshot]            // nil unless this profile is managed
-	epoch   time.Time
+	epochNs atomic.Int64                         // slot 0 of this instance's clock (restore moves it; Less reads it)
 
 	// dual loop state (stepMu)
 	stepMu   sync.Mutex
@@ -66,12 +71,14 @@ type Plugin struct {
 	nodes    corelisters.NodeLister
 
 	// Learned state outside the process (state.go); managed profile only.
-	ctx     context.Context // the factory's: the goroutine's lifetime
-	store   statestore.Store
-	release func()
-	start   sync.Once
-	loaded  chan struct{} // closed once the state is loaded (or failed)
-	loadErr error         // set before loaded is closed
+	ctx        context.Context // the factory's: the goroutine's lifetime
+	store      statestore.Store
+	release    func()
+	start      sync.Once
+	evicting   chan struct{} // one token per preemption evicting (cap maxEvictions)
+	loaded     chan struct{} // closed after the first load attempt
+	loadedOnce sync.Once
+	loadErr    atomic.Pointer[error] // the last restore error, nil once loaded
 }
 
 var (
@@ -116,8 +123,9 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 	if err != nil {
 		return nil, err
 	}
-	p := &Plugin{args: a, h: h, managed: map[string]*atomic.Pointer[snapshot]{}, epoch: epoch, ids: map[types.UID]int{}, lastSlot: -1,
-		release: func() {}, loaded: make(chan struct{})}
+	p := &Plugin{args: a, h: h, managed: map[string]*atomic.Pointer[snapshot]{}, ids: map[types.UID]int{}, lastSlot: -1,
+		release: func() {}, loaded: make(chan struct{}), evicting: make(chan struct{}, maxEvictions)}
+	p.setEpoch(epoch)
 	for _, name := range a.Profiles {
 		p.managed[name] = entry(name)
 	}
@@ -234,7 +242,7 @@ func (p *Plugin) step(ctx context.Context, now time.Time) (stepped bool, err err
 		return false, fmt.Errorf("%s: slot %d, %d jobs: %w", Name, t, len(obs.Jobs), err)
 	}
 	p.lastSlot = t
-	s := &snapshot{slot: t, omega: make(map[types.UID]float64, len(uids))}
+	s := &snapshot{slot: t, epoch: p.epochNs.Load(), omega: make(map[types.UID]float64, len(uids))}
 	for i, uid := range uids {
 		// omega_j of the next slot: the order in which Lemma 1 gives cores.
 		s.omega[uid] = (core.Weight(jobs[i], t+1, p.args.K) - p.pol.Lambda(obs.Jobs[i].ID)) / float64(jobs[i].Cores)
@@ -244,8 +252,16 @@ func (p *Plugin) step(ctx context.Context, now time.Time) (stepped bool, err err
 	return true, nil
 }
 
-func (p *Plugin) slotOf(now time.Time) int {
-	d := now.Sub(p.epoch).Seconds() / p.args.SlotSeconds
+// setEpoch and epoch set and read slot 0 of the instance's clock.
+func (p *Plugin) setEpoch(t time.Time) { p.epochNs.Store(t.UnixNano()) }
+func (p *Plugin) epoch() time.Time     { return time.Unix(0, p.epochNs.Load()) }
+
+func (p *Plugin) slotOf(now time.Time) int { return p.slotOn(p.epochNs.Load(), now) }
+
+// slotOn is the slot of now on the clock whose slot 0 starts at epoch
+// (Unix nanoseconds).
+func (p *Plugin) slotOn(epoch int64, now time.Time) int {
+	d := now.Sub(time.Unix(0, epoch)).Seconds() / p.args.SlotSeconds
 	if !(d > 0) {
 		return 0
 	}
@@ -257,7 +273,10 @@ func (p *Plugin) slotOf(now time.Time) int {
 
 // jobOf maps a pod to OCORP's job in slot t: cores from the CPU request
 // (rounded up, at least 1), processing from the work annotation.
-func (p *Plugin) jobOf(q *v1.Pod, t int) core.Job {
+func (p *Plugin) jobOf(q *v1.Pod, t int) core.Job { return p.jobOn(p.epochNs.Load(), q, t) }
+
+// jobOn is jobOf on the clock whose slot 0 starts at epoch.
+func (p *Plugin) jobOn(epoch int64, q *v1.Pod, t int) core.Job {
 	req := resourcehelper.PodRequests(q, resourcehelper.PodResourcesOptions{})
 	cores := 1
 	if c, ok := req[v1.ResourceCPU]; ok {
@@ -269,7 +288,7 @@ func (p *Plugin) jobOf(q *v1.Pod, t int) core.Job {
 			work = w
 		}
 	}
-	arr := min(p.slotOf(q.CreationTimestamp.Time), t)
+	arr := min(p.slotOn(epoch, q.CreationTimestamp.Time), t)
 	return core.Job{Arrival: arr, Cores: cores, Processing: max(1, int(math.Ceil(work/p.args.SlotSeconds)))}
 }
 
@@ -285,14 +304,14 @@ func (p *Plugin) Omega(q *v1.Pod) float64 {
 		return 0
 	}
 	s := e.Load()
-	t := 0
+	t, ep := 0, p.epochNs.Load()
 	if s != nil {
 		if o, ok := s.omega[q.UID]; ok && !math.IsNaN(o) {
 			return o
 		}
-		t = s.slot
+		t, ep = s.slot, s.epoch
 	}
-	j := p.jobOf(q, t)
+	j := p.jobOn(ep, q, t)
 	return core.Weight(j, t+1, p.args.K) / float64(j.Cores)
 }
 
@@ -407,11 +426,29 @@ func (p *Plugin) PostFilter(ctx context.Context, state fwk.CycleState, pod *v1.P
 	for i, v := range best.victims {
 		names[i] = v.Namespace + "/" + v.Name
 	}
+	select {
+	case p.evicting <- struct{}{}:
+	default:
+		return nil, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("OCORP: %d preemptions are still evicting; not preempting for now", maxEvictions))
+	}
 	logger.V(2).Info("OCORP preempts", "pod", klog.KObj(pod), "omega", op, "node", best.node, "victims", names)
-	go p.evict(context.WithoutCancel(ctx), pod, best.victims)
+	go func() {
+		defer func() { <-p.evicting }()
+		ectx, cancel := context.WithTimeout(context.WithoutCancel(ctx), evictTimeout)
+		defer cancel()
+		p.evict(ectx, pod, best.victims)
+	}()
 	return &fwk.PostFilterResult{NominatingInfo: &fwk.NominatingInfo{NominatedNodeName: best.node, NominatingMode: fwk.ModeOverride}},
 		fwk.NewStatus(fwk.Success, fmt.Sprintf("OCORP preempts %d pods on %s", len(names), best.node))
 }
+
+// Bounds of the evictions: at most maxEvictions preemptions evict at once
+// (a PostFilter past it does not preempt and says so; the pod is retried),
+// each within evictTimeout for all its victims.
+const (
+	maxEvictions = 8
+	evictTimeout = 30 * time.Second
+)
 
 func (p *Plugin) evict(ctx context.Context, by *v1.Pod, victims []*v1.Pod) {
 	cs := p.h.ClientSet()

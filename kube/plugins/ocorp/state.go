@@ -64,7 +64,7 @@ func (p *Plugin) openStore() error {
 		name = statestore.DefaultName(Name, profile)
 	}
 	st := &statestore.ConfigMap{Client: cs, Namespace: p.args.StateNamespace, Name: name, Profile: profile, Plugin: Name}
-	rel, err := statestore.Claim(cs, st.String(), profile)
+	rel, err := statestore.Claim(cs, st.String(), profile, Name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", Name, field.ErrorList{field.Duplicate(field.NewPath("args", "stateName"), err.Error())}.ToAggregate())
 	}
@@ -90,44 +90,66 @@ func (p *Plugin) ensureStarted(ctx context.Context) {
 	})
 }
 
-// run loads the state, then steps once per slot. A state that cannot be
-// restored is logged and never overwritten: the plugin then publishes no
-// duals (omega with lambda_j = 0 for every pod).
+// run loads the state, then steps once per slot. While the state cannot
+// be loaded (store unreachable, read forbidden, or an invalid object,
+// which is never overwritten) the plugin publishes no duals (omega with
+// lambda_j = 0 for every pod); load retries until it can
+// (statestore.LoadInto).
 func (p *Plugin) run() {
 	ctx := p.ctx
 	logger := klog.FromContext(ctx).WithValues("plugin", Name, "profile", p.h.ProfileName())
-	err := p.load(ctx, logger)
-	p.loadErr = err
-	close(p.loaded)
-	if err != nil {
-		logger.Error(err, "cannot load the learned state; not stepping and not overwriting it", "store", p.store)
-		return
+	if err := p.load(ctx, logger); err != nil {
+		return // ctx ended
 	}
 	p.loop(ctx)
 }
 
+// load reads the saved state into the plugin until one is usable or ctx
+// ends; a missing state starts fresh. p.loaded is closed after the first
+// attempt.
 func (p *Plugin) load(ctx context.Context, logger klog.Logger) error {
 	if p.store == nil {
+		p.closeLoaded()
 		return nil
 	}
-	b, found, err := statestore.Load(ctx, p.store)
-	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrState, p.store, err)
-	}
-	if !found {
-		logger.Info("no saved state, starting fresh", "store", p.store)
+	apply := func(b []byte, found bool) error {
+		if !found {
+			logger.Info("no saved state, starting fresh", "store", p.store)
+			return nil
+		}
+		if err := p.restore(b, time.Now()); err != nil {
+			err = fmt.Errorf("%s: %w", p.store, err)
+			p.loadErr.Store(&err)
+			return err
+		}
+		p.stepMu.Lock()
+		jobs, last := len(p.ids), p.lastSlot
+		p.stepMu.Unlock()
+		logger.Info("restored learned state", "store", p.store, "jobs", jobs, "lastSlot", last)
 		return nil
 	}
-	if err := p.restore(b, time.Now()); err != nil {
-		return fmt.Errorf("%s: %w", p.store, err)
+	if err := statestore.LoadInto(ctx, p.store, apply, logger, statestore.DefaultRetry, p.closeLoaded); err != nil {
+		return err
 	}
-	p.stepMu.Lock()
-	jobs, last := len(p.ids), p.lastSlot
-	p.stepMu.Unlock()
-	logger.Info("restored learned state", "store", p.store, "jobs", jobs, "lastSlot", last)
+	p.loadErr.Store(nil)
 	return nil
 }
 
+func (p *Plugin) closeLoaded() { p.loadedOnce.Do(func() { close(p.loaded) }) }
+
+// lastLoadErr returns why the last state read was refused (nil once a
+// state is loaded).
+func (p *Plugin) lastLoadErr() error {
+	if e := p.loadErr.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// save writes the state; a failure is logged and retried after the next
+// slot. When another writer changed the object since this plugin read or
+// wrote it (statestore.ErrConflict), nothing is written: the plugin loads
+// the object's state instead (stepping nothing while it is invalid).
 func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	if p.store == nil {
 		return
@@ -136,7 +158,12 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	if err == nil {
 		err = statestore.Save(ctx, p.store, b)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, statestore.ErrConflict):
+		logger.Error(err, "the state object was written by someone else; loading it instead of overwriting it", "store", p.store)
+		_ = p.load(ctx, logger)
+		return
+	case err != nil:
 		logger.Error(err, "saving the learned state", "store", p.store)
 		return
 	}
@@ -146,7 +173,7 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 func (p *Plugin) marshalState() ([]byte, error) {
 	p.stepMu.Lock()
 	defer p.stepMu.Unlock()
-	st := savedState{Format: stateFormat, Version: stateVersion, K: p.args.K, Epoch: p.epoch, LastSlot: p.lastSlot,
+	st := savedState{Format: stateFormat, Version: stateVersion, K: p.args.K, Epoch: p.epoch(), LastSlot: p.lastSlot,
 		NextID: p.nextID, Cores: []int{}, Jobs: make([]savedJob, 0, len(p.ids))}
 	for _, m := range p.machines {
 		st.Cores = append(st.Cores, m.Cores)
@@ -226,12 +253,16 @@ func (p *Plugin) restore(b []byte, now time.Time) error {
 	}
 	p.stepMu.Lock()
 	defer p.stepMu.Unlock()
-	p.pol, p.machines, p.ids, p.nextID, p.lastSlot, p.epoch = pol, ms, ids, st.NextID, st.LastSlot, st.Epoch
+	p.pol, p.machines, p.ids, p.nextID, p.lastSlot = pol, ms, ids, st.NextID, st.LastSlot
+	p.setEpoch(st.Epoch)
 	if len(ms) == 0 {
 		p.machines = nil
 	}
 	if t := p.slotOf(now); t <= p.lastSlot {
-		p.epoch = now.Add(-time.Duration((float64(p.lastSlot) + 1.5) * p.args.SlotSeconds * float64(time.Second)))
+		p.setEpoch(now.Add(-time.Duration((float64(p.lastSlot) + 1.5) * p.args.SlotSeconds * float64(time.Second))))
 	}
+	// Publish the restored clock at once: the other profiles' instances
+	// (the queue's Less) price pods on it before the first slot.
+	p.own.Store(&snapshot{slot: max(p.lastSlot, 0), epoch: p.epochNs.Load()})
 	return nil
 }

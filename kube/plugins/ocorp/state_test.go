@@ -49,9 +49,9 @@ func TestStateRoundTrip(t *testing.T) {
 	cm.ResourceVersion = ""
 	b, _, _, err := setupWith(t, prof, &Args{Profiles: []string{prof}}, nodes, pods, cm)
 	require.NoError(t, err)
-	b.epoch = epoch.Add(time.Hour)
+	b.setEpoch(epoch.Add(time.Hour))
 	require.NoError(t, b.load(ctx, klog.Background()))
-	require.Equal(t, a.epoch, b.epoch)
+	require.Equal(t, a.epoch(), b.epoch())
 	require.Equal(t, a.lastSlot, b.lastSlot)
 	require.Equal(t, a.ids, b.ids)
 	require.Equal(t, a.nextID, b.nextID)
@@ -84,7 +84,7 @@ func TestStateSharedObjectRefused(t *testing.T) {
 	// The second managed profile of the same scheduler (same clientset).
 	_, _, _, err = setupOn(t, cs, "p2", shared, nil, nil)
 	require.ErrorContains(t, err, "args.stateName: Duplicate value")
-	require.ErrorContains(t, err, "two profiles cannot share one state object")
+	require.ErrorContains(t, err, "cannot share it")
 	_, _, _, err = setupOn(t, cs, "p2", &Args{Profiles: []string{"p1", "p2"}}, nil, nil)
 	require.NoError(t, err, "default names differ per profile")
 }
@@ -110,7 +110,7 @@ func TestStateCorruptNotOverwritten(t *testing.T) {
 		require.Nil(t, st, name)
 		require.True(t, s.IsSuccess(), name)
 		<-pl.loaded
-		require.ErrorIs(t, pl.loadErr, ErrState, name)
+		require.ErrorIs(t, pl.lastLoadErr(), ErrState, name)
 		time.Sleep(200 * time.Millisecond) // four slots
 		cancel()
 		require.Nil(t, pl.pol, name)

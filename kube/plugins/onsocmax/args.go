@@ -37,6 +37,10 @@ type Args struct {
 	// after which the job is worth nothing: a job not admitted by then is
 	// refused. Optional on pods. Default msched.io/deadline.
 	DeadlineAnnotation string `json:"deadlineAnnotation,omitempty"`
+	// LeaseNamespace is the namespace of the Lease
+	// msched-onsocmax-<schedulerName> that elects the one replica writing
+	// conditions and events. Default kube-system.
+	LeaseNamespace string `json:"leaseNamespace,omitempty"`
 }
 
 // Defaults and limits of Args.
@@ -45,6 +49,7 @@ const (
 	DefaultV                  = 100
 	DefaultValueAnnotation    = "msched.io/value"
 	DefaultDeadlineAnnotation = "msched.io/deadline"
+	DefaultLeaseNamespace     = "kube-system"
 	// MaxValue bounds a declared value and V.
 	MaxValue = 1e12
 	// MaxResources bounds len(Resources).
@@ -82,6 +87,9 @@ func SetDefaults(a *Args) {
 	}
 	if a.DeadlineAnnotation == "" {
 		a.DeadlineAnnotation = DefaultDeadlineAnnotation
+	}
+	if a.LeaseNamespace == "" {
+		a.LeaseNamespace = DefaultLeaseNamespace
 	}
 }
 
@@ -126,6 +134,9 @@ func ValidateOnSocMaxArgs(path *field.Path, a *Args) error {
 		for _, msg := range validation.IsQualifiedName(k.v) {
 			all = append(all, field.Invalid(path.Child(k.name), k.v, msg))
 		}
+	}
+	for _, msg := range validation.IsDNS1123Label(a.LeaseNamespace) {
+		all = append(all, field.Invalid(path.Child("leaseNamespace"), a.LeaseNamespace, msg))
 	}
 	if a.ValueAnnotation == a.DeadlineAnnotation && a.ValueAnnotation != "" {
 		all = append(all, field.Duplicate(path.Child("deadlineAnnotation"), a.DeadlineAnnotation))

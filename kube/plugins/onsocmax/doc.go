@@ -42,10 +42,26 @@
 //     Admitted; PriceAboveValue (not yet admitted: re-priced when capacity
 //     frees or nodes join, until the deadline; also a job larger than the
 //     cluster's current capacity); Refused (final: missing or invalid
-//     annotation, deadline passed). Each verdict
-//     change is written, off the scheduling path (a bounded queue and one
-//     goroutine), as the pod condition msched.io/Admitted (True/False with
-//     the reason and a message giving value and cost) and an Event.
+//     annotation, deadline passed). A held job with a deadline is
+//     activated at its deadline (Handle.Activate), so PreEnqueue refuses
+//     it then rather than at the next event. The value must be a decimal
+//     number (hexadecimal such as 0x1p2, Inf, NaN and underscores are
+//     refused). Each verdict change is written, off the scheduling path,
+//     as the pod condition msched.io/Admitted (True/False with the reason
+//     and a message giving value and cost) and an Event: the writer keeps
+//     the latest unwritten verdict of each pod (never dropped; bounded by
+//     the pods the informer knows) and retries a failed write every
+//     second.
+//   - One writer: PreEnqueue runs on every replica, standbys included
+//     (their queues fill before leadership), and kube-scheduler does not
+//     tell plugins which replica leads. The replica holding the Lease
+//     LeaseNamespace/msched-onsocmax-<schedulerName> (its own election,
+//     kube-scheduler's default timings, released on shutdown) is the only
+//     one that writes conditions and events; the others decide and keep
+//     their ledgers but write nothing. The writer may be a standby of the
+//     scheduler's own election; both ledgers follow the same informer
+//     events. The scheduler needs get and update on that Lease and create
+//     on leases (config/state-rbac.yaml).
 //   - Reserve/Unreserve keep the ledger: Reserve moves the job's demand
 //     from admitted to reserved, Unreserve moves it back (the job keeps its
 //     admission and is retried). A pod that terminates or is deleted

@@ -5,19 +5,26 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/uuid"
+	"k8s.io/client-go/kubernetes"
 	corelisters "k8s.io/client-go/listers/core/v1"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	resourcehelper "k8s.io/component-helpers/resource"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
@@ -66,9 +73,12 @@ type Plugin struct {
 	admitted map[types.UID][]float64 // admitted, not reserved: demand in units
 	reserved map[types.UID][]float64 // reserved or bound
 	refused  map[types.UID]Verdict   // final
-	shown    map[types.UID]string    // last reason written to the pod
+	shown    map[types.UID]string    // last verdict queued for the pod
+	pending  map[types.UID]statusWrite
+	timers   map[types.UID]*time.Timer // deadline requeues of held pods
 
-	out chan statusWrite
+	wake    chan struct{} // the status writer has pending verdicts (cap 1)
+	leading atomic.Bool   // this replica holds the writer Lease
 }
 
 type statusWrite struct {
@@ -104,7 +114,8 @@ func newPlugin(ctx context.Context, obj runtime.Object, h fwk.Handle, now func()
 		nodes:    h.SharedInformerFactory().Core().V1().Nodes().Lister(),
 		admitted: map[types.UID][]float64{}, reserved: map[types.UID][]float64{},
 		refused: map[types.UID]Verdict{}, shown: map[types.UID]string{},
-		out: make(chan statusWrite, 1024),
+		pending: map[types.UID]statusWrite{}, timers: map[types.UID]*time.Timer{},
+		wake: make(chan struct{}, 1),
 	}
 	for _, r := range a.Resources {
 		q := resource.MustParse(r.Unit) // validated
@@ -136,6 +147,11 @@ func newPlugin(ctx context.Context, obj runtime.Object, h fwk.Handle, now func()
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: pod informer: %w", Name, err)
+	}
+	if cs := h.ClientSet(); cs != nil {
+		go p.elect(ctx, cs)
+	} else {
+		p.leading.Store(true) // no API server: nothing to elect on
 	}
 	go p.writeStatuses(ctx)
 	return p, nil
@@ -224,7 +240,7 @@ func (p *Plugin) price1(pod *v1.Pod) Verdict {
 	if !ok {
 		return refuse("annotation %s (the job's value) is required", p.args.ValueAnnotation)
 	}
-	value, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+	value, err := parseDecimal(raw)
 	if err != nil || !(value > 0 && value <= MaxValue) {
 		return refuse("annotation %s = %q: must be a number in (0, %g]", p.args.ValueAnnotation, raw, float64(MaxValue))
 	}
@@ -285,7 +301,44 @@ func (p *Plugin) PreEnqueue(ctx context.Context, pod *v1.Pod) *fwk.Status {
 	if v.Reason == ReasonAdmitted {
 		return nil
 	}
+	if v.Reason == ReasonPending {
+		p.requeueAtDeadline(ctx, pod)
+	}
 	return fwk.NewStatus(fwk.UnschedulableAndUnresolvable, v.Message)
+}
+
+// requeueAtDeadline arms a timer that activates the held pod when its
+// deadline passes, so that PreEnqueue refuses it then (and the condition
+// says so) instead of at the next pod-delete or node event, or the
+// queue's 5-minute flush.
+func (p *Plugin) requeueAtDeadline(ctx context.Context, pod *v1.Pod) {
+	raw, ok := pod.Annotations[p.args.DeadlineAnnotation]
+	if !ok {
+		return
+	}
+	deadline, err := time.Parse(time.RFC3339, strings.TrimSpace(raw))
+	if err != nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, armed := p.timers[pod.UID]; armed {
+		return
+	}
+	logger := klog.FromContext(ctx)
+	key := pod.Namespace + "/" + pod.Name
+	p.timers[pod.UID] = time.AfterFunc(deadline.Sub(p.now())+time.Millisecond, func() {
+		p.mu.Lock()
+		delete(p.timers, pod.UID)
+		p.mu.Unlock()
+		logger.V(2).Info("OnSocMax: deadline passed, re-evaluating the held job", "pod", klog.KObj(pod))
+		defer func() { // a framework built without a pod activator (tests)
+			if r := recover(); r != nil {
+				logger.Error(nil, "OnSocMax: cannot requeue the held job at its deadline: the framework has no pod activator", "pod", klog.KObj(pod))
+			}
+		}()
+		p.h.Activate(logger, map[string]*v1.Pod{key: pod})
+	})
 }
 
 // Reserve moves the pod's demand from admitted to reserved (a pod not in
@@ -323,6 +376,11 @@ func (p *Plugin) release(uid types.UID) {
 	delete(p.reserved, uid)
 	delete(p.refused, uid)
 	delete(p.shown, uid)
+	delete(p.pending, uid)
+	if t, ok := p.timers[uid]; ok {
+		t.Stop()
+		delete(p.timers, uid)
+	}
 	p.mu.Unlock()
 }
 
@@ -343,52 +401,193 @@ func (p *Plugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, 
 	}, nil
 }
 
-// show queues the verdict for the status writer when it changed.
-func (p *Plugin) show(ctx context.Context, pod *v1.Pod, v Verdict) {
+// show queues the verdict for the status writer when it changed. The
+// queue keeps the latest verdict of each pod (never dropped, bounded by
+// the pods the informer knows), written only by the replica that holds
+// the writer Lease.
+func (p *Plugin) show(_ context.Context, pod *v1.Pod, v Verdict) {
 	p.mu.Lock()
 	same := p.shown[pod.UID] == v.Reason+"\x00"+v.Message
 	if !same {
 		p.shown[pod.UID] = v.Reason + "\x00" + v.Message
+		p.pending[pod.UID] = statusWrite{pod: pod, v: v}
 	}
 	p.mu.Unlock()
-	if same {
-		return
-	}
-	select {
-	case p.out <- statusWrite{pod: pod, v: v}:
-	default:
-		klog.FromContext(ctx).Info("OnSocMax status queue full, verdict not written", "pod", klog.KObj(pod), "reason", v.Reason)
+	if !same {
+		p.signal()
 	}
 }
 
-// writeStatuses patches ConditionAdmitted and records an event per verdict.
+func (p *Plugin) signal() {
+	select {
+	case p.wake <- struct{}{}:
+	default: // already signalled
+	}
+}
+
+// Lease timings of the writer election (kube-scheduler's defaults);
+// tests shorten them.
+var (
+	leaseDuration = 15 * time.Second
+	renewDeadline = 10 * time.Second
+	retryPeriod   = 2 * time.Second
+)
+
+// elect runs the election of the status writer on the Lease
+// LeaseNamespace/msched-onsocmax-<profile> until ctx ends. PreEnqueue runs
+// on every replica, leader or standby (the scheduling queue is filled
+// before leadership), and so does the ledger; only the holder of this
+// Lease writes conditions and events. The scheduler's own leader lease is
+// not visible to plugins, so the writer is elected separately: with
+// leader election the writer may be a standby whose ledger follows the
+// same informer events; without it the single replica takes the Lease
+// at once (or after leaseDuration when a crashed process still held it).
+func (p *Plugin) elect(ctx context.Context, cs kubernetes.Interface) {
+	logger := klog.FromContext(ctx)
+	host, _ := os.Hostname()
+	id := fmt.Sprintf("%s_%d_%s", host, os.Getpid(), uuid.NewUUID())
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: p.args.LeaseNamespace, Name: "msched-onsocmax-" + p.h.ProfileName()},
+		Client:     cs.CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: id},
+	}
+	for ctx.Err() == nil {
+		le, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
+			Lock: lock, LeaseDuration: leaseDuration, RenewDeadline: renewDeadline, RetryPeriod: retryPeriod,
+			ReleaseOnCancel: true, Name: "msched-onsocmax-" + p.h.ProfileName(),
+			Callbacks: leaderelection.LeaderCallbacks{
+				OnStartedLeading: func(context.Context) {
+					logger.Info("OnSocMax: this replica writes the admission conditions", "lease", lock.Describe(), "identity", id)
+					p.leading.Store(true)
+					p.signal()
+				},
+				OnStoppedLeading: func() {
+					p.leading.Store(false)
+					logger.Info("OnSocMax: stopped writing the admission conditions", "lease", lock.Describe())
+				},
+			},
+		})
+		if err != nil {
+			logger.Error(err, "OnSocMax: writer election")
+			return
+		}
+		le.Run(ctx)
+	}
+}
+
+// Writing reports whether this replica writes conditions and events (it
+// holds the writer Lease).
+func (p *Plugin) Writing() bool { return p.leading.Load() }
+
+// writeStatuses patches ConditionAdmitted and records an event per
+// verdict, while this replica holds the writer Lease. A failed patch is
+// retried (the verdict stays queued unless a newer one replaced it).
 func (p *Plugin) writeStatuses(ctx context.Context) {
 	logger := klog.FromContext(ctx)
+	retry := time.NewTicker(time.Second)
+	defer retry.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case w := <-p.out:
-			status := v1.ConditionFalse
-			etype := v1.EventTypeWarning
-			if w.v.Reason == ReasonAdmitted {
-				status, etype = v1.ConditionTrue, v1.EventTypeNormal
-			}
-			logger.V(2).Info("OnSocMax verdict", "pod", klog.KObj(w.pod), "reason", w.v.Reason, "value", w.v.Value, "cost", w.v.Cost)
-			if rec := p.h.EventRecorder(); rec != nil {
-				rec.Eventf(w.pod, nil, etype, w.v.Reason, "Admission", "%s", w.v.Message)
-			}
-			cs := p.h.ClientSet()
-			if cs == nil {
+		case <-p.wake:
+		case <-retry.C:
+		}
+		if !p.leading.Load() {
+			continue
+		}
+		p.mu.Lock()
+		if len(p.pending) == 0 {
+			p.mu.Unlock()
+			continue
+		}
+		batch := p.pending
+		p.pending = map[types.UID]statusWrite{}
+		p.mu.Unlock()
+		for uid, w := range batch {
+			if ctx.Err() != nil || !p.leading.Load() {
+				p.requeue(uid, w)
 				continue
 			}
-			patch, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []v1.PodCondition{{
-				Type: ConditionAdmitted, Status: status, Reason: w.v.Reason, Message: w.v.Message,
-				LastTransitionTime: metav1.NewTime(p.now()),
-			}}}})
-			if _, err := cs.CoreV1().Pods(w.pod.Namespace).Patch(ctx, w.pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status"); err != nil {
-				logger.Error(err, "OnSocMax: writing the admission condition", "pod", klog.KObj(w.pod))
+			if err := p.write(ctx, logger, w); err != nil {
+				logger.Error(err, "OnSocMax: writing the admission condition; retrying", "pod", klog.KObj(w.pod))
+				p.requeue(uid, w)
 			}
 		}
 	}
+}
+
+// requeue puts back a verdict not written, unless a newer one replaced it
+// or the pod is gone.
+func (p *Plugin) requeue(uid types.UID, w statusWrite) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, newer := p.pending[uid]; !newer && p.shown[uid] == w.v.Reason+"\x00"+w.v.Message {
+		p.pending[uid] = w
+	}
+}
+
+// write records the verdict's event and patches the condition.
+func (p *Plugin) write(ctx context.Context, logger klog.Logger, w statusWrite) error {
+	status := v1.ConditionFalse
+	etype := v1.EventTypeWarning
+	if w.v.Reason == ReasonAdmitted {
+		status, etype = v1.ConditionTrue, v1.EventTypeNormal
+	}
+	cs := p.h.ClientSet()
+	if cs != nil {
+		patch, _ := json.Marshal(map[string]any{"status": map[string]any{"conditions": []v1.PodCondition{{
+			Type: ConditionAdmitted, Status: status, Reason: w.v.Reason, Message: w.v.Message,
+			LastTransitionTime: metav1.NewTime(p.now()),
+		}}}})
+		_, err := cs.CoreV1().Pods(w.pod.Namespace).Patch(ctx, w.pod.Name, types.StrategicMergePatchType, patch, metav1.PatchOptions{}, "status")
+		if apierrors.IsNotFound(err) {
+			return nil // the pod is gone
+		}
+		if err != nil {
+			return err
+		}
+	}
+	logger.V(2).Info("OnSocMax verdict", "pod", klog.KObj(w.pod), "reason", w.v.Reason, "value", w.v.Value, "cost", w.v.Cost)
+	if rec := p.h.EventRecorder(); rec != nil {
+		rec.Eventf(w.pod, nil, etype, w.v.Reason, "Admission", "%s", w.v.Message)
+	}
+	return nil
+}
+
+// parseDecimal parses a declared value: an optional sign, decimal digits
+// with an optional fraction and exponent. strconv.ParseFloat alone also
+// takes hexadecimal (0x1p2), underscores, Inf and NaN.
+func parseDecimal(raw string) (float64, error) {
+	s := strings.TrimSpace(raw)
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+		}
+	}
+	if digits > 0 && i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			digits = 0
+		}
+	}
+	if digits == 0 || i != len(s) {
+		return 0, fmt.Errorf("%q is not a decimal number", raw)
+	}
+	return strconv.ParseFloat(s, 64)
 }

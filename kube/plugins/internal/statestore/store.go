@@ -26,9 +26,15 @@ import (
 // but cannot be used.
 var ErrState = errors.New("msched kube: invalid saved state")
 
-// ErrShared is wrapped by the error of Claim when another profile holds
-// the object.
-var ErrShared = errors.New("msched kube: state object shared by two profiles")
+// ErrShared is wrapped by the error of Claim when another profile or
+// another plugin of the same profile holds the object.
+var ErrShared = errors.New("msched kube: state object shared by two plugins")
+
+// ErrConflict is wrapped by the error of ConfigMap.Save when the object
+// changed since this store last read or wrote it: another writer (a
+// second deployment with the same profile names, an operator replacing
+// it, a stale leader) wrote it. The save is not done; the caller reloads.
+var ErrConflict = errors.New("msched kube: state object changed by another writer")
 
 // ConfigMap keys of a saved state: plain when it is small, gzipped in
 // binaryData otherwise.
@@ -62,12 +68,34 @@ type Store interface {
 }
 
 // ConfigMap keeps the state in the ConfigMap Namespace/Name, annotated
-// with the profile and plugin that own it.
+// with the profile and plugin that own it and the writer (WriterAnnotation).
+//
+// It remembers the resourceVersion of the object it last read or wrote,
+// and Save updates only that version (an optimistic-concurrency
+// precondition): a write by anyone else in between makes Save fail with
+// ErrConflict instead of being overwritten. An object deleted in between
+// is created again by Save (deleting the object while the plugin runs
+// does not reset it: the plugin's memory is saved again; delete it while
+// the scheduler is stopped to start fresh). Safe for concurrent use.
 type ConfigMap struct {
 	Client          kubernetes.Interface
 	Namespace, Name string
 	Profile, Plugin string
+
+	mu    sync.Mutex
+	known bool   // the object existed at the last read or write
+	rv    string // its resourceVersion then
 }
+
+// WriterAnnotation names the process that wrote a state ConfigMap last
+// (host name and process ID), reported in ErrConflict errors.
+const WriterAnnotation = "msched.io/writer"
+
+// writer identifies this process in WriterAnnotation.
+var writer = func() string {
+	h, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d", h, os.Getpid())
+}()
 
 func (s *ConfigMap) String() string { return "configmap " + s.Namespace + "/" + s.Name }
 
@@ -75,11 +103,13 @@ func (s *ConfigMap) String() string { return "configmap " + s.Namespace + "/" + 
 func (s *ConfigMap) Load(ctx context.Context) ([]byte, bool, error) {
 	cm, err := s.Client.CoreV1().ConfigMaps(s.Namespace).Get(ctx, s.Name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
+		s.setRV(false, "")
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
+	s.setRV(true, cm.ResourceVersion)
 	if b, ok := cm.BinaryData[GzipKey]; ok {
 		zr, err := gzip.NewReader(bytes.NewReader(b))
 		if err != nil {
@@ -101,12 +131,23 @@ func (s *ConfigMap) Load(ctx context.Context) ([]byte, bool, error) {
 	return nil, false, fmt.Errorf("%w: %s has neither data[%s] nor binaryData[%s]", ErrState, s, DataKey, GzipKey)
 }
 
-// Save implements Store: it creates the ConfigMap or overwrites it.
+func (s *ConfigMap) setRV(known bool, rv string) {
+	s.mu.Lock()
+	s.known, s.rv = known, rv
+	s.mu.Unlock()
+}
+
+// Save implements Store: it updates the version of the ConfigMap this
+// store last read or wrote, or creates it when there was none (or it was
+// deleted since). It fails with ErrConflict, writing nothing, when the
+// object changed in between or was created by someone else.
 func (s *ConfigMap) Save(ctx context.Context, b []byte) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	cm := &v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{
 		Namespace: s.Namespace, Name: s.Name,
 		Labels:      map[string]string{Label: "true"},
-		Annotations: map[string]string{"msched.io/profile": s.Profile, "msched.io/plugin": s.Plugin},
+		Annotations: map[string]string{"msched.io/profile": s.Profile, "msched.io/plugin": s.Plugin, WriterAnnotation: writer},
 	}}
 	if len(b) <= plainMax {
 		cm.Data = map[string]string{DataKey: string(b)}
@@ -123,19 +164,31 @@ func (s *ConfigMap) Save(ctx context.Context, b []byte) error {
 		cm.BinaryData = map[string][]byte{GzipKey: buf.Bytes()}
 	}
 	cms := s.Client.CoreV1().ConfigMaps(s.Namespace)
-	old, err := cms.Get(ctx, s.Name, metav1.GetOptions{})
+	var out *v1.ConfigMap
+	var err error
+	if s.known {
+		cm.ResourceVersion = s.rv
+		out, err = cms.Update(ctx, cm, metav1.UpdateOptions{})
+		if apierrors.IsNotFound(err) { // deleted since: create it again
+			cm.ResourceVersion = ""
+			out, err = cms.Create(ctx, cm, metav1.CreateOptions{})
+		}
+	} else {
+		out, err = cms.Create(ctx, cm, metav1.CreateOptions{})
+	}
 	switch {
-	case apierrors.IsNotFound(err):
-		_, err = cms.Create(ctx, cm, metav1.CreateOptions{})
-		return err
+	case apierrors.IsConflict(err) || apierrors.IsAlreadyExists(err):
+		who := "unknown"
+		if cur, gerr := cms.Get(ctx, s.Name, metav1.GetOptions{}); gerr == nil {
+			who = fmt.Sprintf("resourceVersion %s, %s %q", cur.ResourceVersion, WriterAnnotation, cur.Annotations[WriterAnnotation])
+		}
+		return fmt.Errorf("%w: %s: this writer (%s) last saw resourceVersion %q, the object is now at %s; not overwriting it",
+			ErrConflict, s, writer, s.rv, who)
 	case err != nil:
 		return err
 	}
-	// Only the leader schedules, and only it saves: overwrite whatever is
-	// there (resourceVersion of the object just read).
-	cm.ResourceVersion = old.ResourceVersion
-	_, err = cms.Update(ctx, cm, metav1.UpdateOptions{})
-	return err
+	s.known, s.rv = true, out.ResourceVersion
+	return nil
 }
 
 // File keeps the state in a local file: not shared between replicas.
@@ -219,22 +272,26 @@ func Validate(path *field.Path, kind, namespace, name string, kinds ...string) f
 	return all
 }
 
-// claims records which profile uses which state object, per API client
-// (one scheduler process has one client for all its profiles).
+// claims records which profile and plugin use which state object, per
+// API client (one scheduler process has one client for all its profiles).
 var claims = struct {
 	sync.Mutex
-	m map[claimKey]string
-}{m: map[claimKey]string{}}
+	m map[claimKey]owner
+}{m: map[claimKey]owner{}}
 
 type claimKey struct {
 	client any
 	object string
 }
 
-// Claim registers the state object (Store.String()) for profile; it fails
-// with ErrShared when another profile of the same client already holds
-// it. release undoes the claim. A nil client claims nothing.
-func Claim(client any, object, profile string) (release func(), err error) {
+type owner struct{ profile, plugin string }
+
+// Claim registers the state object (Store.String()) for plugin in
+// profile; it fails with ErrShared, naming both owners, when another
+// profile, or another plugin of the same profile, already holds it
+// through the same client. The same plugin of the same profile may claim
+// it again. release undoes the claim. A nil client claims nothing.
+func Claim(client any, object, profile, plugin string) (release func(), err error) {
 	if client == nil {
 		return func() {}, nil
 	}
@@ -244,37 +301,21 @@ func Claim(client any, object, profile string) (release func(), err error) {
 		}
 	}
 	k := claimKey{client, object}
+	me := owner{profile, plugin}
 	claims.Lock()
 	defer claims.Unlock()
-	if other, ok := claims.m[k]; ok && other != profile {
-		return nil, fmt.Errorf("%w: %s is already the state of profile %q: two profiles cannot share one state object", ErrShared, object, other)
+	if other, ok := claims.m[k]; ok && other != me {
+		return nil, fmt.Errorf("%w: %s is already the state of plugin %s in profile %q; plugin %s in profile %q cannot share it: give one of them another stateName",
+			ErrShared, object, other.plugin, other.profile, plugin, profile)
 	}
-	claims.m[k] = profile
+	claims.m[k] = me
 	return func() {
 		claims.Lock()
-		if claims.m[k] == profile {
+		if claims.m[k] == me {
 			delete(claims.m, k)
 		}
 		claims.Unlock()
 	}, nil
-}
-
-// Load reads the store, retrying a failing read up to 5 times with a
-// growing pause (0.2 s to 3.2 s) unless ctx ends. Errors wrapping
-// ErrState are not retried.
-func Load(ctx context.Context, s Store) (b []byte, found bool, err error) {
-	for attempt := 0; attempt < 5; attempt++ {
-		b, found, err = s.Load(ctx)
-		if err == nil || errors.Is(err, ErrState) || ctx.Err() != nil {
-			return b, found, err
-		}
-		select {
-		case <-ctx.Done():
-			return nil, false, err
-		case <-time.After(200 * time.Millisecond << attempt):
-		}
-	}
-	return b, found, err
 }
 
 // SaveTimeout bounds one Save.

@@ -32,7 +32,7 @@ func TestConfigMapRoundTrip(t *testing.T) {
 	require.Equal(t, string(small), cm.Data[DataKey])
 	require.Equal(t, "true", cm.Labels[Label])
 	require.Equal(t, "p", cm.Annotations["msched.io/profile"])
-	b, found, err := Load(ctx, s)
+	b, found, err := s.Load(ctx)
 	require.NoError(t, err)
 	require.True(t, found)
 	require.Equal(t, small, b)
@@ -44,7 +44,7 @@ func TestConfigMapRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.NotContains(t, cm.Data, DataKey)
 	require.Less(t, len(cm.BinaryData[GzipKey]), len(large)/10)
-	b, found, err = Load(ctx, s)
+	b, found, err = s.Load(ctx)
 	require.NoError(t, err)
 	require.True(t, found)
 	require.Equal(t, large, b)
@@ -56,7 +56,7 @@ func TestConfigMapRoundTrip(t *testing.T) {
 		noise[i] = byte(r.Uint32())
 	}
 	require.ErrorContains(t, Save(ctx, s, noise), "above the")
-	b, _, err = Load(ctx, s)
+	b, _, err = s.Load(ctx)
 	require.NoError(t, err)
 	require.Equal(t, large, b)
 }
@@ -72,7 +72,7 @@ func TestConfigMapCorrupt(t *testing.T) {
 		cm.Namespace, cm.Name = "ns", "st"
 		cs := clientsetfake.NewClientset(cm)
 		s := &ConfigMap{Client: cs, Namespace: "ns", Name: "st"}
-		_, found, err := Load(ctx, s)
+		_, found, err := s.Load(ctx)
 		require.ErrorIs(t, err, ErrState, name)
 		require.False(t, found, name)
 		got, err := cs.CoreV1().ConfigMaps("ns").Get(ctx, "st", metav1.GetOptions{})
@@ -89,7 +89,7 @@ func TestFileRoundTrip(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, found)
 	require.NoError(t, Save(ctx, s, []byte("x")))
-	b, found, err := Load(ctx, s)
+	b, found, err := s.Load(ctx)
 	require.NoError(t, err)
 	require.True(t, found)
 	require.Equal(t, []byte("x"), b)
@@ -99,24 +99,24 @@ func TestFileRoundTrip(t *testing.T) {
 // other clients (other schedulers) are independent; release frees it.
 func TestClaim(t *testing.T) {
 	c1, c2 := new(int), new(int)
-	rel, err := Claim(c1, "configmap kube-system/s", "a")
+	rel, err := Claim(c1, "configmap kube-system/s", "a", "ESDP")
 	require.NoError(t, err)
-	_, err = Claim(c1, "configmap kube-system/s", "b")
+	_, err = Claim(c1, "configmap kube-system/s", "b", "ESDP")
 	require.ErrorIs(t, err, ErrShared)
 	require.ErrorContains(t, err, `profile "a"`)
-	_, err = Claim(c2, "configmap kube-system/s", "b")
+	_, err = Claim(c2, "configmap kube-system/s", "b", "ESDP")
 	require.NoError(t, err)
-	again, err := Claim(c1, "configmap kube-system/s", "a")
+	again, err := Claim(c1, "configmap kube-system/s", "a", "ESDP")
 	require.NoError(t, err, "the same profile may claim its object again")
 	again()
 	rel()
-	_, err = Claim(c1, "configmap kube-system/s", "b")
+	_, err = Claim(c1, "configmap kube-system/s", "b", "ESDP")
 	require.NoError(t, err)
 	// Two spellings of one file are one object.
 	dir := t.TempDir()
-	_, err = Claim(c1, "file "+filepath.Join(dir, "f"), "a")
+	_, err = Claim(c1, "file "+filepath.Join(dir, "f"), "a", "OGASched")
 	require.NoError(t, err)
-	_, err = Claim(c1, "file "+filepath.Join(dir, ".", "f"), "b")
+	_, err = Claim(c1, "file "+filepath.Join(dir, ".", "f"), "b", "OGASched")
 	require.True(t, errors.Is(err, ErrShared))
 }
 
@@ -125,4 +125,16 @@ func TestDefaultNameAndValidate(t *testing.T) {
 	require.Empty(t, Validate(field.NewPath("args"), KindConfigMap, "kube-system", "", KindConfigMap, KindNone))
 	errs := Validate(field.NewPath("args"), "Etcd", "Bad_NS", "UPPER", KindConfigMap, KindNone)
 	require.Len(t, errs, 3)
+}
+
+// TestClaimTwoPluginsOneProfile: two msched plugins of one profile naming
+// one object overwrote each other's state; the second is refused with an
+// error naming both.
+func TestClaimTwoPluginsOneProfile(t *testing.T) {
+	c := new(int)
+	_, err := Claim(c, "configmap kube-system/shared", "p", "ESDP")
+	require.NoError(t, err)
+	_, err = Claim(c, "configmap kube-system/shared", "p", "OGASched")
+	require.ErrorIs(t, err, ErrShared)
+	require.ErrorContains(t, err, `plugin ESDP in profile "p"; plugin OGASched in profile "p" cannot share it`)
 }
