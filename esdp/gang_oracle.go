@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/msched/msched/bipartite"
 )
 
 // GangMethod selects how a GangOracle solves the gang knapsack.
@@ -157,23 +159,24 @@ type GangOracle struct {
 	Settings GangOracleSettings
 
 	// scratch, grown on demand
-	mu, bestMu, use, resid, capv []float64 // per (server, resource)
-	w                            []float64 // reduced value per channel (bestMu)
-	perm                         []int     // channel order of the search
-	bw0, bwM                     []float64 // best value per component at mu = 0, bestMu
-	bch, bch0                    []int     // argmax channel per component (current mu, mu = 0)
-	phi0                         []float64 // per job at mu = 0
-	bw                           []float64 // best reduced value per component (current mu)
-	inc                          []int     // incumbent server per component
-	jobs                         []int     // active jobs
-	phi                          []float64 // per job
-	idx                          []int     // sort scratch
-	seq, remIncl                 []int     // search order of components
-	suf0, sufM                   []float64 // search bounds per position
-	tmp0, tmpM                   []float64 // per-job scratch of residBound
-	cap0, capM                   []float64 // per job: exact job optimum at full capacities (mu = 0, bestMu)
-	opt, chosen                  []int     // search state per position
-	placed                       []int     // per job
+	mu, bestMu, use, load, capv []float64 // per (server, resource); capv = bipartite.FitLimit(c)
+	save                        []float64 // per (component, resource): the loads before it was placed
+	w                           []float64 // reduced value per channel (bestMu)
+	perm                        []int     // channel order of the search
+	bw0, bwM                    []float64 // best value per component at mu = 0, bestMu
+	bch, bch0                   []int     // argmax channel per component (current mu, mu = 0)
+	phi0                        []float64 // per job at mu = 0
+	bw                          []float64 // best reduced value per component (current mu)
+	inc                         []int     // incumbent server per component
+	jobs                        []int     // active jobs
+	phi                         []float64 // per job
+	idx                         []int     // sort scratch
+	seq, remIncl                []int     // search order of components
+	suf0, sufM                  []float64 // search bounds per position
+	tmp0, tmpM                  []float64 // per-job scratch of residBound
+	cap0, capM                  []float64 // per job: exact job optimum at full capacities (mu = 0, bestMu)
+	opt, chosen                 []int     // search state per position
+	placed                      []int     // per job
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -247,7 +250,8 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	m := ch.model
 	RK := m.NumServers() * m.K()
 	C, J, N := m.NumComponents(), m.NumJobs(), ch.Len()
-	o.mu, o.bestMu, o.use, o.resid, o.capv = growF(o.mu, RK), growF(o.bestMu, RK), growF(o.use, RK), growF(o.resid, RK), growF(o.capv, RK)
+	o.mu, o.bestMu, o.use, o.load, o.capv = growF(o.mu, RK), growF(o.bestMu, RK), growF(o.use, RK), growF(o.load, RK), growF(o.capv, RK)
+	o.save = growF(o.save, C*m.K())
 	o.w, o.perm = growF(o.w, N), growI(o.perm, N)
 	o.bw0, o.bwM, o.bw, o.bch, o.bch0, o.inc = growF(o.bw0, C), growF(o.bwM, C), growF(o.bw, C), growI(o.bch, C), growI(o.bch0, C), growI(o.inc, C)
 	o.seq, o.remIncl, o.opt, o.chosen = growI(o.seq, C), growI(o.remIncl, C), growI(o.opt, C), growI(o.chosen, C)
@@ -409,8 +413,13 @@ func (s *gangSolve) run() GangKnapsackResult {
 	o, m := s.o, s.ch.model
 	C := m.NumComponents()
 	capv := o.capv
+	// The capacity rule (bipartite.Fits): a load fits c when it is at most
+	// FitLimit(c). Fits are tested as load+a <= capv and every bound
+	// relaxes the capacities to capv, so bounds hold under the rule.
 	for r := 0; r < m.NumServers(); r++ {
-		copy(capv[r*s.K:(r+1)*s.K], m.Capacity(r))
+		for k, c := range m.Capacity(r) {
+			capv[r*s.K+k] = bipartite.FitLimit(c)
+		}
 	}
 	for c := range o.inc[:C] {
 		o.inc[c] = -1
@@ -521,8 +530,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 // last relax (bw, bch, phi) and keeps it in inc if it beats incVal.
 func (s *gangSolve) round() {
 	o, m := s.o, s.ch.model
-	K := s.K
-	copy(o.resid, o.capv)
+	clear(o.load)
 	jobs := o.idx[:0]
 	jobs = append(jobs, s.active...)
 	// o.idx doubles as the job order; component orders use o.seq.
@@ -545,7 +553,7 @@ func (s *gangSolve) round() {
 			bi, bw := -1, math.Inf(-1)
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
-				if !s.ch.fits[i] || !fitsResid(o.resid, a, s.ch.Server(i), K) {
+				if !s.ch.fits[i] || !s.fitsAt(a, s.ch.Server(i)) {
 					continue
 				}
 				if w := s.reduced(o.mu, i, c); w > bw {
@@ -556,9 +564,7 @@ func (s *gangSolve) round() {
 				continue
 			}
 			r := s.ch.Server(bi)
-			for k, x := range a {
-				o.resid[r*K+k] -= x
-			}
+			s.place(c, r)
 			cur[c] = r
 			n++
 			jv += s.p.Value[bi]
@@ -567,11 +573,10 @@ func (s *gangSolve) round() {
 			val += jv
 			continue
 		}
-		for c := lo; c < hi; c++ { // undo
+		for j := len(comps) - 1; j >= 0; j-- { // undo, in reverse order of placement
+			c := comps[j]
 			if r := cur[c]; r >= 0 {
-				for k, x := range m.Demand(c) {
-					o.resid[r*K+k] += x
-				}
+				s.unplace(c, r)
 				cur[c] = -1
 			}
 		}
@@ -591,7 +596,6 @@ func (s *gangSolve) round() {
 // the value placed (0 if none).
 func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
 	o, m := s.o, s.ch.model
-	K := s.K
 	lo, hi := m.Components(l)
 	for c := lo; c < hi; c++ {
 		clo, chi := s.ch.Range(c)
@@ -618,22 +622,43 @@ func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
 			continue
 		}
 		r := s.ch.Server(i)
-		for k, x := range m.Demand(c) {
-			o.resid[r*K+k] -= x
-		}
+		s.place(c, r)
 		cur[c] = r
 	}
 	return v
 }
 
-func fitsResid(resid, a []float64, r, K int) bool {
-	rr := resid[r*K : (r+1)*K]
+// fitsAt reports whether demand a fits server r on top of its loads
+// o.load under the capacity rule: load+a <= bipartite.FitLimit(c) for
+// every resource, which is bipartite.Fits(load+a, c).
+func (s *gangSolve) fitsAt(a []float64, r int) bool {
+	K := s.K
+	ld, cv := s.o.load[r*K:(r+1)*K], s.o.capv[r*K:(r+1)*K]
 	for k, x := range a {
-		if x > rr[k] {
+		if !(ld[k]+x <= cv[k]) {
 			return false
 		}
 	}
 	return true
+}
+
+// place adds component c's demand to server r's loads, saving the loads
+// it had before in o.save; unplace restores them exactly. Components are
+// unplaced in the reverse order of their placement, so a load is always
+// the float64 sum of the demands placed on it in placement order, never
+// a sum minus a difference (the capacity rule of bipartite).
+func (s *gangSolve) place(c, r int) {
+	K := s.K
+	ld := s.o.load[r*K : (r+1)*K]
+	copy(s.o.save[c*K:(c+1)*K], ld)
+	for k, x := range s.ch.model.Demand(c) {
+		ld[k] += x
+	}
+}
+
+func (s *gangSolve) unplace(c, r int) {
+	K := s.K
+	copy(s.o.load[r*K:(r+1)*K], s.o.save[c*K:(c+1)*K])
 }
 
 // tighten evaluates the relaxation at the best multipliers (bw, bwM, phi,
@@ -659,7 +684,7 @@ func (s *gangSolve) tighten(capv []float64) float64 {
 			}
 		}
 	}
-	copy(o.resid, capv)
+	clear(o.load)
 	b0, bm := 0.0, dot(o.bestMu, capv)
 	for _, l := range s.active {
 		// A job whose components' best channels fit the capacities
@@ -681,11 +706,10 @@ func (s *gangSolve) tighten(capv []float64) float64 {
 }
 
 // bestFit reports whether every component of job l with a channel in bch
-// fits, together, on those channels' servers at the capacities in o.resid
+// fits, together, on those channels' servers on top of the loads o.load
 // (restored before returning).
 func (s *gangSolve) bestFit(l int, bch []int) bool {
-	o, m := s.o, s.ch.model
-	K := s.K
+	m := s.ch.model
 	lo, hi := m.Components(l)
 	ok := true
 	c := lo
@@ -694,19 +718,14 @@ func (s *gangSolve) bestFit(l int, bch []int) bool {
 			continue
 		}
 		r := s.ch.Server(bch[c])
-		for k, x := range m.Demand(c) {
-			o.resid[r*K+k] -= x
-			ok = ok && o.resid[r*K+k] >= 0
-		}
+		ok = s.fitsAt(m.Demand(c), r)
+		s.place(c, r)
 	}
 	for c--; c >= lo; c-- {
 		if bch[c] < 0 {
 			continue
 		}
-		r := s.ch.Server(bch[c])
-		for k, x := range m.Demand(c) {
-			o.resid[r*K+k] += x
-		}
+		s.unplace(c, s.ch.Server(bch[c]))
 	}
 	return ok
 }
@@ -716,7 +735,6 @@ func (s *gangSolve) bestFit(l int, bch []int) bool {
 // completed (the incumbent is then optimal).
 func (s *gangSolve) search(capv []float64) (int64, bool) {
 	o, m := s.o, s.ch.model
-	K := s.K
 	muC := dot(o.bestMu, capv)
 	// Order: jobs by relaxed value at bestMu, components by value at mu=0.
 	jobs := o.idx[:0]
@@ -757,7 +775,7 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		inM += max(0, o.bwM[c])
 		o.suf0[d], o.sufM[d] = jobEnd0+in0, jobEndM+inM
 	}
-	copy(o.resid, capv)
+	clear(o.load)
 	for _, l := range s.active {
 		o.placed[l] = 0
 	}
@@ -804,9 +822,7 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		if r := cur[c]; r >= 0 { // undo the previous choice at depth d
 			i := o.opt[d] - 1
 			i = o.perm[s.ch.off[c]+i]
-			for k, x := range m.Demand(c) {
-				o.resid[r*K+k] += x
-			}
+			s.unplace(c, r)
 			val -= s.p.Value[i]
 			red -= o.w[i]
 			o.placed[l]--
@@ -834,12 +850,10 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 			i := o.perm[clo+j]
 			r := s.ch.Server(i)
 			a := m.Demand(c)
-			if !s.ch.fits[i] || !fitsResid(o.resid, a, r, K) {
+			if !s.ch.fits[i] || !s.fitsAt(a, r) {
 				continue
 			}
-			for k, x := range a {
-				o.resid[r*K+k] -= x
-			}
+			s.place(c, r)
 			val += s.p.Value[i]
 			red += o.w[i]
 			o.placed[l]++
@@ -866,7 +880,6 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 // (bm after adding mu·residual, accounted for by the caller through red).
 func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 	o, m := s.o, s.ch.model
-	K := s.K
 	n := len(seq)
 	for d < n {
 		l := m.Job(seq[d])
@@ -879,7 +892,7 @@ func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
 				v, w := s.p.Value[i], o.w[i]
-				if !s.ch.fits[i] || (v <= best0 && w <= bestM) || !fitsResid(o.resid, a, s.ch.Server(i), K) {
+				if !s.ch.fits[i] || (v <= best0 && w <= bestM) || !s.fitsAt(a, s.ch.Server(i)) {
 					continue
 				}
 				best0, bestM = max(best0, v), max(bestM, w)
@@ -917,7 +930,7 @@ const (
 )
 
 // jobExact returns the best value of job l on its own at the full
-// capacities (o.resid must hold them; it is restored): at least m_l
+// capacities (o.load must be zero; it is restored): at least m_l
 // components placed, each on one fitting channel, with the servers'
 // capacities shared by the job's components, or nothing (0). Values are
 // reduced at bestMu if reduced, else the channel values. It returns +Inf
@@ -935,7 +948,7 @@ func (s *gangSolve) jobExact(l int, reduced bool) float64 {
 }
 
 // jobSearch is the state of the exhaustive search of one job on the
-// residual capacities o.resid (restored after the search): the best value
+// loads o.load (restored after the search): the best value
 // of at least m_l components, each on a fitting channel, or floor.
 type jobSearch struct {
 	s            *gangSolve
@@ -989,22 +1002,17 @@ func (js *jobSearch) rec(c, n int, v float64) bool {
 		return true
 	}
 	s := js.s
-	o, K := s.o, s.K
 	a := s.ch.model.Demand(c)
 	clo, chi := s.ch.Range(c)
 	for i := clo; i < chi; i++ {
 		r := s.ch.Server(i)
-		if !s.ch.fits[i] || !fitsResid(o.resid, a, r, K) {
+		if !s.ch.fits[i] || !s.fitsAt(a, r) {
 			continue
 		}
-		for k, x := range a {
-			o.resid[r*K+k] -= x
-		}
+		s.place(c, r)
 		js.pick[c-js.lo] = i
 		ok := js.rec(c+1, n+1, v+js.val[i])
-		for k, x := range a {
-			o.resid[r*K+k] += x
-		}
+		s.unplace(c, r)
 		if !ok {
 			return false
 		}
