@@ -89,16 +89,17 @@
 //
 // The places that decide a fit with this rule: GangModel.Fits and
 // GangModel.Check; esdp's GangChannels, GangOracle (rounding, branch and
-// bound, bounds) and through them ESDP-gang and the omniscient gang oracle;
-// ogasched's GangPolicy; the gang baselines of baselines (the ESDP-gang
-// family HSWF-gang, LCF-gang, LWTF-gang and the OGASched-gang family
-// DRF-gang, FAIRNESS-gang, BINPACKING-gang, SPREADING-gang, FIRST-FIT-gang);
-// onsocmax's load checks (Cluster, snapshots, Instance.Check) and the
-// OnSocMax baselines' check. Families whose capacities are integers
-// (esdp's cluster-wide budgets, ocorp's unit knapsack) are exact and need
-// no tolerance; ogasched's fractional allocations are projections whose
-// feasibility tolerance is scaled to the instance (ogasched.FeasibilityTol)
-// and are not placements.
+// bound, bounds) and through them ESDP-gang and the omniscient gang
+// oracle; ogasched's GangPolicy; the gang baselines of baselines (HSWF-gang,
+// LCF-gang, LWTF-gang of the ESDP family; DRF-gang, FAIRNESS-gang,
+// BINPACKING-gang, SPREADING-gang, FIRSTFIT-gang of the OGASched family).
+// baselines' TestGangFamiliesAgreeOnExactFits runs all of them on the same
+// exact-fit probes. Capacities that are integers (esdp's cluster-wide
+// budgets, ocorp's unit knapsack) are exact and need no tolerance.
+// Continuous allocations are not placements and keep their solvers' stated
+// tolerances: ogasched's fractional y (ogasched.FeasibilityTol, scaled to
+// the instance) and onsocmax's workloads (relative 1e-9 plus 1e-12, for
+// a solver's output on a capacity of 0).
 //
 // # Policies
 //
