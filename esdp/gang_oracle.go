@@ -48,8 +48,14 @@ const (
 	// MaxGangNodes bounds GangOracleSettings.MaxNodes.
 	MaxGangNodes int64 = 1 << 40
 	// DefaultGangIterations is the number of subgradient iterations of the
-	// Lagrangian bound when GangOracleSettings.Iterations is 0.
+	// Lagrangian bound when GangOracleSettings.Iterations is 0 (GangAuto,
+	// GangScalable).
 	DefaultGangIterations = 48
+	// DefaultGangExactIterations is GangExact's number of subgradient
+	// iterations when GangOracleSettings.Iterations is 0: enough for the
+	// bound to reach the LP relaxation's on the instances of
+	// scripts/gangbench, which the search then prunes with.
+	DefaultGangExactIterations = 1024
 	// MaxGangIterations bounds GangOracleSettings.Iterations.
 	MaxGangIterations = 1 << 16
 	// MaxGangValue bounds |Value| of a channel of a GangKnapsack, so that
@@ -102,6 +108,9 @@ func (s GangOracleSettings) nodes() int64 {
 func (s GangOracleSettings) iterations() int {
 	if s.Iterations > 0 {
 		return s.Iterations
+	}
+	if s.Method == GangExact {
+		return DefaultGangExactIterations
 	}
 	return DefaultGangIterations
 }
@@ -177,6 +186,8 @@ type GangOracle struct {
 	cap0, capM                  []float64 // per job: exact job optimum at full capacities (mu = 0, bestMu)
 	opt, chosen                 []int     // search state per position
 	placed                      []int     // per job
+	lns                         []int     // jobs of an improvement step
+	served                      []bool    // per job, in the incumbent
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -260,6 +271,11 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	o.cap0, o.capM = growF(o.cap0, J), growF(o.capM, J)
 	o.idx = growI(o.idx, max(C, J))
 	o.jobs, o.phi, o.phi0, o.placed = growI(o.jobs, J), growF(o.phi, J), growF(o.phi0, J), growI(o.placed, J)
+	o.lns = growI(o.lns, J)
+	if cap(o.served) < J {
+		o.served = make([]bool, J)
+	}
+	o.served = o.served[:J]
 }
 
 // roundEvery is the period, in subgradient iterations, of the rounding
@@ -454,6 +470,10 @@ func (s *gangSolve) run() GangKnapsackResult {
 	best := math.Inf(1)
 	theta, stall := 2.0, 0
 	iters := o.Settings.iterations()
+	// theta halves after stallMax iterations without a better bound: 4 at
+	// the default 48 iterations, more patience with more iterations (at
+	// 4 a long run stalls far above the LP bound, with theta vanishing).
+	stallMax := max(4, iters/40)
 	every := 1 // small problems: a rounding per iteration seeds the search
 	if s.activeComponents() > AutoSearchComponents {
 		every = roundEvery
@@ -469,7 +489,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 			best = L
 			copy(o.bestMu, o.mu)
 			stall = 0
-		} else if stall++; stall >= 4 {
+		} else if stall++; stall >= stallMax {
 			theta /= 2
 			stall = 0
 		}
@@ -497,10 +517,15 @@ func (s *gangSolve) run() GangKnapsackResult {
 	search := s.o.Settings.Method == GangExact ||
 		s.o.Settings.Method == GangAuto && s.activeComponents() <= AutoSearchComponents
 	if search && res.Bound-s.incVal > s.tol {
-		var done bool
-		res.Nodes, done = s.search(capv)
-		if done {
-			res.Bound = s.incVal
+		budget := s.o.Settings.nodes()
+		res.Nodes = s.improve(capv, budget/4)
+		if res.Bound-s.incVal > s.tol {
+			jobs := append(o.idx[:0], s.active...)
+			n, done := s.searchAll(capv, s.searchWork(jobs, budget-res.Nodes))
+			res.Nodes += n
+			if done {
+				res.Bound = s.incVal
+			}
 		}
 	}
 	res.Value = s.incVal
@@ -730,15 +755,176 @@ func (s *gangSolve) bestFit(l int, bch []int) bool {
 	return ok
 }
 
-// search runs depth-first branch and bound from the incumbent, within the
-// node budget. It returns the nodes visited and whether the search
-// completed (the incumbent is then optimal).
-func (s *gangSolve) search(capv []float64) (int64, bool) {
+// searchAll runs the branch and bound over every active job from the
+// incumbent, within the node budget left after the improvement phase. It
+// returns the nodes visited and whether the search completed (the
+// incumbent is then optimal).
+func (s *gangSolve) searchAll(capv []float64, budget int64) (int64, bool) {
 	o, m := s.o, s.ch.model
-	muC := dot(o.bestMu, capv)
-	// Order: jobs by relaxed value at bestMu, components by value at mu=0.
-	jobs := o.idx[:0]
-	jobs = append(jobs, s.active...)
+	clear(o.load)
+	cur := o.chosen[:m.NumComponents()]
+	for c := range cur {
+		cur[c] = -1
+	}
+	jobs := append(o.idx[:0], s.active...)
+	return s.search(capv, jobs, 0, budget)
+}
+
+// Improvement (large neighbourhood search) parameters: a step frees the
+// components of lnsJobs jobs (an unserved job and served ones) and
+// searches them exactly within lnsNodes nodes, the rest fixed; the phase
+// stops after lnsFails steps in a row without improvement per active job,
+// or at its node budget.
+const (
+	lnsJobs  = 5
+	lnsNodes = 1 << 9
+	lnsFails = 2
+)
+
+// improve runs the improvement phase from the incumbent within budget
+// nodes and returns the nodes used. Each step picks a target job (the
+// unserved active jobs in turn by decreasing relaxed value, then any
+// active job), adds up to lnsJobs-1 other jobs drawn from a generator
+// seeded by the step (deterministic), fixes every other component at its
+// incumbent server and runs search on the freed jobs.
+func (s *gangSolve) improve(capv []float64, budget int64) int64 {
+	o, m := s.o, s.ch.model
+	A := len(s.active)
+	if A < 2 || budget <= 0 {
+		return 0
+	}
+	var used int64
+	fails, step := 0, 0
+	cur := o.chosen[:m.NumComponents()]
+	for used < budget && fails < lnsFails*A {
+		step++
+		// The incumbent's served jobs.
+		nserved := 0
+		for _, l := range s.active {
+			lo, hi := m.Components(l)
+			o.served[l] = false
+			for c := lo; c < hi; c++ {
+				if o.inc[c] >= 0 {
+					o.served[l] = true
+					nserved++
+					break
+				}
+			}
+		}
+		// Target: the unserved active jobs in turn, then any.
+		target := -1
+		if nu := A - nserved; nu > 0 {
+			k := (step - 1) % nu
+			for _, l := range s.active {
+				if !o.served[l] {
+					if k == 0 {
+						target = l
+						break
+					}
+					k--
+				}
+			}
+		} else {
+			target = s.active[(step-1)%A]
+		}
+		sub := append(o.lns[:0], target)
+		rng := splitMix(uint64(step)*0x9e3779b97f4a7c15 + uint64(A))
+		for tries := 0; len(sub) < min(lnsJobs, A) && tries < 4*lnsJobs; tries++ {
+			l := s.active[int(rng.next()%uint64(A))]
+			if !containsInt(sub, l) {
+				sub = append(sub, l)
+			}
+		}
+		// Fix the others at the incumbent.
+		copy(cur, o.inc[:m.NumComponents()])
+		val0 := s.incVal
+		for _, l := range sub {
+			lo, hi := m.Components(l)
+			for c := lo; c < hi; c++ {
+				if r := cur[c]; r >= 0 {
+					i, _ := s.ch.Channel(c, r)
+					val0 -= s.p.Value[i]
+					cur[c] = -1
+				}
+			}
+		}
+		clear(o.load)
+		for c, r := range cur {
+			if r >= 0 {
+				s.place(c, r)
+			}
+		}
+		before := s.incVal
+		n, _ := s.search(capv, sub, val0, min(lnsNodes, budget-used))
+		used += n
+		if s.incVal > before {
+			fails = 0
+		} else {
+			fails++
+		}
+	}
+	return used
+}
+
+func containsInt(v []int, x int) bool {
+	for _, y := range v {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// splitMix is SplitMix64, the improvement phase's deterministic source of
+// choices (a Solve allocates nothing).
+type splitMix uint64
+
+func (p *splitMix) next() uint64 {
+	*p += 0x9e3779b97f4a7c15
+	z := uint64(*p)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// searchWork caps a search's node budget so that its total channel scans
+// (each node's bound scans the channels of the jobs searched) stay within
+// MaxGangSearchWork.
+func (s *gangSolve) searchWork(jobs []int, budget int64) int64 {
+	n := 0
+	for _, l := range jobs {
+		lo, hi := s.ch.model.Components(l)
+		a, _ := s.ch.Range(lo)
+		_, b := s.ch.Range(hi - 1)
+		n += b - a
+	}
+	if n > 0 {
+		budget = min(budget, max(1, MaxGangSearchWork/int64(n)))
+	}
+	return budget
+}
+
+// search runs depth-first branch and bound over the components of jobs
+// (reordered in place), the other components fixed: o.chosen holds their
+// servers (-1 for the components of jobs), o.load their loads and val0
+// their value. An improvement of s.incVal is copied, whole, into o.inc.
+// It returns the nodes visited and whether the search completed.
+//
+// Order: jobs by relaxed value at the best multipliers, components by
+// their best reduced value, channels by reduced value (the congestion the
+// multipliers price), then "unplaced". Bounds: the capacity-free bound
+// and the Lagrangian bound at the best multipliers on the capacities the
+// fixed components leave (mu·(capv - load0) + reduced values), then the
+// same two on the residual capacities (residBound).
+func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int64) (int64, bool) {
+	o, m := s.o, s.ch.model
+	muC := val0
+	for i, mu := range o.bestMu {
+		muC += mu * (capv[i] - o.load[i])
+	}
+	for _, l := range jobs {
+		o.placed[l] = 0
+	}
 	sortIdxDesc(jobs, o.phi)
 	n := 0
 	for _, l := range jobs {
@@ -747,7 +933,7 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		for j := range seq {
 			seq[j] = lo + j
 		}
-		sortIdxDesc(seq, o.bw0)
+		sortIdxDesc(seq, o.bwM)
 		for j, c := range seq {
 			o.remIncl[n+j] = hi - lo - j
 			clo, chi := s.ch.Range(c)
@@ -755,7 +941,7 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 			for i := range perm {
 				perm[i] = clo + i
 			}
-			sortIdxDesc(perm, s.p.Value)
+			sortIdxDesc(perm, o.w)
 		}
 		n += hi - lo
 	}
@@ -775,22 +961,9 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		inM += max(0, o.bwM[c])
 		o.suf0[d], o.sufM[d] = jobEnd0+in0, jobEndM+inM
 	}
-	clear(o.load)
-	for _, l := range s.active {
-		o.placed[l] = 0
-	}
 	cur := o.chosen[:m.NumComponents()]
-	for c := range cur {
-		cur[c] = -1
-	}
-	budget := o.Settings.nodes()
-	// Each node's bound scans the remaining channels: cap the total work
-	// too, so that a large problem cannot turn the node budget into hours.
-	if nch := int64(s.activeChannels()); nch > 0 {
-		budget = min(budget, max(1, MaxGangSearchWork/nch))
-	}
 	var nodes int64
-	val, red := 0.0, 0.0
+	val, red := val0, 0.0
 	d, enter := 0, true
 	for d >= 0 {
 		if enter {
