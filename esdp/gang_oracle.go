@@ -514,12 +514,16 @@ func (s *gangSolve) run() GangKnapsackResult {
 	}
 	best = min(best, s.tighten(capv))
 	res.Bound = math.Max(best, s.incVal)
-	search := s.o.Settings.Method == GangExact ||
-		s.o.Settings.Method == GangAuto && s.activeComponents() <= AutoSearchComponents
-	if search && res.Bound-s.incVal > s.tol {
+	meth := s.o.Settings.Method
+	search := meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents
+	if meth != GangScalable && res.Bound-s.incVal > s.tol {
 		budget := s.o.Settings.nodes()
-		res.Nodes = s.improve(capv, budget/4)
-		if res.Bound-s.incVal > s.tol {
+		lns := budget / 4
+		if !search {
+			lns = budget // GangAuto on a large problem: improvement only
+		}
+		res.Nodes = s.improve(capv, lns)
+		if search && res.Bound-s.incVal > s.tol {
 			jobs := append(o.idx[:0], s.active...)
 			n, done := s.searchAll(capv, s.searchWork(jobs, budget-res.Nodes))
 			res.Nodes += n
