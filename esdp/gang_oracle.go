@@ -188,6 +188,7 @@ type GangOracle struct {
 	placed                      []int     // per job
 	lns                         []int     // jobs of an improvement step
 	served                      []bool    // per job, in the incumbent
+	adj                         []bool    // per server, false between improvement steps
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -272,6 +273,11 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	o.idx = growI(o.idx, max(C, J))
 	o.jobs, o.phi, o.phi0, o.placed = growI(o.jobs, J), growF(o.phi, J), growF(o.phi0, J), growI(o.placed, J)
 	o.lns = growI(o.lns, J)
+	if R := m.NumServers(); cap(o.adj) < R {
+		o.adj = make([]bool, R)
+	} else {
+		o.adj = o.adj[:R]
+	}
 	if cap(o.served) < J {
 		o.served = make([]bool, J)
 	}
@@ -833,6 +839,32 @@ func (s *gangSolve) improve(capv []float64, budget int64) int64 {
 		}
 		sub := append(o.lns[:0], target)
 		rng := splitMix(uint64(step)*0x9e3779b97f4a7c15 + uint64(A))
+		// First the jobs holding a server the target may use.
+		for _, r := range m.Graph().LeftNeighbors(target) {
+			o.adj[r] = true
+		}
+		cand := o.idx[:0]
+		for _, l := range s.active {
+			if l == target || !o.served[l] {
+				continue
+			}
+			lo, hi := m.Components(l)
+			for c := lo; c < hi; c++ {
+				if r := o.inc[c]; r >= 0 && o.adj[r] {
+					cand = append(cand, l)
+					break
+				}
+			}
+		}
+		for _, r := range m.Graph().LeftNeighbors(target) {
+			o.adj[r] = false
+		}
+		for len(cand) > 0 && len(sub) < min(lnsJobs, A) {
+			j := int(rng.next() % uint64(len(cand)))
+			sub = append(sub, cand[j])
+			cand[j] = cand[len(cand)-1]
+			cand = cand[:len(cand)-1]
+		}
 		for tries := 0; len(sub) < min(lnsJobs, A) && tries < 4*lnsJobs; tries++ {
 			l := s.active[int(rng.next()%uint64(A))]
 			if !containsInt(sub, l) {
