@@ -61,6 +61,7 @@ func TestGangOracleMinimalExactFits(t *testing.T) {
 			require.Equal(t, Optimal, r.Status, "%s, %v", tc.name, meth)
 			require.Equal(t, tc.want, r.Bound, "%s, %v", tc.name, meth)
 			require.Equal(t, tc.want, gangValue(t, tc.p, x))
+			t.Logf("%s, %v: value %v, bound %v, %v", tc.name, meth, r.Value, r.Bound, r.Status)
 		}
 	}
 }
