@@ -337,16 +337,19 @@
 // optimal (TestGangScalableGap).
 //
 // Against HiGHS (scipy.optimize.milp on the same MILP; scripts/gangbench
-// and scripts/gang_highs.py, which print the table): with 16 job types
-// (40 servers, 38-50 components) HiGHS proves the optimum in 0.01-0.05 s;
-// GangExact proves 6 of 10 (0.02-1.3 s) and stops at NodeLimit on the
-// other 4 within 0.8-3.4 % of the optimum, so on such instances HiGHS is
-// the faster exact solver. The bound is the LP relaxation's (the
-// subgradient reaches it), and the depth-first search, not the bound, is
-// what falls short. At the DLRM trace's size (below) the order reverses:
-// HiGHS has no placement after 60 s with every app arrived and after 5 s
-// at the busiest slot, where the oracle's modes answer in 0.003-47 s with
-// a certified gap; see the closing note of issue 29 for the table.
+// and scripts/gang_highs.py, which print the table; measured on a shared,
+// loaded 2-core machine): with 16 job types (40 servers, 38-50
+// components) HiGHS proves the optimum in 0.01-0.04 s; GangExact proves 6
+// of 10 (0.04-2.4 s) and stops at NodeLimit on the other 4 (one at the
+// optimum, unproved; three 0.7-2.1 % short), so on such instances HiGHS
+// is the faster exact solver by one to two orders of magnitude. The
+// oracle's bound is the LP relaxation's (the subgradient reaches it); the
+// depth-first search is what falls short. At the DLRM trace's size
+// (below) the order reverses: HiGHS has no placement after 60 s with
+// every app arrived, nor after 13 s at the busiest slot, while every mode
+// of the oracle answers in 0.01-53 s with a certified gap; at 120 s HiGHS
+// is 0.4 % above GangExact's placement with every app arrived (260.06
+// against 259.03) and 3.6 % above at the busiest slot.
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
@@ -354,10 +357,12 @@
 // server (58 704 channels); a slot has the apps that arrive in it: 8 at
 // the median slot (among the 739 with an arrival), 39 at the busiest, 156
 // with every app arrived. With seeded channel values in [0.1, 1]
-// (BenchmarkGangOracleDLRM) the certified gaps are: median slot 0.14 %
-// (scalable), 0.09 % (auto), 0.06 % (exact); busiest 7.8 %, 7.8 %, 6.7 %;
-// every app 84 %, 65 %, 5.8 % (GangExact's 1024 iterations bring the
-// bound to the LP relaxation's, 270.6, and its placement to 255.7). The
+// (scripts/gangbench, every mode at its defaults) the certified gaps are:
+// median slot 0.14 % (scalable), 0.07 % (auto), 0.06 % (exact); busiest
+// 7.8 %, 7.7 %, 6.7 %; every app 84 %, 69 %, 4.5 % (GangExact's 1024
+// iterations bring the bound to the LP relaxation's, 270.6, and its
+// placement to 259.0). BenchmarkGangOracleDLRM times the same knapsacks
+// (GangExact there with 2^12 nodes). The
 // synthetic 156 × 2-component model on 192 servers of BenchmarkGangSlot
 // and BenchmarkGangOracle is a stress shape, not the trace's size.
 //
