@@ -345,11 +345,15 @@
 // is the faster exact solver by one to two orders of magnitude. The
 // oracle's bound is the LP relaxation's (the subgradient reaches it); the
 // depth-first search is what falls short. At the DLRM trace's size
-// (below) the order reverses: HiGHS has no placement after 60 s with
-// every app arrived, nor after 13 s at the busiest slot, while every mode
-// of the oracle answers in 0.01-53 s with a certified gap; at 120 s HiGHS
-// is 0.4 % above GangExact's placement with every app arrived (260.06
-// against 259.03) and 3.6 % above at the busiest slot.
+// (below) HiGHS is slow to find a first placement: none after 13 s at the
+// busiest slot, and with every app arrived none after 60-65 s in one run
+// and 260.06 at 53 s in another, while every mode of the oracle answers
+// in 0.01-53 s with a certified gap (GangAuto and GangScalable in under
+// 0.5 s, where HiGHS never had one). Given 120 s, HiGHS ends 0.4 % above
+// GangExact's placement with every app arrived (260.07 against 259.03 in
+// 53 s) and 3.6 % above it at the busiest slot (214.45 against 207.05 in
+// 13 s); at the median slot both reach 61.4532 (HiGHS proves it in
+// 0.08 s, GangExact leaves a 0.06 % gap).
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
