@@ -300,17 +300,6 @@ const AutoSearchComponents = 128
 // fit it.
 const MaxGangSearchWork = 1 << 32
 
-func (s *gangSolve) activeChannels() int {
-	n := 0
-	for _, l := range s.active {
-		lo, hi := s.ch.model.Components(l)
-		a, _ := s.ch.Range(lo)
-		_, b := s.ch.Range(hi - 1)
-		n += b - a
-	}
-	return n
-}
-
 func (s *gangSolve) activeComponents() int {
 	n := 0
 	for _, l := range s.active {
