@@ -513,14 +513,22 @@ func (s *gangSolve) run() GangKnapsackResult {
 	search := meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents
 	if meth != GangScalable && res.Bound-s.incVal > s.tol {
 		budget := s.o.Settings.nodes()
-		lns := budget / 4
-		if !search {
+		large := s.activeComponents() > AutoSearchComponents
+		lns, work := budget/4, int64(MaxGangSearchWork)
+		switch {
+		case !search:
 			lns = budget // GangAuto on a large problem: improvement only
+		case large:
+			// GangExact on a large problem: a full search rarely
+			// completes, and each node scans every channel, so the
+			// improvement phase gets most of the budget and the search
+			// a quarter of the work cap.
+			lns, work = budget-budget/4, MaxGangSearchWork/4
 		}
 		res.Nodes = s.improve(capv, lns)
 		if search && res.Bound-s.incVal > s.tol {
 			jobs := append(o.idx[:0], s.active...)
-			n, done := s.searchAll(capv, s.searchWork(jobs, budget-res.Nodes))
+			n, done := s.searchAll(capv, s.searchWork(jobs, budget-res.Nodes, work))
 			res.Nodes += n
 			if done {
 				res.Bound = s.incVal
@@ -914,8 +922,8 @@ func (p *splitMix) next() uint64 {
 
 // searchWork caps a search's node budget so that its total channel scans
 // (each node's bound scans the channels of the jobs searched) stay within
-// MaxGangSearchWork.
-func (s *gangSolve) searchWork(jobs []int, budget int64) int64 {
+// work (at most MaxGangSearchWork).
+func (s *gangSolve) searchWork(jobs []int, budget, work int64) int64 {
 	n := 0
 	for _, l := range jobs {
 		lo, hi := s.ch.model.Components(l)
@@ -924,7 +932,7 @@ func (s *gangSolve) searchWork(jobs []int, budget int64) int64 {
 		n += b - a
 	}
 	if n > 0 {
-		budget = min(budget, max(1, MaxGangSearchWork/int64(n)))
+		budget = min(budget, max(1, work/int64(n)))
 	}
 	return budget
 }
