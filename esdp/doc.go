@@ -316,8 +316,10 @@
 // channels by reduced value at the best multipliers, then "not placed"),
 // pruning with the capacity-free and the Lagrangian bounds on the
 // residual capacities, per job capped by its exact optimum; GangExact
-// (1024 subgradient iterations, 2^20 nodes by default) is exact unless
-// its Status is NodeLimit, GangAuto (the policy's default: 48 iterations,
+// (1024 subgradient iterations, 2^20 nodes by default; above
+// AutoSearchComponents components three quarters of them go to the
+// improvement phase and the search gets a quarter of MaxGangSearchWork)
+// is exact unless its Status is NodeLimit, GangAuto (the policy's default: 48 iterations,
 // 2^12 nodes) searches only when the arrived jobs have at most
 // AutoSearchComponents components and otherwise spends its budget on the
 // improvement phase, GangScalable never searches. Every result carries a
@@ -339,21 +341,22 @@
 // Against HiGHS (scipy.optimize.milp on the same MILP; scripts/gangbench
 // and scripts/gang_highs.py, which print the table; measured on a shared,
 // loaded 2-core machine): with 16 job types (40 servers, 38-50
-// components) HiGHS proves the optimum in 0.01-0.04 s; GangExact proves 6
-// of 10 (0.04-2.4 s) and stops at NodeLimit on the other 4 (one at the
-// optimum, unproved; three 0.7-2.1 % short), so on such instances HiGHS
-// is the faster exact solver by one to two orders of magnitude. The
-// oracle's bound is the LP relaxation's (the subgradient reaches it); the
-// depth-first search is what falls short. At the DLRM trace's size
-// (below) HiGHS is slow to find a first placement: none after 13 s at the
-// busiest slot, and with every app arrived none after 60-65 s in one run
-// and 260.06 at 53 s in another, while every mode of the oracle answers
-// in 0.01-53 s with a certified gap (GangAuto and GangScalable in under
-// 0.5 s, where HiGHS never had one). Given 120 s, HiGHS ends 0.4 % above
-// GangExact's placement with every app arrived (260.07 against 259.03 in
-// 53 s) and 3.6 % above it at the busiest slot (214.45 against 207.05 in
-// 13 s); at the median slot both reach 61.4532 (HiGHS proves it in
-// 0.08 s, GangExact leaves a 0.06 % gap).
+// components) HiGHS proves the optimum in 0.01-0.05 s; GangExact proves 6
+// of 10 (0.01-0.8 s, faster than HiGHS on one) and stops at NodeLimit on
+// the other 4 (one at the optimum, unproved; three 0.7-2.1 % short), so
+// on such instances HiGHS is the faster exact solver, by one to two
+// orders of magnitude. The oracle's bound is the LP relaxation's (the
+// subgradient reaches it); the depth-first search is what falls short.
+// At the DLRM trace's size (below) HiGHS is slow to find a first
+// placement: at the time each oracle mode takes (0.02-2.1 s at the
+// busiest slot, 0.14-14 s with every app arrived) it has none, while the
+// oracle returns a placement and its certified gap; at the median slot
+// both reach 61.4532 (HiGHS proves it in 0.09 s, GangExact leaves a
+// 0.06 % gap in 0.6 s). Given 120 s, HiGHS ends 0.14 % above GangExact's
+// placement with every app arrived (260.07 against 259.71 in 14 s) and
+// 3.6 % above it at the busiest slot (214.45 against 207.05 in 2.1 s). In
+// an earlier run HiGHS had a placement with every app arrived only after
+// 53 s in one run and none after 65 s in another.
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
@@ -363,9 +366,9 @@
 // with every app arrived. With seeded channel values in [0.1, 1]
 // (scripts/gangbench, every mode at its defaults) the certified gaps are:
 // median slot 0.14 % (scalable), 0.07 % (auto), 0.06 % (exact); busiest
-// 7.8 %, 7.7 %, 6.7 %; every app 84 %, 69 %, 4.5 % (GangExact's 1024
+// 7.8 %, 7.7 %, 6.7 %; every app 84 %, 69 %, 4.2 % (GangExact's 1024
 // iterations bring the bound to the LP relaxation's, 270.6, and its
-// placement to 259.0). BenchmarkGangOracleDLRM times the same knapsacks
+// placement to 259.7). BenchmarkGangOracleDLRM times the same knapsacks
 // (GangExact there with 2^12 nodes). The
 // synthetic 156 × 2-component model on 192 servers of BenchmarkGangSlot
 // and BenchmarkGangOracle is a stress shape, not the trace's size.
