@@ -354,9 +354,9 @@
 // both reach 61.4532 (HiGHS proves it in 0.09 s, GangExact leaves a
 // 0.06 % gap in 0.6 s). Given 120 s, HiGHS ends 0.14 % above GangExact's
 // placement with every app arrived (260.07 against 259.71 in 14 s) and
-// 3.6 % above it at the busiest slot (214.45 against 207.05 in 2.1 s). In
-// an earlier run HiGHS had a placement with every app arrived only after
-// 53 s in one run and none after 65 s in another.
+// 3.6 % above it at the busiest slot (214.45 against 207.05 in 2.1 s).
+// In earlier runs HiGHS's first placement with every app arrived came
+// after 53 s, and once not within 65 s.
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
