@@ -13,15 +13,17 @@ type GangMethod int
 
 const (
 	// GangAuto, the zero value, computes the Lagrangian bound and its
-	// rounding; when their gap is not closed and the arrived jobs have at
-	// most AutoSearchComponents components it runs branch and bound from
-	// that incumbent within GangOracleSettings.MaxNodes (default 2^12) and
-	// returns the best placement found with a certified bound (Status
+	// rounding; when their gap is not closed it improves the placement by
+	// a large-neighbourhood search and, when the arrived jobs have at most
+	// AutoSearchComponents components, runs branch and bound from that
+	// incumbent, all within GangOracleSettings.MaxNodes (default 2^12),
+	// and returns the best placement found with a certified bound (Status
 	// Optimal when the search completed or the gap closed, NodeLimit
 	// otherwise). It always returns a feasible placement.
 	GangAuto GangMethod = iota
-	// GangExact is the same search with a larger default budget (2^20
-	// nodes): exact unless the result's Status is NodeLimit.
+	// GangExact is the same with a larger default budget (2^20 nodes,
+	// DefaultGangExactIterations subgradient iterations) and the search
+	// whatever the size: exact unless the result's Status is NodeLimit.
 	GangExact
 	// GangScalable computes only the Lagrangian bound and its rounding:
 	// O(Iterations · channels · K) work, a feasible placement and its
@@ -141,14 +143,15 @@ type GangKnapsack struct {
 // GangKnapsackResult is the outcome of GangOracle.Solve.
 type GangKnapsackResult struct {
 	// Status is Optimal when Value is proven optimal (up to a relative
-	// 1e-12), NodeLimit when the search stopped at its budget (the
+	// 1e-12) under bipartite's capacity rule (bipartite.Fits), NodeLimit when the search stopped at its budget (the
 	// placement is feasible and Bound certified), NotTerminated for the
 	// zero value. GangScalable reports Optimal only when its gap closed.
 	Status Status
 	// Value is the objective of the returned placement.
 	Value float64
-	// Bound is a certified upper bound of the optimum: the smallest
-	// Lagrangian bound found, or Value when Status is Optimal.
+	// Bound is a certified upper bound of the optimum under the same rule
+	// (capacities relaxed to bipartite.FitLimit): the smallest Lagrangian
+	// bound found, or Value when Status is Optimal.
 	Bound float64
 	// Gap is Bound - Value >= 0.
 	Gap float64
@@ -199,16 +202,20 @@ type GangOracle struct {
 // mu >= 0 per (server, resource) decomposes by job: each component takes
 // its best channel at reduced values Value - mu_r·a_c, a job takes its
 // positive components (at least m_l of them, or none), so
-// L(mu) = mu·c + Σ_l max(0, best job value) bounds the optimum. Projected
-// subgradient steps (Polyak, towards the best feasible value) lower L;
-// after each a greedy rounding (jobs by decreasing relaxed value, each
-// component on its best fitting channel at reduced values, a job kept only
-// with >= m_l components and a positive value) gives a feasible placement.
-// GangAuto and GangExact then search depth first over the components of
-// the arrived jobs (channels by decreasing value, then "unplaced"),
-// pruning with the smaller of the capacity-free bound and the Lagrangian
-// bound at the best multipliers, both evaluated on the residual
-// capacities.
+// L(mu) = mu·c' + Σ_l max(0, best job value) bounds the optimum, with c'
+// = bipartite.FitLimit(c) (the capacity rule). Projected subgradient steps
+// (Polyak, towards the best feasible value) lower L; after each a greedy
+// rounding (jobs by decreasing relaxed value, each component on its best
+// fitting channel at reduced values, a job kept only with >= m_l
+// components and a positive value) gives a feasible placement. GangAuto
+// and GangExact then improve it by a large-neighbourhood search (a few
+// jobs freed and searched exactly, the rest fixed) and search depth first
+// over the components of the arrived jobs (channels by reduced value at
+// the best multipliers, then "unplaced"), pruning with the smaller of the
+// capacity-free bound and the Lagrangian bound at the best multipliers,
+// both evaluated on the residual capacities. Loads are float64 sums of
+// the placed demands, restored exactly on backtracking, and a component
+// fits when bipartite.Fits accepts its server's load with it.
 //
 // Errors wrap ErrDimension (nil p or Channels, a length that does not
 // match), ErrValue (a NaN, infinite or too large value) or ErrSettings; dst
@@ -292,7 +299,8 @@ const roundEvery = 4
 // AutoSearchComponents bounds the components of the arrived jobs for
 // which GangAuto runs its branch and bound: beyond it a node costs
 // O(their channels) and a budgeted search rarely improves on the rounding,
-// so GangAuto returns the rounding and its certified gap.
+// so GangAuto spends its budget on the improvement phase (whose nodes
+// scan only the freed jobs' channels) and returns its certified gap.
 const AutoSearchComponents = 128
 
 // MaxGangSearchWork bounds the channel scans of one branch and bound
