@@ -379,12 +379,13 @@
 // Theorem 2 assumes the exact P4 oracle, and ESDP-gang's per-slot problem
 // is solved up to the certified gap. Measured on DefaultGangConfig
 // (seeds 1-5, T = 2000, MSCHED_GANG_REGRET=2000 go test -run
-// TestGangRegret): the oracle proved every slot (OracleGap 0), no decision
-// broke a constraint, regret 688-923 (3.1-4.6 % of the oracle's
+// TestGangRegret; re-run for issue 29, the baselines' welfare from the
+// earlier run): the oracle proved every slot (OracleGap 0), no decision
+// broke a constraint, regret 686-918 (3.1-4.5 % of the oracle's
 // welfare), and the exponent of cumulative regret fitted on t = 250,
-// 500, 1000, 2000 is 0.44 on average (0.375-0.547): sublinear at this
+// 500, 1000, 2000 is 0.45 on average (0.359-0.542): sublinear at this
 // horizon, faster than ln T. Expected welfare, mean of the 5 seeds: oracle
-// 21 830, ESDP-gang 21 053, HSWF-gang 17 942, LWTF-gang 17 155, LCF-gang
+// 21 830, ESDP-gang 21 056, HSWF-gang 17 942, LWTF-gang 17 155, LCF-gang
 // 13 948 (ESDP-gang ahead of every baseline on every seed, by 12-27 %
 // over the best one).
 //
