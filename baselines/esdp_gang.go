@@ -37,7 +37,8 @@ type gangBase struct {
 	out     []int // the returned copy of x
 	log     *slog.Logger
 	policy  string
-	resid   []float64 // residual capacity per (server, resource)
+	load    []float64 // load per (server, resource) (bipartite's capacity arithmetic)
+	save    []float64 // per component c: its server's loads before c was placed
 	order   []int     // job order of the slot
 	key     []float64 // ranking key per job
 	comp    []int     // component order of a job
@@ -54,7 +55,7 @@ func newGangBase(m *bipartite.GangModel, name string, extra func(h *snapshot.Has
 	}
 	b := gangBase{model: m, ch: ch, format: "msched/baselines." + name, extra: extra,
 		stats: esdp.NewStats(ch.Len()), x: make([]int, m.NumComponents()), out: make([]int, m.NumComponents()), policy: name,
-		resid: make([]float64, m.NumServers()*m.K()), order: make([]int, 0, m.NumJobs()),
+		load: make([]float64, m.NumServers()*m.K()), save: make([]float64, m.NumComponents()*m.K()), order: make([]int, 0, m.NumJobs()),
 		key: make([]float64, m.NumJobs()), comp: make([]int, 0, m.NumComponents()), ckey: make([]float64, m.NumComponents())}
 	for c := range b.x {
 		b.x[c] = -1
@@ -82,10 +83,7 @@ func (b *gangBase) reset(t int, arrived []bool) error {
 	for c := range b.x {
 		b.x[c] = -1
 	}
-	K := b.model.K()
-	for r := 0; r < b.model.NumServers(); r++ {
-		copy(b.resid[r*K:(r+1)*K], b.model.Capacity(r))
-	}
+	clear(b.load)
 	return nil
 }
 
@@ -118,7 +116,7 @@ func sortByKey(idx []int, key []float64, asc bool) {
 
 // placeJob places job l whole or not at all: its components in decreasing
 // best estimated mean, each on the channel of highest v^ (ties: lowest
-// server) among those that fit the residual capacities; the job is kept if
+// server) among those that fit on top of the loads (bipartite.FitsAdd); the job is kept if
 // at least m_l components were placed, and otherwise undone (no capacity
 // held). It reports whether the job was served.
 func (b *gangBase) placeJob(l int) bool {
@@ -148,14 +146,7 @@ func (b *gangBase) placeJob(l int) bool {
 				continue
 			}
 			r := ch.Server(i)
-			fits := true
-			for k, v := range a {
-				if v > b.resid[r*K+k] {
-					fits = false
-					break
-				}
-			}
-			if fits {
+			if bipartite.FitsAdd(b.load[r*K:(r+1)*K], a, m.Capacity(r)) {
 				bi = i
 			}
 		}
@@ -163,8 +154,10 @@ func (b *gangBase) placeJob(l int) bool {
 			continue
 		}
 		r := ch.Server(bi)
+		ld := b.load[r*K : (r+1)*K]
+		copy(b.save[c*K:(c+1)*K], ld)
 		for k, v := range a {
-			b.resid[r*K+k] -= v
+			ld[k] += v
 		}
 		b.x[c] = r
 		n++
@@ -172,11 +165,10 @@ func (b *gangBase) placeJob(l int) bool {
 	if n >= m.Min(l) {
 		return true
 	}
-	for c := lo; c < hi; c++ {
+	for j := len(b.comp) - 1; j >= 0; j-- { // roll back in reverse order of placement, restoring the loads exactly
+		c := b.comp[j]
 		if r := b.x[c]; r >= 0 {
-			for k, v := range m.Demand(c) {
-				b.resid[r*K+k] += v
-			}
+			copy(b.load[r*K:(r+1)*K], b.save[c*K:(c+1)*K])
 			b.x[c] = -1
 		}
 	}

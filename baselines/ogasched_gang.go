@@ -137,7 +137,8 @@ type ogaGangBase struct {
 	order   ogaGangOrder
 	pick    ogaGangPick
 	server  []int
-	resid   []float64
+	load    []float64 // loads r*K+k (bipartite's capacity arithmetic)
+	save    []float64 // per component c: its server's loads before c was placed
 	share   []float64 // DRF: dominant share per job
 	served  []int64   // FAIRNESS: slots served per job
 	arrived []int64   // FAIRNESS: slots arrived per job
@@ -170,7 +171,7 @@ func newOgaGangBase(name string, m *bipartite.GangModel, order ogaGangOrder, pic
 	}
 	J, K := m.NumJobs(), m.K()
 	b := &ogaGangBase{m: m, name: name, order: order, pick: pick,
-		server: make([]int, m.NumComponents()), resid: make([]float64, m.NumServers()*K),
+		server: make([]int, m.NumComponents()), load: make([]float64, m.NumServers()*K), save: make([]float64, m.NumComponents()*K),
 		keys: make([]ogaGangJobKey, 0, J), last: -1}
 	for i := range b.server {
 		b.server[i] = -1
@@ -248,13 +249,10 @@ func (b *ogaGangBase) Decide(t int, x []float64) (ogasched.GangDecision, error) 
 		}
 	}
 	b.last = t
-	K := m.K()
 	for i := range b.server {
 		b.server[i] = -1
 	}
-	for r := 0; r < m.NumServers(); r++ {
-		copy(b.resid[r*K:(r+1)*K], m.Capacity(r))
-	}
+	clear(b.load)
 	b.keys = b.keys[:0]
 	for l, v := range x {
 		if !(v > 0) {
@@ -287,14 +285,14 @@ func (b *ogaGangBase) Decide(t int, x []float64) (ogasched.GangDecision, error) 
 	return ogasched.GangDecision{Server: b.server}, nil
 }
 
-// used returns the mean over k with c_r^k > 0 of (c - resid)/c.
+// used returns the mean over k with c_r^k > 0 of load/c.
 func (b *ogaGangBase) used(r int) float64 {
 	K := b.m.K()
-	capa, res := b.m.Capacity(r), b.resid[r*K:(r+1)*K]
+	capa, ld := b.m.Capacity(r), b.load[r*K:(r+1)*K]
 	s, n := 0.0, 0
 	for k, c := range capa {
 		if c > 0 {
-			s += (c - res[k]) / c
+			s += ld[k] / c
 			n++
 		}
 	}
@@ -302,15 +300,6 @@ func (b *ogaGangBase) used(r int) float64 {
 		return 0
 	}
 	return s / float64(n)
-}
-
-func ogaGangFits(a, res, capa []float64) bool {
-	for k, ak := range a {
-		if ak > res[k]+1e-12*(1+capa[k]) {
-			return false
-		}
-	}
-	return true
 }
 
 // placeJob places l's components whole and keeps them when at least m_l
@@ -325,7 +314,7 @@ func (b *ogaGangBase) placeJob(l int) bool {
 		a := m.Demand(c)
 		best, bestU := -1, 0.0
 		for _, r := range rs {
-			if !ogaGangFits(a, b.resid[r*K:(r+1)*K], m.Capacity(r)) {
+			if !bipartite.FitsAdd(b.load[r*K:(r+1)*K], a, m.Capacity(r)) {
 				continue
 			}
 			if b.pick == pickFirst {
@@ -341,21 +330,19 @@ func (b *ogaGangBase) placeJob(l int) bool {
 			continue
 		}
 		b.server[c] = best
-		res := b.resid[best*K : (best+1)*K]
+		ld := b.load[best*K : (best+1)*K]
+		copy(b.save[c*K:(c+1)*K], ld)
 		for k, ak := range a {
-			res[k] -= ak
+			ld[k] += ak
 		}
 		placed++
 	}
 	if placed >= m.Min(l) {
 		return true
 	}
-	for c := lo; c < hi; c++ {
+	for c := hi - 1; c >= lo; c-- { // roll back, restoring the loads exactly
 		if r := b.server[c]; r >= 0 {
-			res := b.resid[r*K : (r+1)*K]
-			for k, ak := range m.Demand(c) {
-				res[k] += ak
-			}
+			copy(b.load[r*K:(r+1)*K], b.save[c*K:(c+1)*K])
 			b.server[c] = -1
 		}
 	}

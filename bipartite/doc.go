@@ -72,6 +72,57 @@
 // scheduler holding policies of both families can close whatever
 // implements interface{ Close() }.
 //
+// # Capacity arithmetic
+//
+// Demands and capacities are float64 reals (0.3, 0.7, 1.25 GiB), so one
+// rule, used by every family, every oracle, every baseline and
+// GangModel.Check, decides whether a load fits a capacity c:
+//
+//	Fits(load, c)  ⇔  load <= c + CapacityTol·c,   CapacityTol = 1e-9
+//
+// where the load of a (server, resource) is the float64 sum of the
+// demands placed on it, added one at a time in any order (a solver that
+// removes a demand restores the load it had before adding it, never
+// subtracts). Why a relative tolerance rather than exact integer units:
+// demands in this library are arbitrary reals (normalised trace units,
+// generated draws), not multiples of a unit the model could fix, and a
+// decimal such as 0.3 has no exact binary value, so an exact rule would
+// refuse fits a user sees as exact (0.3 + 0.2 + 0.3 + 0.2 on a capacity of
+// 1 is 1 in float64, but capacity − 0.3 − 0.2 − 0.3 = 0.19999999999999996 <
+// 0.2). What the rule guarantees, for n demands summed on one (server,
+// resource) with n <= 2^22 (float64's unit roundoff is 2^-53, so any
+// order's sum is within n·2^-53·load ≈ 4.7e-10·load of the exact sum):
+//
+//   - every placement whose exact load is at most c is accepted, in every
+//     summation order: exact fits are feasible for every family;
+//   - no placement whose exact load exceeds c·(1 + 2·CapacityTol) is ever
+//     accepted;
+//   - two summation orders can disagree only on a load within n·2^-53 of
+//     c·(1 + CapacityTol), that is about 1e-9 over capacity, never on an
+//     exact fit nor on a load a rounding unit over it (both accepted).
+//
+// A capacity of 0 accepts only a zero load. Capacities and demands are
+// finite and non-negative (the models reject anything else), so the rule
+// is monotone: a smaller load never fits worse. Solvers that bound an
+// optimum (the esdp gang oracle's Lagrangian and LP bounds) relax the
+// capacity to FitLimit(c), so that their bounds are bounds of the problem
+// under this rule, and report Optimal only for a placement proved optimal
+// under it.
+//
+// The places that decide a fit with this rule: GangModel.Fits and
+// GangModel.Check; esdp's GangChannels, GangOracle (rounding, branch and
+// bound, bounds) and through them ESDP-gang and the omniscient gang
+// oracle; ogasched's GangPolicy; the gang baselines of baselines (HSWF-gang,
+// LCF-gang, LWTF-gang of the ESDP family; DRF-gang, FAIRNESS-gang,
+// BINPACKING-gang, SPREADING-gang, FIRSTFIT-gang of the OGASched family).
+// baselines' TestGangFamiliesAgreeOnExactFits runs all of them on the same
+// exact-fit probes. Capacities that are integers (esdp's cluster-wide
+// budgets, ocorp's unit knapsack) are exact and need no tolerance.
+// Continuous allocations are not placements and keep their solvers' stated
+// tolerances: ogasched's fractional y (ogasched.FeasibilityTol, scaled to
+// the instance) and onsocmax's workloads (relative 1e-9 plus 1e-12, for
+// a solver's output on a capacity of 0).
+//
 // # Policies
 //
 // OnlinePolicy[Obs, Dec] is one small generic interface in the spirit of the

@@ -87,3 +87,20 @@ func ExampleLimits() {
 	// bipartite: decoding graph: bipartite: bad dimension: edge [0,0,7] has more than 2 entries, want a pair [left, right]
 	// bipartite: size above limit: numEdges=4, limit MaxEdges=2
 }
+
+// ExampleFits shows the library's capacity rule: a load fits a capacity c
+// when it is at most c + CapacityTol·c, so decimal demands that sum
+// exactly to c fit, whatever their float64 rounding.
+func ExampleFits() {
+	load := 0.0
+	for _, a := range []float64{0.1, 0.2} {
+		load += a
+	}
+	fmt.Println(load, load <= 0.3, bipartite.Fits(load, 0.3))
+	fmt.Println(bipartite.Fits(0.3+0.1, 0.3))
+	fmt.Println(bipartite.FitsAdd([]float64{0.5, 1}, []float64{0.5, 0.5}, []float64{1, 1}))
+	// Output:
+	// 0.30000000000000004 false true
+	// false
+	// false
+}

@@ -172,8 +172,9 @@ func (m *GangModel) Capacity(r int) []float64 {
 }
 
 // Fits reports whether component c may be placed on server r on its own:
-// (job(c), r) is an edge and its whole demand fits r's capacity. It returns
-// false for out-of-range c or r.
+// (job(c), r) is an edge and its whole demand fits r's capacity under the
+// capacity rule (Fits(a^{q,k}, c_{(k,r)}) for every k). It returns false
+// for out-of-range c or r.
 func (m *GangModel) Fits(c, r int) bool {
 	if c < 0 || c >= len(m.job) || r < 0 || r >= m.g.NumRight() {
 		return false
@@ -183,7 +184,7 @@ func (m *GangModel) Fits(c, r int) bool {
 	}
 	a, cap := m.Demand(c), m.Capacity(r)
 	for k := range a {
-		if a[k] > cap[k] {
+		if !Fits(a[k], cap[k]) {
 			return false
 		}
 	}
@@ -199,22 +200,27 @@ type GangCheck struct {
 	// Violations counts every broken rule: a component placed on a server
 	// out of range or not adjacent to its job, a component of a job that
 	// did not arrive, a job with some but fewer than m_l components placed
-	// (half-placed), and each (server, resource) whose load exceeds its
-	// capacity by more than the tolerance.
+	// (half-placed), and each (server, resource) whose load does not fit
+	// its capacity under the capacity rule (Fits).
 	Violations int
 	// First describes the first violation found ("" when none).
 	First string
 }
 
-// CheckTolerance is the relative tolerance of GangModel.Check on a
-// server's load: load <= c·(1+CheckTolerance) + CheckTolerance.
-const CheckTolerance = 1e-9
+// CheckTolerance is the relative tolerance of GangModel.Check, which is
+// the capacity rule's: a load fits when Fits(load, c).
+//
+// Deprecated: use CapacityTol; Check no longer adds an absolute
+// CheckTolerance (it accepted a load of 1e-9 on a capacity of 0).
+const CheckTolerance = CapacityTol
 
 // Check verifies one slot's placement independently of any policy: server
 // holds, for every flat component, the server it is placed on or -1, and
 // arrived says which job types arrived (len NumJobs). It returns an error
 // wrapping ErrDimension only when a length does not match; every broken
-// constraint is counted in Violations. Check allocates one load vector.
+// constraint is counted in Violations. Loads are summed over the
+// components in index order and compared with Fits. Check allocates one
+// load vector.
 func (m *GangModel) Check(arrived []bool, server []int) (GangCheck, error) {
 	var out GangCheck
 	if len(arrived) != m.NumJobs() {
@@ -266,7 +272,7 @@ func (m *GangModel) Check(arrived []bool, server []int) (GangCheck, error) {
 	}
 	for i, v := range load {
 		c := m.capacity[i]
-		if v > c*(1+CheckTolerance)+CheckTolerance {
+		if !Fits(v, c) {
 			violate("server %d resource %d loaded %v, capacity %v", i/K, i%K, v, c)
 		}
 	}

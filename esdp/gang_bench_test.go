@@ -8,9 +8,10 @@ import (
 	"github.com/msched/msched/bipartite"
 )
 
-// dlrmGangModel builds a gang model of the DLRM trace's shape
-// (alibaba-dlrm-2025: 156 services, each with a CN and an HN component
-// role) times scale: 156·scale job types of two components, both needed
+// dlrmGangModel builds a synthetic stress model loosely after the DLRM
+// trace (156 services, each with a CN and an HN component role) times
+// scale; it is not the trace's size, which is what trace.DLRMGangInstance
+// maps (BenchmarkGangOracleDLRM): 156·scale job types of two components, both needed
 // (m_l = 2); K = 3 (CPU cores, GPUs, memory GiB). A component is a role's
 // group of 2-6 instances started together: the CN one n·(8 cores, 32 GiB),
 // the HN one n·(12 cores, 1 GPU, 120 GiB) (the trace's first HN rows).
@@ -55,14 +56,15 @@ func dlrmGangModel(tb testing.TB, scale int, seed uint64) *bipartite.GangModel {
 }
 
 // BenchmarkGangSlot measures one steady slot (Decide and Observe, every
-// channel played about 20 times) of ESDP-gang at the DLRM trace's size
-// and at 10x, with the oracle in GangAuto and GangScalable mode; 90 % of
-// the job types have a job.
+// channel played about 20 times) of ESDP-gang on the synthetic stress
+// model dlrmGangModel (156 two-component jobs on 192 servers) and at 10x,
+// with the oracle in GangAuto and GangScalable mode; 90 % of the job types
+// have a job.
 func BenchmarkGangSlot(b *testing.B) {
 	for _, scale := range []int{1, 10} {
 		m := dlrmGangModel(b, scale, 1)
 		for _, meth := range []GangMethod{GangAuto, GangScalable} {
-			b.Run(fmt.Sprintf("services=%d/%v", 156*scale, meth), func(b *testing.B) {
+			b.Run(fmt.Sprintf("synthetic=%d/%v", 156*scale, meth), func(b *testing.B) {
 				p, err := NewGang(m, GangSettings{Oracle: GangOracleSettings{Method: meth}})
 				if err != nil {
 					b.Fatal(err)
@@ -109,8 +111,10 @@ func BenchmarkGangSlot(b *testing.B) {
 }
 
 // BenchmarkGangOracle measures one gang knapsack (values U[0,1], 90 % of
-// the job types arrived) at the default synthetic size and the DLRM
-// sizes, per method; relgap is the certified gap over the value.
+// the job types arrived) at the default synthetic size and on the
+// synthetic stress model (dlrmGangModel, at 1x and 10x), per method;
+// relgap is the certified gap over the value. The trace's own size is
+// BenchmarkGangOracleDLRM's.
 func BenchmarkGangOracle(b *testing.B) {
 	type inst struct {
 		name string
@@ -120,7 +124,7 @@ func BenchmarkGangOracle(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, in := range []inst{{"default", def.Model}, {"dlrm", dlrmGangModel(b, 1, 1)}, {"dlrm10x", dlrmGangModel(b, 10, 1)}} {
+	for _, in := range []inst{{"default", def.Model}, {"synthetic", dlrmGangModel(b, 1, 1)}, {"synthetic10x", dlrmGangModel(b, 10, 1)}} {
 		ch, err := NewGangChannels(in.m)
 		if err != nil {
 			b.Fatal(err)

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/msched/msched/bipartite"
 )
 
 // GangMethod selects how a GangOracle solves the gang knapsack.
@@ -11,15 +13,17 @@ type GangMethod int
 
 const (
 	// GangAuto, the zero value, computes the Lagrangian bound and its
-	// rounding; when their gap is not closed and the arrived jobs have at
-	// most AutoSearchComponents components it runs branch and bound from
-	// that incumbent within GangOracleSettings.MaxNodes (default 2^12) and
-	// returns the best placement found with a certified bound (Status
+	// rounding; when their gap is not closed it improves the placement by
+	// a large-neighbourhood search and, when the arrived jobs have at most
+	// AutoSearchComponents components, runs branch and bound from that
+	// incumbent, all within GangOracleSettings.MaxNodes (default 2^12),
+	// and returns the best placement found with a certified bound (Status
 	// Optimal when the search completed or the gap closed, NodeLimit
 	// otherwise). It always returns a feasible placement.
 	GangAuto GangMethod = iota
-	// GangExact is the same search with a larger default budget (2^20
-	// nodes): exact unless the result's Status is NodeLimit.
+	// GangExact is the same with a larger default budget (2^20 nodes,
+	// DefaultGangExactIterations subgradient iterations) and the search
+	// whatever the size: exact unless the result's Status is NodeLimit.
 	GangExact
 	// GangScalable computes only the Lagrangian bound and its rounding:
 	// O(Iterations · channels · K) work, a feasible placement and its
@@ -46,8 +50,14 @@ const (
 	// MaxGangNodes bounds GangOracleSettings.MaxNodes.
 	MaxGangNodes int64 = 1 << 40
 	// DefaultGangIterations is the number of subgradient iterations of the
-	// Lagrangian bound when GangOracleSettings.Iterations is 0.
+	// Lagrangian bound when GangOracleSettings.Iterations is 0 (GangAuto,
+	// GangScalable).
 	DefaultGangIterations = 48
+	// DefaultGangExactIterations is GangExact's number of subgradient
+	// iterations when GangOracleSettings.Iterations is 0: enough for the
+	// bound to reach the LP relaxation's on the instances of
+	// scripts/gangbench, which the search then prunes with.
+	DefaultGangExactIterations = 1024
 	// MaxGangIterations bounds GangOracleSettings.Iterations.
 	MaxGangIterations = 1 << 16
 	// MaxGangValue bounds |Value| of a channel of a GangKnapsack, so that
@@ -101,6 +111,9 @@ func (s GangOracleSettings) iterations() int {
 	if s.Iterations > 0 {
 		return s.Iterations
 	}
+	if s.Method == GangExact {
+		return DefaultGangExactIterations
+	}
 	return DefaultGangIterations
 }
 
@@ -130,14 +143,15 @@ type GangKnapsack struct {
 // GangKnapsackResult is the outcome of GangOracle.Solve.
 type GangKnapsackResult struct {
 	// Status is Optimal when Value is proven optimal (up to a relative
-	// 1e-12), NodeLimit when the search stopped at its budget (the
+	// 1e-12) under bipartite's capacity rule (bipartite.Fits), NodeLimit when the search stopped at its budget (the
 	// placement is feasible and Bound certified), NotTerminated for the
 	// zero value. GangScalable reports Optimal only when its gap closed.
 	Status Status
 	// Value is the objective of the returned placement.
 	Value float64
-	// Bound is a certified upper bound of the optimum: the smallest
-	// Lagrangian bound found, or Value when Status is Optimal.
+	// Bound is a certified upper bound of the optimum under the same rule
+	// (capacities relaxed to bipartite.FitLimit): the smallest Lagrangian
+	// bound found, or Value when Status is Optimal.
 	Bound float64
 	// Gap is Bound - Value >= 0.
 	Gap float64
@@ -157,23 +171,27 @@ type GangOracle struct {
 	Settings GangOracleSettings
 
 	// scratch, grown on demand
-	mu, bestMu, use, resid, capv []float64 // per (server, resource)
-	w                            []float64 // reduced value per channel (bestMu)
-	perm                         []int     // channel order of the search
-	bw0, bwM                     []float64 // best value per component at mu = 0, bestMu
-	bch, bch0                    []int     // argmax channel per component (current mu, mu = 0)
-	phi0                         []float64 // per job at mu = 0
-	bw                           []float64 // best reduced value per component (current mu)
-	inc                          []int     // incumbent server per component
-	jobs                         []int     // active jobs
-	phi                          []float64 // per job
-	idx                          []int     // sort scratch
-	seq, remIncl                 []int     // search order of components
-	suf0, sufM                   []float64 // search bounds per position
-	tmp0, tmpM                   []float64 // per-job scratch of residBound
-	cap0, capM                   []float64 // per job: exact job optimum at full capacities (mu = 0, bestMu)
-	opt, chosen                  []int     // search state per position
-	placed                       []int     // per job
+	mu, bestMu, use, load, capv []float64 // per (server, resource); capv = bipartite.FitLimit(c)
+	save                        []float64 // per (component, resource): the loads before it was placed
+	w                           []float64 // reduced value per channel (bestMu)
+	perm                        []int     // channel order of the search
+	bw0, bwM                    []float64 // best value per component at mu = 0, bestMu
+	bch, bch0                   []int     // argmax channel per component (current mu, mu = 0)
+	phi0                        []float64 // per job at mu = 0
+	bw                          []float64 // best reduced value per component (current mu)
+	inc                         []int     // incumbent server per component
+	jobs                        []int     // active jobs
+	phi                         []float64 // per job
+	idx                         []int     // sort scratch
+	seq, remIncl                []int     // search order of components
+	suf0, sufM                  []float64 // search bounds per position
+	tmp0, tmpM                  []float64 // per-job scratch of residBound
+	cap0, capM                  []float64 // per job: exact job optimum at full capacities (mu = 0, bestMu)
+	opt, chosen                 []int     // search state per position
+	placed                      []int     // per job
+	lns                         []int     // jobs of an improvement step
+	served                      []bool    // per job, in the incumbent
+	adj                         []bool    // per server, false between improvement steps
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -184,16 +202,20 @@ type GangOracle struct {
 // mu >= 0 per (server, resource) decomposes by job: each component takes
 // its best channel at reduced values Value - mu_r·a_c, a job takes its
 // positive components (at least m_l of them, or none), so
-// L(mu) = mu·c + Σ_l max(0, best job value) bounds the optimum. Projected
-// subgradient steps (Polyak, towards the best feasible value) lower L;
-// after each a greedy rounding (jobs by decreasing relaxed value, each
-// component on its best fitting channel at reduced values, a job kept only
-// with >= m_l components and a positive value) gives a feasible placement.
-// GangAuto and GangExact then search depth first over the components of
-// the arrived jobs (channels by decreasing value, then "unplaced"),
-// pruning with the smaller of the capacity-free bound and the Lagrangian
-// bound at the best multipliers, both evaluated on the residual
-// capacities.
+// L(mu) = mu·c' + Σ_l max(0, best job value) bounds the optimum, with c'
+// = bipartite.FitLimit(c) (the capacity rule). Projected subgradient steps
+// (Polyak, towards the best feasible value) lower L; after each a greedy
+// rounding (jobs by decreasing relaxed value, each component on its best
+// fitting channel at reduced values, a job kept only with >= m_l
+// components and a positive value) gives a feasible placement. GangAuto
+// and GangExact then improve it by a large-neighbourhood search (a few
+// jobs freed and searched exactly, the rest fixed) and search depth first
+// over the components of the arrived jobs (channels by reduced value at
+// the best multipliers, then "unplaced"), pruning with the smaller of the
+// capacity-free bound and the Lagrangian bound at the best multipliers,
+// both evaluated on the residual capacities. Loads are float64 sums of
+// the placed demands, restored exactly on backtracking, and a component
+// fits when bipartite.Fits accepts its server's load with it.
 //
 // Errors wrap ErrDimension (nil p or Channels, a length that does not
 // match), ErrValue (a NaN, infinite or too large value) or ErrSettings; dst
@@ -247,7 +269,8 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	m := ch.model
 	RK := m.NumServers() * m.K()
 	C, J, N := m.NumComponents(), m.NumJobs(), ch.Len()
-	o.mu, o.bestMu, o.use, o.resid, o.capv = growF(o.mu, RK), growF(o.bestMu, RK), growF(o.use, RK), growF(o.resid, RK), growF(o.capv, RK)
+	o.mu, o.bestMu, o.use, o.load, o.capv = growF(o.mu, RK), growF(o.bestMu, RK), growF(o.use, RK), growF(o.load, RK), growF(o.capv, RK)
+	o.save = growF(o.save, C*m.K())
 	o.w, o.perm = growF(o.w, N), growI(o.perm, N)
 	o.bw0, o.bwM, o.bw, o.bch, o.bch0, o.inc = growF(o.bw0, C), growF(o.bwM, C), growF(o.bw, C), growI(o.bch, C), growI(o.bch0, C), growI(o.inc, C)
 	o.seq, o.remIncl, o.opt, o.chosen = growI(o.seq, C), growI(o.remIncl, C), growI(o.opt, C), growI(o.chosen, C)
@@ -256,6 +279,16 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	o.cap0, o.capM = growF(o.cap0, J), growF(o.capM, J)
 	o.idx = growI(o.idx, max(C, J))
 	o.jobs, o.phi, o.phi0, o.placed = growI(o.jobs, J), growF(o.phi, J), growF(o.phi0, J), growI(o.placed, J)
+	o.lns = growI(o.lns, J)
+	if R := m.NumServers(); cap(o.adj) < R {
+		o.adj = make([]bool, R)
+	} else {
+		o.adj = o.adj[:R]
+	}
+	if cap(o.served) < J {
+		o.served = make([]bool, J)
+	}
+	o.served = o.served[:J]
 }
 
 // roundEvery is the period, in subgradient iterations, of the rounding
@@ -266,24 +299,14 @@ const roundEvery = 4
 // AutoSearchComponents bounds the components of the arrived jobs for
 // which GangAuto runs its branch and bound: beyond it a node costs
 // O(their channels) and a budgeted search rarely improves on the rounding,
-// so GangAuto returns the rounding and its certified gap.
+// so GangAuto spends its budget on the improvement phase (whose nodes
+// scan only the freed jobs' channels) and returns its certified gap.
 const AutoSearchComponents = 128
 
 // MaxGangSearchWork bounds the channel scans of one branch and bound
 // (nodes × the arrived jobs' channels, 2^32): the node budget is cut to
 // fit it.
 const MaxGangSearchWork = 1 << 32
-
-func (s *gangSolve) activeChannels() int {
-	n := 0
-	for _, l := range s.active {
-		lo, hi := s.ch.model.Components(l)
-		a, _ := s.ch.Range(lo)
-		_, b := s.ch.Range(hi - 1)
-		n += b - a
-	}
-	return n
-}
 
 func (s *gangSolve) activeComponents() int {
 	n := 0
@@ -409,8 +432,13 @@ func (s *gangSolve) run() GangKnapsackResult {
 	o, m := s.o, s.ch.model
 	C := m.NumComponents()
 	capv := o.capv
+	// The capacity rule (bipartite.Fits): a load fits c when it is at most
+	// FitLimit(c). Fits are tested as load+a <= capv and every bound
+	// relaxes the capacities to capv, so bounds hold under the rule.
 	for r := 0; r < m.NumServers(); r++ {
-		copy(capv[r*s.K:(r+1)*s.K], m.Capacity(r))
+		for k, c := range m.Capacity(r) {
+			capv[r*s.K+k] = bipartite.FitLimit(c)
+		}
 	}
 	for c := range o.inc[:C] {
 		o.inc[c] = -1
@@ -445,6 +473,10 @@ func (s *gangSolve) run() GangKnapsackResult {
 	best := math.Inf(1)
 	theta, stall := 2.0, 0
 	iters := o.Settings.iterations()
+	// theta halves after stallMax iterations without a better bound: 4 at
+	// the default 48 iterations, more patience with more iterations (at
+	// 4 a long run stalls far above the LP bound, with theta vanishing).
+	stallMax := max(4, iters/40)
 	every := 1 // small problems: a rounding per iteration seeds the search
 	if s.activeComponents() > AutoSearchComponents {
 		every = roundEvery
@@ -460,7 +492,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 			best = L
 			copy(o.bestMu, o.mu)
 			stall = 0
-		} else if stall++; stall >= 4 {
+		} else if stall++; stall >= stallMax {
 			theta /= 2
 			stall = 0
 		}
@@ -485,13 +517,30 @@ func (s *gangSolve) run() GangKnapsackResult {
 	}
 	best = min(best, s.tighten(capv))
 	res.Bound = math.Max(best, s.incVal)
-	search := s.o.Settings.Method == GangExact ||
-		s.o.Settings.Method == GangAuto && s.activeComponents() <= AutoSearchComponents
-	if search && res.Bound-s.incVal > s.tol {
-		var done bool
-		res.Nodes, done = s.search(capv)
-		if done {
-			res.Bound = s.incVal
+	meth := s.o.Settings.Method
+	search := meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents
+	if meth != GangScalable && res.Bound-s.incVal > s.tol {
+		budget := s.o.Settings.nodes()
+		large := s.activeComponents() > AutoSearchComponents
+		lns, work := budget/4, int64(MaxGangSearchWork)
+		switch {
+		case !search:
+			lns = budget // GangAuto on a large problem: improvement only
+		case large:
+			// GangExact on a large problem: a full search rarely
+			// completes, and each node scans every channel, so the
+			// improvement phase gets most of the budget and the search
+			// a quarter of the work cap.
+			lns, work = budget-budget/4, MaxGangSearchWork/4
+		}
+		res.Nodes = s.improve(capv, lns)
+		if search && res.Bound-s.incVal > s.tol {
+			jobs := append(o.idx[:0], s.active...)
+			n, done := s.searchAll(capv, s.searchWork(jobs, budget-res.Nodes, work))
+			res.Nodes += n
+			if done {
+				res.Bound = s.incVal
+			}
 		}
 	}
 	res.Value = s.incVal
@@ -521,8 +570,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 // last relax (bw, bch, phi) and keeps it in inc if it beats incVal.
 func (s *gangSolve) round() {
 	o, m := s.o, s.ch.model
-	K := s.K
-	copy(o.resid, o.capv)
+	clear(o.load)
 	jobs := o.idx[:0]
 	jobs = append(jobs, s.active...)
 	// o.idx doubles as the job order; component orders use o.seq.
@@ -545,7 +593,7 @@ func (s *gangSolve) round() {
 			bi, bw := -1, math.Inf(-1)
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
-				if !s.ch.fits[i] || !fitsResid(o.resid, a, s.ch.Server(i), K) {
+				if !s.ch.fits[i] || !s.fitsAt(a, s.ch.Server(i)) {
 					continue
 				}
 				if w := s.reduced(o.mu, i, c); w > bw {
@@ -556,9 +604,7 @@ func (s *gangSolve) round() {
 				continue
 			}
 			r := s.ch.Server(bi)
-			for k, x := range a {
-				o.resid[r*K+k] -= x
-			}
+			s.place(c, r)
 			cur[c] = r
 			n++
 			jv += s.p.Value[bi]
@@ -567,11 +613,10 @@ func (s *gangSolve) round() {
 			val += jv
 			continue
 		}
-		for c := lo; c < hi; c++ { // undo
+		for j := len(comps) - 1; j >= 0; j-- { // undo, in reverse order of placement
+			c := comps[j]
 			if r := cur[c]; r >= 0 {
-				for k, x := range m.Demand(c) {
-					o.resid[r*K+k] += x
-				}
+				s.unplace(c, r)
 				cur[c] = -1
 			}
 		}
@@ -591,7 +636,6 @@ func (s *gangSolve) round() {
 // the value placed (0 if none).
 func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
 	o, m := s.o, s.ch.model
-	K := s.K
 	lo, hi := m.Components(l)
 	for c := lo; c < hi; c++ {
 		clo, chi := s.ch.Range(c)
@@ -618,22 +662,43 @@ func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
 			continue
 		}
 		r := s.ch.Server(i)
-		for k, x := range m.Demand(c) {
-			o.resid[r*K+k] -= x
-		}
+		s.place(c, r)
 		cur[c] = r
 	}
 	return v
 }
 
-func fitsResid(resid, a []float64, r, K int) bool {
-	rr := resid[r*K : (r+1)*K]
+// fitsAt reports whether demand a fits server r on top of its loads
+// o.load under the capacity rule: load+a <= bipartite.FitLimit(c) for
+// every resource, which is bipartite.Fits(load+a, c).
+func (s *gangSolve) fitsAt(a []float64, r int) bool {
+	K := s.K
+	ld, cv := s.o.load[r*K:(r+1)*K], s.o.capv[r*K:(r+1)*K]
 	for k, x := range a {
-		if x > rr[k] {
+		if !(ld[k]+x <= cv[k]) {
 			return false
 		}
 	}
 	return true
+}
+
+// place adds component c's demand to server r's loads, saving the loads
+// it had before in o.save; unplace restores them exactly. Components are
+// unplaced in the reverse order of their placement, so a load is always
+// the float64 sum of the demands placed on it in placement order, never
+// a sum minus a difference (the capacity rule of bipartite).
+func (s *gangSolve) place(c, r int) {
+	K := s.K
+	ld := s.o.load[r*K : (r+1)*K]
+	copy(s.o.save[c*K:(c+1)*K], ld)
+	for k, x := range s.ch.model.Demand(c) {
+		ld[k] += x
+	}
+}
+
+func (s *gangSolve) unplace(c, r int) {
+	K := s.K
+	copy(s.o.load[r*K:(r+1)*K], s.o.save[c*K:(c+1)*K])
 }
 
 // tighten evaluates the relaxation at the best multipliers (bw, bwM, phi,
@@ -659,7 +724,7 @@ func (s *gangSolve) tighten(capv []float64) float64 {
 			}
 		}
 	}
-	copy(o.resid, capv)
+	clear(o.load)
 	b0, bm := 0.0, dot(o.bestMu, capv)
 	for _, l := range s.active {
 		// A job whose components' best channels fit the capacities
@@ -681,11 +746,10 @@ func (s *gangSolve) tighten(capv []float64) float64 {
 }
 
 // bestFit reports whether every component of job l with a channel in bch
-// fits, together, on those channels' servers at the capacities in o.resid
+// fits, together, on those channels' servers on top of the loads o.load
 // (restored before returning).
 func (s *gangSolve) bestFit(l int, bch []int) bool {
-	o, m := s.o, s.ch.model
-	K := s.K
+	m := s.ch.model
 	lo, hi := m.Components(l)
 	ok := true
 	c := lo
@@ -694,33 +758,214 @@ func (s *gangSolve) bestFit(l int, bch []int) bool {
 			continue
 		}
 		r := s.ch.Server(bch[c])
-		for k, x := range m.Demand(c) {
-			o.resid[r*K+k] -= x
-			ok = ok && o.resid[r*K+k] >= 0
-		}
+		ok = s.fitsAt(m.Demand(c), r)
+		s.place(c, r)
 	}
 	for c--; c >= lo; c-- {
 		if bch[c] < 0 {
 			continue
 		}
-		r := s.ch.Server(bch[c])
-		for k, x := range m.Demand(c) {
-			o.resid[r*K+k] += x
-		}
+		s.unplace(c, s.ch.Server(bch[c]))
 	}
 	return ok
 }
 
-// search runs depth-first branch and bound from the incumbent, within the
-// node budget. It returns the nodes visited and whether the search
-// completed (the incumbent is then optimal).
-func (s *gangSolve) search(capv []float64) (int64, bool) {
+// searchAll runs the branch and bound over every active job from the
+// incumbent, within the node budget left after the improvement phase. It
+// returns the nodes visited and whether the search completed (the
+// incumbent is then optimal).
+func (s *gangSolve) searchAll(capv []float64, budget int64) (int64, bool) {
 	o, m := s.o, s.ch.model
-	K := s.K
-	muC := dot(o.bestMu, capv)
-	// Order: jobs by relaxed value at bestMu, components by value at mu=0.
-	jobs := o.idx[:0]
-	jobs = append(jobs, s.active...)
+	clear(o.load)
+	cur := o.chosen[:m.NumComponents()]
+	for c := range cur {
+		cur[c] = -1
+	}
+	jobs := append(o.idx[:0], s.active...)
+	return s.search(capv, jobs, 0, budget)
+}
+
+// Improvement (large neighbourhood search) parameters: a step frees the
+// components of lnsJobs jobs (an unserved job and served ones) and
+// searches them exactly within lnsNodes nodes, the rest fixed; the phase
+// stops after lnsFails steps in a row without improvement per active job,
+// or at its node budget.
+const (
+	lnsJobs  = 5
+	lnsNodes = 1 << 9
+	lnsFails = 2
+)
+
+// improve runs the improvement phase from the incumbent within budget
+// nodes and returns the nodes used. Each step picks a target job (the
+// unserved active jobs in turn by decreasing relaxed value, then any
+// active job), adds up to lnsJobs-1 other jobs drawn from a generator
+// seeded by the step (deterministic), fixes every other component at its
+// incumbent server and runs search on the freed jobs.
+func (s *gangSolve) improve(capv []float64, budget int64) int64 {
+	o, m := s.o, s.ch.model
+	A := len(s.active)
+	if A < 2 || budget <= 0 {
+		return 0
+	}
+	var used int64
+	fails, step := 0, 0
+	cur := o.chosen[:m.NumComponents()]
+	for used < budget && fails < lnsFails*A {
+		step++
+		// The incumbent's served jobs.
+		nserved := 0
+		for _, l := range s.active {
+			lo, hi := m.Components(l)
+			o.served[l] = false
+			for c := lo; c < hi; c++ {
+				if o.inc[c] >= 0 {
+					o.served[l] = true
+					nserved++
+					break
+				}
+			}
+		}
+		// Target: the unserved active jobs in turn, then any.
+		target := -1
+		if nu := A - nserved; nu > 0 {
+			k := (step - 1) % nu
+			for _, l := range s.active {
+				if !o.served[l] {
+					if k == 0 {
+						target = l
+						break
+					}
+					k--
+				}
+			}
+		} else {
+			target = s.active[(step-1)%A]
+		}
+		sub := append(o.lns[:0], target)
+		rng := splitMix(uint64(step)*0x9e3779b97f4a7c15 + uint64(A))
+		// First the jobs holding a server the target may use.
+		for _, r := range m.Graph().LeftNeighbors(target) {
+			o.adj[r] = true
+		}
+		cand := o.idx[:0]
+		for _, l := range s.active {
+			if l == target || !o.served[l] {
+				continue
+			}
+			lo, hi := m.Components(l)
+			for c := lo; c < hi; c++ {
+				if r := o.inc[c]; r >= 0 && o.adj[r] {
+					cand = append(cand, l)
+					break
+				}
+			}
+		}
+		for _, r := range m.Graph().LeftNeighbors(target) {
+			o.adj[r] = false
+		}
+		for len(cand) > 0 && len(sub) < min(lnsJobs, A) {
+			j := int(rng.next() % uint64(len(cand)))
+			sub = append(sub, cand[j])
+			cand[j] = cand[len(cand)-1]
+			cand = cand[:len(cand)-1]
+		}
+		for tries := 0; len(sub) < min(lnsJobs, A) && tries < 4*lnsJobs; tries++ {
+			l := s.active[int(rng.next()%uint64(A))]
+			if !containsInt(sub, l) {
+				sub = append(sub, l)
+			}
+		}
+		// Fix the others at the incumbent.
+		copy(cur, o.inc[:m.NumComponents()])
+		val0 := s.incVal
+		for _, l := range sub {
+			lo, hi := m.Components(l)
+			for c := lo; c < hi; c++ {
+				if r := cur[c]; r >= 0 {
+					i, _ := s.ch.Channel(c, r)
+					val0 -= s.p.Value[i]
+					cur[c] = -1
+				}
+			}
+		}
+		clear(o.load)
+		for c, r := range cur {
+			if r >= 0 {
+				s.place(c, r)
+			}
+		}
+		before := s.incVal
+		n, _ := s.search(capv, sub, val0, min(lnsNodes, budget-used))
+		used += n
+		if s.incVal > before {
+			fails = 0
+		} else {
+			fails++
+		}
+	}
+	return used
+}
+
+func containsInt(v []int, x int) bool {
+	for _, y := range v {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// splitMix is SplitMix64, the improvement phase's deterministic source of
+// choices (a Solve allocates nothing).
+type splitMix uint64
+
+func (p *splitMix) next() uint64 {
+	*p += 0x9e3779b97f4a7c15
+	z := uint64(*p)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// searchWork caps a search's node budget so that its total channel scans
+// (each node's bound scans the channels of the jobs searched) stay within
+// work (at most MaxGangSearchWork).
+func (s *gangSolve) searchWork(jobs []int, budget, work int64) int64 {
+	n := 0
+	for _, l := range jobs {
+		lo, hi := s.ch.model.Components(l)
+		a, _ := s.ch.Range(lo)
+		_, b := s.ch.Range(hi - 1)
+		n += b - a
+	}
+	if n > 0 {
+		budget = min(budget, max(1, work/int64(n)))
+	}
+	return budget
+}
+
+// search runs depth-first branch and bound over the components of jobs
+// (reordered in place), the other components fixed: o.chosen holds their
+// servers (-1 for the components of jobs), o.load their loads and val0
+// their value. An improvement of s.incVal is copied, whole, into o.inc.
+// It returns the nodes visited and whether the search completed.
+//
+// Order: jobs by relaxed value at the best multipliers, components by
+// their best reduced value, channels by reduced value (the congestion the
+// multipliers price), then "unplaced". Bounds: the capacity-free bound
+// and the Lagrangian bound at the best multipliers on the capacities the
+// fixed components leave (mu·(capv - load0) + reduced values), then the
+// same two on the residual capacities (residBound).
+func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int64) (int64, bool) {
+	o, m := s.o, s.ch.model
+	muC := val0
+	for i, mu := range o.bestMu {
+		muC += mu * (capv[i] - o.load[i])
+	}
+	for _, l := range jobs {
+		o.placed[l] = 0
+	}
 	sortIdxDesc(jobs, o.phi)
 	n := 0
 	for _, l := range jobs {
@@ -729,7 +974,7 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		for j := range seq {
 			seq[j] = lo + j
 		}
-		sortIdxDesc(seq, o.bw0)
+		sortIdxDesc(seq, o.bwM)
 		for j, c := range seq {
 			o.remIncl[n+j] = hi - lo - j
 			clo, chi := s.ch.Range(c)
@@ -737,7 +982,7 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 			for i := range perm {
 				perm[i] = clo + i
 			}
-			sortIdxDesc(perm, s.p.Value)
+			sortIdxDesc(perm, o.w)
 		}
 		n += hi - lo
 	}
@@ -757,22 +1002,9 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		inM += max(0, o.bwM[c])
 		o.suf0[d], o.sufM[d] = jobEnd0+in0, jobEndM+inM
 	}
-	copy(o.resid, capv)
-	for _, l := range s.active {
-		o.placed[l] = 0
-	}
 	cur := o.chosen[:m.NumComponents()]
-	for c := range cur {
-		cur[c] = -1
-	}
-	budget := o.Settings.nodes()
-	// Each node's bound scans the remaining channels: cap the total work
-	// too, so that a large problem cannot turn the node budget into hours.
-	if nch := int64(s.activeChannels()); nch > 0 {
-		budget = min(budget, max(1, MaxGangSearchWork/nch))
-	}
 	var nodes int64
-	val, red := 0.0, 0.0
+	val, red := val0, 0.0
 	d, enter := 0, true
 	for d >= 0 {
 		if enter {
@@ -804,9 +1036,7 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 		if r := cur[c]; r >= 0 { // undo the previous choice at depth d
 			i := o.opt[d] - 1
 			i = o.perm[s.ch.off[c]+i]
-			for k, x := range m.Demand(c) {
-				o.resid[r*K+k] += x
-			}
+			s.unplace(c, r)
 			val -= s.p.Value[i]
 			red -= o.w[i]
 			o.placed[l]--
@@ -834,12 +1064,10 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 			i := o.perm[clo+j]
 			r := s.ch.Server(i)
 			a := m.Demand(c)
-			if !s.ch.fits[i] || !fitsResid(o.resid, a, r, K) {
+			if !s.ch.fits[i] || !s.fitsAt(a, r) {
 				continue
 			}
-			for k, x := range a {
-				o.resid[r*K+k] -= x
-			}
+			s.place(c, r)
 			val += s.p.Value[i]
 			red += o.w[i]
 			o.placed[l]++
@@ -866,7 +1094,6 @@ func (s *gangSolve) search(capv []float64) (int64, bool) {
 // (bm after adding mu·residual, accounted for by the caller through red).
 func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 	o, m := s.o, s.ch.model
-	K := s.K
 	n := len(seq)
 	for d < n {
 		l := m.Job(seq[d])
@@ -879,7 +1106,7 @@ func (s *gangSolve) residBound(seq []int, d int) (b0, bm float64) {
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
 				v, w := s.p.Value[i], o.w[i]
-				if !s.ch.fits[i] || (v <= best0 && w <= bestM) || !fitsResid(o.resid, a, s.ch.Server(i), K) {
+				if !s.ch.fits[i] || (v <= best0 && w <= bestM) || !s.fitsAt(a, s.ch.Server(i)) {
 					continue
 				}
 				best0, bestM = max(best0, v), max(bestM, w)
@@ -917,7 +1144,7 @@ const (
 )
 
 // jobExact returns the best value of job l on its own at the full
-// capacities (o.resid must hold them; it is restored): at least m_l
+// capacities (o.load must be zero; it is restored): at least m_l
 // components placed, each on one fitting channel, with the servers'
 // capacities shared by the job's components, or nothing (0). Values are
 // reduced at bestMu if reduced, else the channel values. It returns +Inf
@@ -935,7 +1162,7 @@ func (s *gangSolve) jobExact(l int, reduced bool) float64 {
 }
 
 // jobSearch is the state of the exhaustive search of one job on the
-// residual capacities o.resid (restored after the search): the best value
+// loads o.load (restored after the search): the best value
 // of at least m_l components, each on a fitting channel, or floor.
 type jobSearch struct {
 	s            *gangSolve
@@ -989,22 +1216,17 @@ func (js *jobSearch) rec(c, n int, v float64) bool {
 		return true
 	}
 	s := js.s
-	o, K := s.o, s.K
 	a := s.ch.model.Demand(c)
 	clo, chi := s.ch.Range(c)
 	for i := clo; i < chi; i++ {
 		r := s.ch.Server(i)
-		if !s.ch.fits[i] || !fitsResid(o.resid, a, r, K) {
+		if !s.ch.fits[i] || !s.fitsAt(a, r) {
 			continue
 		}
-		for k, x := range a {
-			o.resid[r*K+k] -= x
-		}
+		s.place(c, r)
 		js.pick[c-js.lo] = i
 		ok := js.rec(c+1, n+1, v+js.val[i])
-		for k, x := range a {
-			o.resid[r*K+k] += x
-		}
+		s.unplace(c, r)
 		if !ok {
 			return false
 		}

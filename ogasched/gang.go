@@ -193,7 +193,8 @@ type GangPolicy struct {
 	// Scratch of the rounding, sized once.
 	xc     []float64 // component arrivals
 	server []int     // the placement returned
-	resid  []float64 // residual capacities, r*K+k
+	load   []float64 // loads, r*K+k (bipartite's capacity arithmetic)
+	save   []float64 // per component c: its server's loads before c was placed
 	keys   []gangKey // arrived jobs in rounding order
 	value  []float64 // v(c, r) per relaxation edge (c, r): the component's reward there
 	model  string
@@ -245,7 +246,8 @@ func newGang(model *bipartite.GangModel, s GangSettings, relax *Problem, inner *
 		m: model, set: s, relax: relax, inner: inner,
 		xc:     make([]float64, model.NumComponents()),
 		server: make([]int, model.NumComponents()),
-		resid:  make([]float64, model.NumServers()*model.K()),
+		load:   make([]float64, model.NumServers()*model.K()),
+		save:   make([]float64, model.NumComponents()*model.K()),
 		keys:   make([]gangKey, 0, model.NumJobs()),
 		value:  make([]float64, relax.Graph.NumEdges()),
 	}
@@ -370,9 +372,7 @@ func (o *GangPolicy) round(t int, x, y []float64) {
 	for i := range o.server {
 		o.server[i] = -1
 	}
-	for r := 0; r < m.NumServers(); r++ {
-		copy(o.resid[r*K:(r+1)*K], m.Capacity(r))
-	}
+	clear(o.load)
 	// Order the arrived jobs by how fully the relaxation places them: the
 	// mean over components of max_r phi_{c,r}; ties by a seeded hash.
 	o.keys = o.keys[:0]
@@ -419,7 +419,7 @@ func (o *GangPolicy) placeJob(l int, y []float64) {
 		es, rs := rg.LeftEdges(c), rg.LeftNeighbors(c)
 		for i, e := range es {
 			r := rs[i]
-			if !fitsResid(a, o.resid[r*K:(r+1)*K], m.Capacity(r)) {
+			if !bipartite.FitsAdd(o.load[r*K:(r+1)*K], a, m.Capacity(r)) {
 				continue
 			}
 			f := fraction(a, y[e*K:(e+1)*K])
@@ -431,9 +431,10 @@ func (o *GangPolicy) placeJob(l int, y []float64) {
 			continue
 		}
 		o.server[c] = bestR
-		res := o.resid[bestR*K : (bestR+1)*K]
+		ld := o.load[bestR*K : (bestR+1)*K]
+		copy(o.save[c*K:(c+1)*K], ld)
 		for k, ak := range a {
-			res[k] -= ak
+			ld[k] += ak
 		}
 		placed++
 	}
@@ -444,26 +445,10 @@ func (o *GangPolicy) placeJob(l int, y []float64) {
 	if placed >= need {
 		return
 	}
-	for c := lo; c < hi; c++ { // roll back: no capacity is held for it
+	for c := hi - 1; c >= lo; c-- { // roll back, restoring the loads exactly: no capacity is held for it
 		if r := o.server[c]; r >= 0 {
-			res := o.resid[r*K : (r+1)*K]
-			for k, ak := range m.Demand(c) {
-				res[k] += ak
-			}
+			copy(o.load[r*K:(r+1)*K], o.save[c*K:(c+1)*K])
 			o.server[c] = -1
 		}
 	}
-}
-
-// fitsResid reports a[k] <= res[k] for every k, up to 1e-12 of the
-// capacity capa[k] (the residual is capacity minus a sum of demands, whose
-// rounding could otherwise refuse a component that fills a server
-// exactly). The tolerance is far below GangModel.Check's (1e-9).
-func fitsResid(a, res, capa []float64) bool {
-	for k, ak := range a {
-		if ak > res[k]+1e-12*(1+capa[k]) {
-			return false
-		}
-	}
-	return true
 }

@@ -121,10 +121,7 @@ func TestGangRoundingExactOnIntegralPoints(t *testing.T) {
 		K := m.K()
 		rng := rand.New(rand.NewPCG(seed, 5))
 		// A feasible integral placement: first fit in a random server order.
-		resid := make([]float64, m.NumServers()*K)
-		for r := 0; r < m.NumServers(); r++ {
-			copy(resid[r*K:], m.Capacity(r))
-		}
+		load := make([]float64, m.NumServers()*K)
 		want := slices.Repeat([]int{-1}, m.NumComponents())
 		for l := 0; l < m.NumJobs(); l++ {
 			lo, hi := m.Components(l)
@@ -134,9 +131,9 @@ func TestGangRoundingExactOnIntegralPoints(t *testing.T) {
 			for c := lo; c < hi && ok; c++ {
 				ok = false
 				for _, r := range rs {
-					if fitsResid(m.Demand(c), resid[r*K:(r+1)*K], m.Capacity(r)) {
+					if bipartite.FitsAdd(load[r*K:(r+1)*K], m.Demand(c), m.Capacity(r)) {
 						for k, a := range m.Demand(c) {
-							resid[r*K+k] -= a
+							load[r*K+k] += a
 						}
 						want[c], ok = r, true
 						break
@@ -147,7 +144,7 @@ func TestGangRoundingExactOnIntegralPoints(t *testing.T) {
 				for c := lo; c < hi; c++ {
 					if r := want[c]; r >= 0 {
 						for k, a := range m.Demand(c) {
-							resid[r*K+k] += a
+							load[r*K+k] -= a
 						}
 						want[c] = -1
 					}

@@ -1,0 +1,102 @@
+package esdp_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/msched/msched/esdp"
+	"github.com/msched/msched/trace"
+)
+
+// dlrmSlots returns the gang knapsacks of the DLRM trace at its size, as
+// trace.DLRMGangInstance maps it with its defaults (156 apps, up to 8
+// components each, 1 223 in all; 32 CN + 16 HN servers; K = 6; every app
+// on every server: 58 704 channels): the median slot (by the number of
+// apps arriving, among the slots with an arrival: 8 apps), the busiest
+// (39 apps) and every app arrived. Values are uniform in [0.1, 1], seeded
+// (the trace has no rewards), as in scripts/gangbench. It skips when the
+// trace is absent.
+func dlrmSlots(b *testing.B) (names []string, ps []*esdp.GangKnapsack) {
+	dir, err := trace.DefaultDLRMDir()
+	if err != nil {
+		b.Skipf("DLRM trace not found: %v", err)
+	}
+	tr, err := trace.LoadDLRM(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	g, err := trace.DLRMGangInstance(tr, trace.DLRMGangOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ch, err := esdp.NewGangChannels(g.Model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(29, 2025))
+	val := make([]float64, ch.Len())
+	for i := range val {
+		val[i] = 0.1 + 0.9*rng.Float64()
+	}
+	type slot struct{ t, n int }
+	var slots []slot
+	for t, x := range g.Arrivals {
+		n := 0
+		for _, v := range x {
+			if v > 0 {
+				n++
+			}
+		}
+		if n > 0 {
+			slots = append(slots, slot{t, n})
+		}
+	}
+	slices.SortStableFunc(slots, func(a, b slot) int { return a.n - b.n })
+	arr := func(t int) []bool {
+		a := make([]bool, g.Model.NumJobs())
+		for l, v := range g.Arrivals[t] {
+			a[l] = v > 0
+		}
+		return a
+	}
+	return []string{"median", "busiest", "all"}, []*esdp.GangKnapsack{
+		{Channels: ch, Value: val, Arrived: arr(slots[len(slots)/2].t)},
+		{Channels: ch, Value: val, Arrived: arr(slots[len(slots)-1].t)},
+		{Channels: ch, Value: val}, // every app
+	}
+}
+
+// BenchmarkGangOracleDLRM measures one gang knapsack of the DLRM trace at
+// its size (dlrmSlots), per slot and method; relgap is the certified gap
+// over the value. GangExact runs at most 2^12 nodes here (its default
+// 2^20 takes tens of seconds with every app arrived): see
+// scripts/gangbench for the defaults against HiGHS.
+func BenchmarkGangOracleDLRM(b *testing.B) {
+	names, ps := dlrmSlots(b)
+	for i, p := range ps {
+		x := make([]int, p.Channels.Model().NumComponents())
+		for _, set := range []esdp.GangOracleSettings{
+			{Method: esdp.GangScalable},
+			{Method: esdp.GangAuto},
+			{Method: esdp.GangExact, MaxNodes: 1 << 12},
+		} {
+			b.Run("slot="+names[i]+"/"+set.Method.String(), func(b *testing.B) {
+				o := esdp.GangOracle{Settings: set}
+				r, err := o.Solve(x, p) // warm the buffers
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if r, err = o.Solve(x, p); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(r.Gap/r.Value, "relgap")
+				b.ReportMetric(r.Value, "value")
+				b.ReportMetric(float64(r.Nodes), "nodes")
+			})
+		}
+	}
+}

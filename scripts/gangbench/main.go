@@ -1,0 +1,277 @@
+// Command gangbench writes the gang knapsack instances of the HiGHS
+// comparison (issue 29) as JSON, solves them with the msched gang oracle
+// (esdp.GangOracle, each mode) and records times, values and certified
+// bounds, for scripts/gang_highs.py to compare with HiGHS on the same
+// instances:
+//
+//	go run ./scripts/gangbench -out /tmp/gangbench
+//	/usr/bin/python3 scripts/gang_highs.py /tmp/gangbench
+//
+// Instances: 10 medium random instances (esdp.GenerateGang with 16 job
+// types, DefaultGangConfig otherwise: 40 servers, K = 3, 2-4 components,
+// arrival probability 0.9; channel values uniform in [0, 1]) and three
+// slots of the DLRM trace as trace.DLRMGangInstance maps it with its
+// defaults (156 apps, up to 8 components each, 32 CN + 16 HN servers,
+// K = 6): the median slot (by the number of apps arriving, among the slots
+// with an arrival), the busiest slot, and every app arrived. The trace
+// has no rewards: channel values are uniform in [0.1, 1] (the ESDP papers'
+// range of means), seeded. The trace folder is found by
+// trace.DefaultDLRMDir ($MSCHED_DLRM_TRACE); without it only the medium
+// instances are written.
+//
+// Not part of the msched API; not run by CI.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/msched/msched/bipartite"
+	"github.com/msched/msched/esdp"
+	"github.com/msched/msched/trace"
+)
+
+// instance is the JSON schema read by scripts/gang_highs.py.
+type instance struct {
+	Name    string               `json:"name"`
+	Model   *bipartite.GangModel `json:"model"`
+	Arrived []bool               `json:"arrived"`
+	// Channel i is component Comp[i] on server Server[i] with value
+	// Value[i]; Fits[i] says whether the component fits the server alone.
+	Comp   []int     `json:"comp"`
+	Server []int     `json:"server"`
+	Fits   []bool    `json:"fits"`
+	Value  []float64 `json:"value"`
+	// CapacityTol is bipartite.CapacityTol: a load fits c when it is at
+	// most c + CapacityTol*c.
+	CapacityTol float64 `json:"capacity_tol"`
+}
+
+type result struct {
+	Name    string  `json:"name"`
+	Mode    string  `json:"mode"`
+	Seconds float64 `json:"seconds"` // median of the runs
+	Value   float64 `json:"value"`
+	Bound   float64 `json:"bound"`
+	Status  string  `json:"status"`
+	Nodes   int64   `json:"nodes"`
+	Served  int     `json:"served"`
+	Jobs    int     `json:"jobs"` // arrived jobs
+	Comps   int     `json:"components"`
+	Chans   int     `json:"channels"`
+}
+
+func main() {
+	out := flag.String("out", "gangbench", "output folder")
+	runs := flag.Int("runs", 3, "runs per instance and mode (the median time is kept)")
+	modes := flag.String("modes", "auto,exact,scalable", "oracle modes")
+	nodes := flag.Int64("nodes", 0, "MaxNodes of the oracle (0: each mode's default)")
+	only := flag.String("only", "", "solve only the instance of this name")
+	iters := flag.Int("iters", 0, "Iterations of the oracle (0: the default)")
+	flag.Parse()
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	ins, err := instances()
+	if err != nil {
+		log.Fatal(err)
+	}
+	var res []result
+	for _, in := range ins {
+		if *only != "" && in.name != *only {
+			continue
+		}
+		if err := write(*out, in); err != nil {
+			log.Fatal(err)
+		}
+		for _, name := range splitModes(*modes) {
+			meth := map[string]esdp.GangMethod{"auto": esdp.GangAuto, "exact": esdp.GangExact, "scalable": esdp.GangScalable}[name]
+			r, err := solve(in, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters}, *runs)
+			if err != nil {
+				log.Fatal(err)
+			}
+			r.Mode = name
+			res = append(res, r)
+			fmt.Printf("%-16s %-8s %10.4f s  value %12.4f  bound %12.4f  gap %7.3f%%  %-9s nodes %d\n",
+				r.Name, r.Mode, r.Seconds, r.Value, r.Bound, 100*(r.Bound-r.Value)/max(r.Value, 1e-12), r.Status, r.Nodes)
+		}
+	}
+	b, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*out, "msched.json"), b, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func splitModes(s string) []string {
+	var out []string
+	cur := ""
+	for _, c := range s + "," {
+		if c == ',' {
+			if cur != "" {
+				out = append(out, cur)
+			}
+			cur = ""
+			continue
+		}
+		cur += string(c)
+	}
+	return out
+}
+
+type named struct {
+	name string
+	p    *esdp.GangKnapsack
+}
+
+func instances() ([]named, error) {
+	var out []named
+	cfg := esdp.DefaultGangConfig()
+	cfg.Jobs = 16
+	for i := range 10 {
+		rng := rand.New(rand.NewPCG(uint64(i), 29))
+		in, err := esdp.GenerateGang(cfg, rng)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := in.Channels()
+		if err != nil {
+			return nil, err
+		}
+		p := &esdp.GangKnapsack{Channels: ch, Value: make([]float64, ch.Len()), Arrived: make([]bool, in.Model.NumJobs())}
+		for i := range p.Value {
+			p.Value[i] = rng.Float64()
+		}
+		for l := range p.Arrived {
+			p.Arrived[l] = rng.Float64() < cfg.ArrivalProb
+		}
+		out = append(out, named{fmt.Sprintf("medium-%d", i), p})
+	}
+	dir, err := trace.DefaultDLRMDir()
+	if err != nil {
+		log.Printf("no DLRM trace (%v): medium instances only", err)
+		return out, nil
+	}
+	tr, err := trace.LoadDLRM(dir)
+	if err != nil {
+		return nil, err
+	}
+	g, err := trace.DLRMGangInstance(tr, trace.DLRMGangOptions{})
+	if err != nil {
+		return nil, err
+	}
+	ch, err := esdp.NewGangChannels(g.Model)
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(29, 2025))
+	val := make([]float64, ch.Len())
+	for i := range val {
+		val[i] = 0.1 + 0.9*rng.Float64()
+	}
+	type slot struct{ t, n int }
+	var slots []slot
+	for t, x := range g.Arrivals {
+		n := 0
+		for _, v := range x {
+			if v > 0 {
+				n++
+			}
+		}
+		if n > 0 {
+			slots = append(slots, slot{t, n})
+		}
+	}
+	slices.SortStableFunc(slots, func(a, b slot) int { return a.n - b.n })
+	arr := func(t int) []bool {
+		a := make([]bool, g.Model.NumJobs())
+		for l, v := range g.Arrivals[t] {
+			a[l] = v > 0
+		}
+		return a
+	}
+	med, busy := slots[len(slots)/2], slots[len(slots)-1]
+	all := make([]bool, g.Model.NumJobs())
+	for l := range all {
+		all[l] = true
+	}
+	log.Printf("DLRM: %d slots with arrivals; median slot %d (%d apps), busiest slot %d (%d apps), %d apps in all",
+		len(slots), med.t, med.n, busy.t, busy.n, len(all))
+	out = append(out,
+		named{"dlrm-median", &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: arr(med.t)}},
+		named{"dlrm-busiest", &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: arr(busy.t)}},
+		named{"dlrm-all", &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: all}})
+	return out, nil
+}
+
+func write(dir string, in named) error {
+	ch := in.p.Channels
+	js := instance{Name: in.name, Model: ch.Model(), Arrived: in.p.Arrived, Value: in.p.Value, CapacityTol: bipartite.CapacityTol}
+	if js.Arrived == nil {
+		js.Arrived = make([]bool, ch.Model().NumJobs())
+		for l := range js.Arrived {
+			js.Arrived[l] = true
+		}
+	}
+	for i := range ch.Len() {
+		js.Comp = append(js.Comp, ch.Component(i))
+		js.Server = append(js.Server, ch.Server(i))
+		js.Fits = append(js.Fits, ch.Fits(i))
+	}
+	b, err := json.Marshal(js)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, in.name+".json"), b, 0o644)
+}
+
+func solve(in named, set esdp.GangOracleSettings, runs int) (result, error) {
+	o := esdp.GangOracle{Settings: set}
+	m := in.p.Channels.Model()
+	x := make([]int, m.NumComponents())
+	var times []float64
+	var r esdp.GangKnapsackResult
+	for range max(1, runs) {
+		t0 := time.Now()
+		var err error
+		r, err = o.Solve(x, in.p)
+		times = append(times, time.Since(t0).Seconds())
+		if err != nil {
+			return result{}, err
+		}
+	}
+	arrived := in.p.Arrived
+	if arrived == nil {
+		arrived = make([]bool, m.NumJobs())
+		for l := range arrived {
+			arrived[l] = true
+		}
+	}
+	chk, err := m.Check(arrived, x)
+	if err != nil {
+		return result{}, err
+	}
+	if chk.Violations > 0 {
+		return result{}, fmt.Errorf("%s: infeasible placement: %s", in.name, chk.First)
+	}
+	slices.Sort(times)
+	jobs, comps := 0, 0
+	for l, a := range arrived {
+		if a {
+			jobs++
+			lo, hi := m.Components(l)
+			comps += hi - lo
+		}
+	}
+	return result{Name: in.name, Seconds: times[len(times)/2], Value: r.Value, Bound: r.Bound, Status: r.Status.String(),
+		Nodes: r.Nodes, Served: r.Served, Jobs: jobs, Comps: comps, Chans: in.p.Channels.Len()}, nil
+}
