@@ -66,6 +66,10 @@ const (
 //   - each line's colour, dash and width come from its name (see
 //     [StyleFor]), so a policy looks the same in every figure; the papers'
 //     algorithms are solid, black and thicker, and drawn on top;
+//   - a line that lies on another line over nearly all its length (OCORP+
+//     with a small switching cost on OCORP) is drawn above every other
+//     line, thinner, with hollow markers of a shape of its own at a few of
+//     its points, which its legend entry shows too, so no line is hidden;
 //   - NaN and ±Inf points are left out, leaving a gap in the line.
 //
 // A Plot is not safe for concurrent use; distinct Plots are. Saving the
@@ -301,6 +305,26 @@ type line struct {
 	dropped int           // values <= 0 left out of a log axis
 	boxes   bool          // runs are the closed outlines of filled bars
 	ref     bool          // a Reference
+	glyph   int           // 1 + index into coincideGlyphs: a line on another line (see markCoincident)
+	marks   plotter.XYs   // where a marked line's glyphs go
+}
+
+// layer is the pass in which build draws l: baselines and references
+// first, then the paper's algorithm, then the lines that coincide with
+// another line, so that nothing hides them.
+func (l line) layer() int {
+	switch {
+	case l.glyph > 0:
+		return 2
+	case l.primary:
+		return 1
+	}
+	return 0
+}
+
+// glyphStyle is the style of a marked line's markers.
+func (l line) glyphStyle() draw.GlyphStyle {
+	return draw.GlyphStyle{Color: l.style.Color, Radius: vg.Points(4), Shape: coincideGlyphs[l.glyph-1]}
 }
 
 // check returns the errors of the series and sizes, each naming its series.
@@ -512,10 +536,12 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 		}
 		return p, &leg, ls, logY, nil
 	}
-	// Baselines and references first, the papers' algorithms on top.
-	for _, top := range []bool{false, true} {
+	// Baselines and references first, the papers' algorithms on top, and
+	// on top of them the lines that coincide with another line.
+	markCoincident(ls)
+	for layer := range 3 {
 		for _, l := range ls {
-			if l.primary != top {
+			if l.layer() != layer {
 				continue
 			}
 			for _, r := range l.runs {
@@ -542,6 +568,14 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 					s.GlyphStyle = draw.GlyphStyle{Color: l.style.Color, Radius: l.style.Width + vg.Points(1), Shape: draw.CircleGlyph{}}
 					p.Add(s)
 				}
+			}
+			if l.glyph > 0 && len(l.marks) > 0 {
+				s, err := plotter.NewScatter(l.marks)
+				if err != nil {
+					return nil, nil, nil, false, err
+				}
+				s.GlyphStyle = l.glyphStyle()
+				p.Add(s)
 			}
 		}
 	}
@@ -571,6 +605,10 @@ func (pl *Plot) build() (*plot.Plot, *plot.Legend, []line, bool, error) {
 		p.Y.Min, p.Y.Max = lo, hi
 	}
 	for _, l := range ls {
+		if l.glyph > 0 {
+			leg.Add(l.name, &plotter.Line{LineStyle: l.style}, &plotter.Scatter{GlyphStyle: l.glyphStyle()})
+			continue
+		}
 		leg.Add(l.name, &plotter.Line{LineStyle: l.style})
 	}
 	if dropped := droppedTotal(ls); dropped > 0 {

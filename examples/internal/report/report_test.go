@@ -759,3 +759,102 @@ func TestPaperAlgorithmBlackWithoutOCORP(t *testing.T) {
 	require.Empty(t, ls[0].style.Dashes)
 	require.NotEmpty(t, ls[1].style.Dashes)
 }
+
+// TestCoincidingLinesVisible: OCORP+ with a small switching cost lies on
+// OCORP (the OCORP example's flowtime figure hid both OCORP+ lines under
+// the thick black one). Each line that lies on another gets a marker
+// shape of its own, on points of its own data, staggered from the other's,
+// a width under the algorithm's, and is drawn above it; OCORP stays the
+// one thick black line; lines that part (SRF) or lie apart (SRPT) and the
+// bound are left as they were; and each coinciding line shows in the PNG.
+func TestCoincidingLinesVisible(t *testing.T) {
+	const n = 1000
+	wave := func(scale float64) plotter.XYs {
+		pts := make(plotter.XYs, n)
+		for i := range pts {
+			x := float64(i + 1)
+			pts[i] = plotter.XY{X: x, Y: scale * (x + 50*math.Sin(x/40))}
+		}
+		return pts
+	}
+	ocorp := wave(1)
+	parts := wave(1)
+	for i := n / 2; i < n; i++ {
+		parts[i].Y *= 0.7 // apart for the second half
+	}
+	pl := NewPlot("", "t", "flowtime").
+		Reference("lower bound", wave(0.4)).
+		Line("OCORP", ocorp).
+		Line("OCORP+(a=10)", wave(1.003)).
+		Line("OCORP+(a=100)", wave(0.998)).
+		Line("SRPT", wave(0.6)).
+		Line("SRF", parts)
+	_, _, ls, _, err := pl.build()
+	require.NoError(t, err)
+	byName := map[string]line{}
+	for _, l := range ls {
+		byName[l.name] = l
+	}
+	require.True(t, byName["OCORP"].primary)
+	require.Zero(t, byName["OCORP"].glyph)
+	require.Equal(t, vg.Points(primaryWidth), byName["OCORP"].style.Width)
+	for _, name := range []string{"lower bound", "SRPT", "SRF"} {
+		require.Zero(t, byName[name].glyph, name)
+		require.Zero(t, byName[name].layer(), name)
+	}
+	a, b := byName["OCORP+(a=10)"], byName["OCORP+(a=100)"]
+	require.Positive(t, a.glyph)
+	require.Positive(t, b.glyph)
+	require.NotEqual(t, a.glyph, b.glyph, "each coinciding line its own marker shape")
+	for _, l := range []line{a, b} {
+		require.Greater(t, l.layer(), byName["OCORP"].layer(), "%s drawn above OCORP", l.name)
+		require.Less(t, l.style.Width, byName["OCORP"].style.Width, l.name)
+		require.NotEqual(t, color.Color(black), l.style.Color, l.name)
+		require.Len(t, l.marks, coincideMarkers, l.name)
+		own := map[plotter.XY]bool{}
+		for _, r := range l.runs {
+			for _, p := range r {
+				own[p] = true
+			}
+		}
+		for _, m := range l.marks {
+			require.True(t, own[m], "%s: marker %v is not one of its points", l.name, m)
+		}
+	}
+	for k := range a.marks {
+		require.Greater(t, math.Abs(a.marks[k].X-b.marks[k].X), float64(n)/coincideMarkers/4, "markers staggered")
+	}
+	// In the PNG each coinciding line's colour shows.
+	img, _ := render(t, pl)
+	for _, l := range []line{a, b} {
+		cr, cg, cb, _ := l.style.Color.RGBA()
+		seen := 0
+		bounds := img.Bounds()
+		for y := bounds.Min.Y; y < bounds.Max.Y; y++ {
+			for x := bounds.Min.X; x < bounds.Max.X; x++ {
+				r, g, bl, _ := img.At(x, y).RGBA()
+				d := math.Abs(float64(r)-float64(cr)) + math.Abs(float64(g)-float64(cg)) + math.Abs(float64(bl)-float64(cb))
+				if d < 3*0x1000 {
+					seen++
+				}
+			}
+		}
+		require.Greater(t, seen, 200, "%s: %d pixels of its colour", l.name, seen)
+	}
+}
+
+// TestUnder: the coincidence test reads the other line between its
+// points and ignores x outside it.
+func TestUnder(t *testing.T) {
+	a := []plotter.XYs{{{X: 1, Y: 1}, {X: 3, Y: 3}}}
+	y, ok := yAt(a, 2)
+	require.True(t, ok)
+	require.InDelta(t, 2, y, 1e-12)
+	_, ok = yAt(a, 4)
+	require.False(t, ok)
+	b := []plotter.XYs{{{X: 1, Y: 1.01}, {X: 2, Y: 2.01}, {X: 3, Y: 3.01}}}
+	require.True(t, under(b, a, 0.02))
+	require.False(t, under(b, a, 0.001))
+	require.False(t, under([]plotter.XYs{{{X: 5, Y: 5}}}, a, 1))
+	require.False(t, increasing([]plotter.XYs{{{X: 2}, {X: 1}}}))
+}
