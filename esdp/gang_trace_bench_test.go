@@ -26,7 +26,7 @@ func dlrmSlots(b *testing.B) (names []string, ps []*esdp.GangKnapsack) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := trace.DLRMGangInstance(tr, trace.DLRMGangOptions{})
+	g, err := trace.DLRMGangInstance(tr, trace.DLRMGangSettings{})
 	if err != nil {
 		b.Fatal(err)
 	}

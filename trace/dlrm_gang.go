@@ -103,7 +103,7 @@ func checkDLRMInstance(in *DLRMInstance, lim Limits) error {
 	case in.App == "":
 		return fmt.Errorf("empty App")
 	case in.Role != RoleCN && in.Role != RoleHN:
-		return fmt.Errorf("Role = %d, want RoleCN (0) or RoleHN (1)", int(in.Role))
+		return fmt.Errorf("field Role = %d, want RoleCN (0) or RoleHN (1)", int(in.Role))
 	case in.CPU < 0 || in.CPU > maxR:
 		return fmt.Errorf("CPU = %d, want [0, MaxResource = %d]", in.CPU, maxR)
 	case in.GPU < 0 || in.GPU > maxR:
@@ -125,10 +125,10 @@ func checkDLRMInstance(in *DLRMInstance, lim Limits) error {
 		}
 	}
 	if in.HasCreation && in.HasScheduled && in.Scheduled < in.Creation {
-		return fmt.Errorf("Scheduled = %v before Creation = %v", in.Scheduled, in.Creation)
+		return fmt.Errorf("field Scheduled = %v before Creation = %v", in.Scheduled, in.Creation)
 	}
 	if in.HasDeletion && ((in.HasCreation && in.Deletion < in.Creation) || (in.HasScheduled && in.Deletion < in.Scheduled)) {
-		return fmt.Errorf("Deletion = %v before Creation or Scheduled", in.Deletion)
+		return fmt.Errorf("field Deletion = %v before Creation or Scheduled", in.Deletion)
 	}
 	return nil
 }

@@ -224,7 +224,7 @@ func runSeed(pr params, dlrm []trace.DLRMInstance, seed uint64, out string) (*se
 		freq     []float64
 	)
 	if dlrm != nil {
-		g, err := trace.DLRMGangInstance(dlrm, trace.DLRMGangOptions{SlotSeconds: pr.Slot, CNNodes: pr.CN, HNNodes: pr.HN, Seed: seed})
+		g, err := trace.DLRMGangInstance(dlrm, trace.DLRMGangSettings{SlotSeconds: pr.Slot, CNNodes: pr.CN, HNNodes: pr.HN, Seed: seed})
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ func gangOGARun(seed uint64, T int, tr []trace.DLRMInstance) (*gangOGA, error) {
 		arrivals [][]float64
 	)
 	if tr != nil {
-		g, err := trace.DLRMGangInstance(tr, trace.DLRMGangOptions{Seed: seed})
+		g, err := trace.DLRMGangInstance(tr, trace.DLRMGangSettings{Seed: seed})
 		if err != nil {
 			return nil, err
 		}

@@ -165,7 +165,7 @@ func instances() ([]named, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := trace.DLRMGangInstance(tr, trace.DLRMGangOptions{})
+	g, err := trace.DLRMGangInstance(tr, trace.DLRMGangSettings{})
 	if err != nil {
 		return nil, err
 	}
