@@ -37,7 +37,7 @@
 // holding exactly the bound pods) and samples the cluster. Pods bound in a
 // step start running at the end of that step. Backoff is 0 so that retries
 // do not wait for wall-clock time. The msched plugins' slot clock is the
-// simulated clock (plugins.FactoryWithClock).
+// simulated clock (ogasched.FactoryWithClock).
 //
 // # Measures
 //

@@ -25,9 +25,9 @@ import (
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/profile"
 
-	"github.com/msched/msched/kube/plugins"
 	"github.com/msched/msched/kube/plugins/esdp"
 	"github.com/msched/msched/kube/plugins/gang"
+	"github.com/msched/msched/kube/plugins/ogasched"
 	"github.com/msched/msched/trace"
 )
 
@@ -251,22 +251,22 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		defer s.mu.Unlock()
 		return s.start.Add(time.Duration(s.now * float64(time.Second)))
 	}
-	var msched *plugins.Plugin
+	var msched *ogasched.Plugin
 	capture := func(name string) frameworkruntime.PluginFactory {
-		f := plugins.FactoryWithClock(name, clock)
+		f := ogasched.FactoryWithClock(name, clock)
 		return func(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 			pl, err := f(ctx, obj, h)
 			if err == nil {
-				msched = pl.(*plugins.Plugin)
+				msched = pl.(*ogasched.Plugin)
 			}
 			return pl, err
 		}
 	}
 	registry := frameworkruntime.Registry{
-		plugins.OGASchedName: capture(plugins.OGASchedName),
-		plugins.DRFName:      capture(plugins.DRFName),
-		esdp.Name:            esdp.New,
-		gang.Name:            gang.New,
+		ogasched.OGASchedName: capture(ogasched.OGASchedName),
+		ogasched.DRFName:      capture(ogasched.DRFName),
+		esdp.Name:             esdp.New,
+		gang.Name:             gang.New,
 	}
 	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
 	recorders := func(string) events.EventRecorderLogger {

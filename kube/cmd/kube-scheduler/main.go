@@ -15,17 +15,17 @@ import (
 	_ "k8s.io/component-base/metrics/prometheus/version"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app"
 
-	"github.com/msched/msched/kube/plugins"
 	"github.com/msched/msched/kube/plugins/esdp"
 	"github.com/msched/msched/kube/plugins/gang"
 	"github.com/msched/msched/kube/plugins/ocorp"
+	"github.com/msched/msched/kube/plugins/ogasched"
 	"github.com/msched/msched/kube/plugins/onsocmax"
 )
 
 func main() {
 	cmd := app.NewSchedulerCommand(
-		app.WithPlugin(plugins.OGASchedName, plugins.NewOGASched),
-		app.WithPlugin(plugins.DRFName, plugins.NewDRF),
+		app.WithPlugin(ogasched.OGASchedName, ogasched.NewOGASched),
+		app.WithPlugin(ogasched.DRFName, ogasched.NewDRF),
 		app.WithPlugin(esdp.Name, esdp.New),
 		app.WithPlugin(onsocmax.Name, onsocmax.New),
 		app.WithPlugin(ocorp.Name, ocorp.New),
