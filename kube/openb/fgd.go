@@ -28,13 +28,14 @@ const (
 	// workload learned online from the arrivals (gpushare.Learner), which
 	// starts knowing nothing.
 	FGDLearned = "FGD-learned"
-	// FGDLearnedBF is FGDLearned with ties broken by BestFit's score
-	// instead of the node name.
-	FGDLearnedBF = "FGD-learned+BF"
+	// TieBestFit, appended to a profile name ("FGD+BF"), breaks the
+	// profile's ties by BestFit's score (then by the smallest name)
+	// instead of by the node name alone.
+	TieBestFit = "+BF"
 )
 
 // FGDProfiles lists the profiles of the FGD protocol, in table order.
-var FGDProfiles = append(slices.Clone(gpushare.Policies), FGDLearned, FGDLearnedBF)
+var FGDProfiles = append(slices.Clone(gpushare.Policies), FGDLearned, "FGD"+TieBestFit, FGDLearned+TieBestFit)
 
 // MaxFGDPods bounds the inflated pod list (a declared ratio cannot ask
 // for more).
@@ -173,15 +174,20 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 	var sc gpushare.Scorer
 	var learner *gpushare.Learner
 	var tie gpushare.Scorer
-	switch profile {
-	case FGDLearned, FGDLearnedBF:
+	name := profile
+	if base, ok := strings.CutSuffix(profile, TieBestFit); ok {
+		name = base
+		tie = gpushare.NewScorer("BestFit", nil, nil)
+	}
+	switch name {
+	case FGDLearned:
 		learner = gpushare.NewLearner(100)
 		sc = &gpushare.FGD{W: learner.Workload, Label: profile}
-		if profile == FGDLearnedBF {
-			tie = gpushare.NewScorer("BestFit", nil, nil)
-		}
+	case "Random":
+		sc = gpushare.NewScorer(name, w, rng)
+		tie = nil
 	default:
-		sc = gpushare.NewScorer(profile, w, rng)
+		sc = gpushare.NewScorer(name, w, rng)
 	}
 	if sc == nil {
 		return nil, fmt.Errorf("%w: unknown profile %q (known: %s)", ErrFGD, profile, strings.Join(FGDProfiles, ", "))
@@ -234,7 +240,7 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 			continue
 		}
 		var pick int
-		if profile == "Random" {
+		if name == "Random" {
 			pick = feasible[rng.IntN(len(feasible))]
 			_, ids[pick] = sc.Score(ns[pick], r)
 		} else {
