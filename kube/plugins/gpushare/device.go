@@ -91,6 +91,10 @@ type Node struct {
 	CapCPU    int64          // allocatable CPU milli
 	CapMemory int64          // allocatable memory MiB
 	Tags      map[string]int // GPU pods on the node by Tag (GpuClustering)
+
+	// Version counts the node's changes (Assign, Release), so that scorers
+	// can cache what depends on its state.
+	Version uint64
 }
 
 // NewNode returns an empty node with gpus whole GPUs of model.
@@ -187,6 +191,7 @@ func (n *Node) Assign(r Request, ids []int) error {
 	for _, id := range ids {
 		n.GPUs[id] -= r.GPUMilli
 	}
+	n.Version++
 	if r.GPUCount > 0 {
 		if n.Tags == nil {
 			n.Tags = map[string]int{}
@@ -212,6 +217,7 @@ func (n *Node) Release(r Request, ids []int) error {
 	for _, id := range ids {
 		n.GPUs[id] += r.GPUMilli
 	}
+	n.Version++
 	if r.GPUCount > 0 {
 		t := Tag(r)
 		if n.Tags[t]--; n.Tags[t] <= 0 {

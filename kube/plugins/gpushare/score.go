@@ -86,10 +86,37 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // int(sigmoid((F_before − F_after)/1000) × 100) with F = FragAmount over
 // the target workload W() (fixed, or learned online); a sharing pod takes
 // the GPU with the best score (lowest id on ties), other pods the first
-// wholly free GPUs.
+// wholly free GPUs. It caches each node's F_before (by Node pointer and
+// Version), so a Node must change only through Assign and Release, and an
+// FGD is not safe for concurrent use.
 type FGD struct {
 	W     func() *Workload
 	Label string // Name(); "FGD" when empty
+
+	// cache of F_before by node: valid while the node's Version and the
+	// workload are unchanged.
+	cache map[*Node]fragCache
+}
+
+type fragCache struct {
+	version uint64
+	w       *Workload
+	f       float64
+}
+
+// maxFragCache bounds the cache (it is dropped when full).
+const maxFragCache = 1 << 16
+
+func (f *FGD) before(n *Node, w *Workload) float64 {
+	if c, ok := f.cache[n]; ok && c.version == n.Version && c.w == w {
+		return c.f
+	}
+	if f.cache == nil || len(f.cache) >= maxFragCache {
+		f.cache = map[*Node]fragCache{}
+	}
+	v := FragAmount(n, w)
+	f.cache[n] = fragCache{n.Version, w, v}
+	return v
 }
 
 // Name implements Scorer.
@@ -106,7 +133,7 @@ func (f *FGD) Normalize() bool { return false }
 // Score implements Scorer.
 func (f *FGD) Score(n *Node, r Request) (int64, []int) {
 	w := f.W()
-	before := FragAmount(n, w)
+	before := f.before(n, w)
 	var gpus [MaxGPUs]int64
 	c := &Node{Model: n.Model, GPUs: gpus[:len(n.GPUs)]}
 	after := func(ids []int) float64 {
@@ -122,15 +149,26 @@ func (f *FGD) Score(n *Node, r Request) (int64, []int) {
 	score := func(a float64) int64 { return int64(sigmoid((before-a)/1000) * MaxNodeScore) }
 	if r.Shares() {
 		best, bestID := int64(0), -1
-		tried := map[int64]int64{}
+		var triedG [MaxGPUs]int64
+		var triedS [MaxGPUs]int64
+		nt := 0
+		var one [1]int
 		for i, g := range n.GPUs {
 			if g < r.GPUMilli {
 				continue
 			}
-			s, ok := tried[g]
+			s, ok := int64(0), false
+			for k := range nt {
+				if triedG[k] == g {
+					s, ok = triedS[k], true
+					break
+				}
+			}
 			if !ok {
-				s = score(after([]int{i}))
-				tried[g] = s
+				one[0] = i
+				s = score(after(one[:]))
+				triedG[nt], triedS[nt] = g, s
+				nt++
 			}
 			if bestID < 0 || s > best {
 				best, bestID = s, i
