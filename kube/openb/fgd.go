@@ -182,7 +182,7 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 	switch name {
 	case FGDLearned:
 		learner = gpushare.NewLearner(100)
-		sc = &gpushare.FGD{W: learner.Workload, Label: profile}
+		sc = &gpushare.FGD{W: learner.Workload, Label: profile, Cache: true}
 	case "Random":
 		sc = gpushare.NewScorer(name, w, rng)
 		tie = nil

@@ -18,6 +18,7 @@ import (
 	"github.com/msched/msched/kube/plugins/esdp"
 	"github.com/msched/msched/kube/plugins/gang"
 	"github.com/msched/msched/kube/plugins/ocorp"
+	"github.com/msched/msched/kube/plugins/gpushare"
 	"github.com/msched/msched/kube/plugins/ogasched"
 	"github.com/msched/msched/kube/plugins/onsocmax"
 )
@@ -26,6 +27,7 @@ func main() {
 	cmd := app.NewSchedulerCommand(
 		app.WithPlugin(ogasched.OGASchedName, ogasched.NewOGASched),
 		app.WithPlugin(ogasched.DRFName, ogasched.NewDRF),
+		app.WithPlugin(gpushare.Name, gpushare.New),
 		app.WithPlugin(esdp.Name, esdp.New),
 		app.WithPlugin(onsocmax.Name, onsocmax.New),
 		app.WithPlugin(ocorp.Name, ocorp.New),

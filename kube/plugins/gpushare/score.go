@@ -33,7 +33,7 @@ var Policies = []string{"FGD", "BestFit", "DotProd", "GpuPacking", "GpuClusterin
 func NewScorer(name string, w *Workload, rng *rand.Rand) Scorer {
 	switch name {
 	case "FGD":
-		return &FGD{W: func() *Workload { return w }}
+		return &FGD{W: func() *Workload { return w }, Cache: true}
 	case "BestFit":
 		return simple{name, bestFit, true}
 	case "DotProd":
@@ -86,12 +86,14 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // int(sigmoid((F_before − F_after)/1000) × 100) with F = FragAmount over
 // the target workload W() (fixed, or learned online); a sharing pod takes
 // the GPU with the best score (lowest id on ties), other pods the first
-// wholly free GPUs. It caches each node's F_before (by Node pointer and
-// Version), so a Node must change only through Assign and Release, and an
-// FGD is not safe for concurrent use.
+// wholly free GPUs.
 type FGD struct {
 	W     func() *Workload
 	Label string // Name(); "FGD" when empty
+	// Cache keeps each node's F_before (by Node pointer and Version):
+	// then a Node must change only through Assign and Release, and the
+	// FGD is not safe for concurrent use. Without it Score only reads.
+	Cache bool
 
 	// cache of F_before by node: valid while the node's Version and the
 	// workload are unchanged.
@@ -108,6 +110,9 @@ type fragCache struct {
 const maxFragCache = 1 << 16
 
 func (f *FGD) before(n *Node, w *Workload) float64 {
+	if !f.Cache {
+		return FragAmount(n, w)
+	}
 	if c, ok := f.cache[n]; ok && c.version == n.Version && c.w == w {
 		return c.f
 	}
