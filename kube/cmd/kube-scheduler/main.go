@@ -17,8 +17,8 @@ import (
 
 	"github.com/msched/msched/kube/plugins/esdp"
 	"github.com/msched/msched/kube/plugins/gang"
-	"github.com/msched/msched/kube/plugins/ocorp"
 	"github.com/msched/msched/kube/plugins/gpushare"
+	"github.com/msched/msched/kube/plugins/ocorp"
 	"github.com/msched/msched/kube/plugins/ogasched"
 	"github.com/msched/msched/kube/plugins/onsocmax"
 )
