@@ -41,13 +41,50 @@ func parseSeeds(s string) ([]uint64, error) {
 }
 
 type fgdFlags struct {
-	dir, podFile, seeds, profiles, out string
-	json, randomTies                   bool
-	replicas                           int
-	ratio                              float64
+	dir, podFile, seeds, profiles, out, from string
+	json, randomTies                         bool
+	replicas                                 int
+	ratio                                    float64
+}
+
+// replotFGD rewrites table.md and alloc.png in f.out from a JSON result
+// written by -json (no rerun).
+func replotFGD(f fgdFlags) error {
+	b, err := os.ReadFile(f.from)
+	if err != nil {
+		return err
+	}
+	var doc struct {
+		Seeds    []uint64            `json:"seeds"`
+		Baseline string              `json:"baseline"`
+		Profiles []*openb.FGDSummary `json:"profiles"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("%s: %w", f.from, err)
+	}
+	if f.out == "" {
+		f.out = filepath.Dir(f.from)
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return err
+	}
+	seeds := fmt.Sprint(doc.Seeds)
+	if n := len(doc.Seeds); n > 1 && doc.Seeds[n-1]-doc.Seeds[0] == uint64(n-1) {
+		seeds = fmt.Sprintf("%d-%d", doc.Seeds[0], doc.Seeds[n-1])
+	}
+	var table strings.Builder
+	openb.WriteFGDTable(&table, doc.Profiles, doc.Baseline)
+	fmt.Print(table.String())
+	if err := os.WriteFile(filepath.Join(f.out, "table.md"), []byte(table.String()), 0o644); err != nil {
+		return err
+	}
+	return plotFGD(filepath.Join(f.out, "alloc.png"), doc.Profiles, seeds)
 }
 
 func runFGD(f fgdFlags) error {
+	if f.from != "" {
+		return replotFGD(f)
+	}
 	if f.dir == "" {
 		d, err := trace.DefaultDir()
 		if err != nil {
