@@ -81,4 +81,45 @@
 // rounds of the per-round ratio, so a drift in the machine's load moves
 // both sides of a ratio. Busy includes the pod creations and the idle
 // check (about 1 ms per step), the same for every profile.
+//
+// # FGD protocol
+//
+// RunFGD (openb-compare -protocol fgd) is FGD's artifact protocol (Weng
+// et al., USENIX ATC'23; hkust-adsl/kubernetes-scheduler-simulator) on
+// the GPU device model of kube/plugins/gpushare, beside the replay above:
+//
+//   - the trace's GPU nodes only (1 213 nodes, 6 212 GPUs), by name;
+//   - per seed (42–51) the pods are shuffled, then pods drawn uniformly
+//     with replacement from the trace are appended until the arrived GPU
+//     demand reaches 130 % of capacity (FGDPods; FGD's stop test compares
+//     the per-GPU milli of the drawn pod, kept). One PCG stream seeded
+//     (seed, seed) draws both: the pod order differs from FGD's own Go
+//     math/rand stream, so per-seed numbers differ, not their
+//     distribution;
+//   - no departures: pods are placed one at a time, in order; a pod no
+//     node can hold fails and is not retried (FGD's simulator);
+//   - one scorer per profile (FGD's "only the scorer under test, weight
+//     1000": with one scorer the weight does not change the argmax), every
+//     feasible node scored (percentageOfNodesToScore 100), BestFit's
+//     scores min-max normalised as its NormalizeScore does, the best node
+//     taken with ties to the smallest node name (FGDOptions.RandomTies:
+//     uniformly among the tied, as upstream's selectHost);
+//   - metrics: the GPU allocation ratio (allocated GPU milli over
+//     capacity) at each arrived-demand bin 0–130 % (the state after the
+//     first pod that brings arrived demand to at least k % of capacity;
+//     the final state for bins never reached, so "130 %" is the end of
+//     the run), FGD's fragmented amount over the trace's target workload
+//     as % of capacity and as % of the idle GPUs (fragmentation ratio) at
+//     50, 55, ..., 100 %, and the pods that failed;
+//   - the throughput and p99 columns time the replay loop's per-pod work
+//     (filter, score, choice) as ratios to LeastAllocated in the same run:
+//     they compare the scorers' cost, not kube-scheduler's cycle.
+//
+// The scorers, the GPU choice at Reserve and the device model are the
+// ones the GPUShare plugin runs inside kube-scheduler; the loop replaces
+// the scheduler framework so that 10 seeds × 11 profiles run in minutes
+// (the shared fast replay harness was not ready when this was written).
+// FGD-learned is msched's learned-prior FGD (gpushare.Learner: the target
+// workload learned online from the arrivals, starting from nothing); "+BF"
+// breaks a profile's ties by BestFit's score.
 package openb
