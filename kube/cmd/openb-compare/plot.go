@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -24,6 +25,15 @@ var palette = []color.RGBA{
 // plotFGD draws each profile's mean allocation curve over arrived GPU
 // demand 60–130 % with a ± std band, one line per profile.
 func plotFGD(path string, sums []*openb.FGDSummary, seeds string) error {
+	if err := plotFGDRange(path, sums, seeds, 60, 0); err != nil {
+		return err
+	}
+	zoom := strings.TrimSuffix(path, ".png") + "_zoom.png"
+	return plotFGDRange(zoom, sums, seeds, 88, 86)
+}
+
+// plotFGDRange draws arrived demand from..130 %; ymin 0 picks the floor.
+func plotFGDRange(path string, sums []*openb.FGDSummary, seeds string, from int, ymin float64) error {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("OpenB on FGD's protocol: GPU allocation (mean ± std, seeds %s)", seeds)
 	p.X.Label.Text = "arrived GPU demand (% of capacity)"
@@ -33,7 +43,6 @@ func plotFGD(path string, sums []*openb.FGDSummary, seeds string) error {
 	p.Legend.XOffs = -vg.Points(4)
 	p.Legend.YOffs = vg.Points(4)
 	p.Add(plotter.NewGrid())
-	const from = 60
 	lo := 100.0
 	for i, s := range sums {
 		c := palette[i%len(palette)]
@@ -52,10 +61,9 @@ func plotFGD(path string, sums []*openb.FGDSummary, seeds string) error {
 		if err != nil {
 			return err
 		}
-		fill := c
-		fill.A = 50
-		poly.Color = fill
+		poly.Color = color.NRGBA{c.R, c.G, c.B, 45}
 		poly.LineStyle.Width = 0
+		poly.LineStyle.Color = color.Transparent
 		l, err := plotter.NewLine(line)
 		if err != nil {
 			return err
@@ -69,8 +77,12 @@ func plotFGD(path string, sums []*openb.FGDSummary, seeds string) error {
 		p.Add(poly, l)
 		p.Legend.Add(fmt.Sprintf("%s (%.2f at 130%%)", s.Name, s.Alloc["130"]), l)
 	}
-	p.X.Min, p.X.Max = from, 130
+	p.X.Min, p.X.Max = float64(from), 130
 	p.Y.Min, p.Y.Max = math.Floor(lo/5)*5, 100
+	if ymin > 0 {
+		p.Y.Min, p.Y.Max = ymin, 96
+		p.Legend.YOffs = vg.Points(75) // above Random's curve
+	}
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
 	p.Legend.ThumbnailWidth = vg.Points(24)
 	_ = draw.LineStyle{}
