@@ -60,24 +60,24 @@ percentageOfNodesToScore: 100
 profiles:
 - schedulerName: default-scheduler
 `)
+	// Every profile runs the GPU device model (kube/plugins/gpushare,
+	// issue 32): Filter per GPU, GPU ids chosen at Reserve.
+	b.WriteString("  plugins:\n    multiPoint: {enabled: [{name: GPUShare}]}\n")
 	switch p {
 	case LeastAllocated, MostAllocated:
 	case ESDP:
-		fmt.Fprintf(&b, `  plugins:
-    preScore: {enabled: [{name: ESDP}]}
+		fmt.Fprintf(&b, `    preScore: {enabled: [{name: ESDP}]}
     score: {enabled: [{name: ESDP, weight: %d}]}
 `, weight)
 	case Gang:
-		b.WriteString(`  plugins:
-    preFilter: {enabled: [{name: Gang}]}
+		b.WriteString(`    preFilter: {enabled: [{name: Gang}]}
     reserve: {enabled: [{name: Gang}]}
     permit: {enabled: [{name: Gang}]}
     postBind: {enabled: [{name: Gang}]}
 `)
 	case OGASched, DRF:
 		name := string(p)
-		fmt.Fprintf(&b, `  plugins:
-    preFilter: {enabled: [{name: %[1]s}]}
+		fmt.Fprintf(&b, `    preFilter: {enabled: [{name: %[1]s}]}
     preScore: {enabled: [{name: %[1]s}]}
     score: {enabled: [{name: %[1]s, weight: %[2]d}]}
     postBind: {enabled: [{name: %[1]s}]}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/msched/msched/kube/plugins/esdp"
 	"github.com/msched/msched/kube/plugins/gang"
+	"github.com/msched/msched/kube/plugins/gpushare"
 	"github.com/msched/msched/kube/plugins/ogasched"
 	"github.com/msched/msched/trace"
 )
@@ -267,6 +268,7 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		ogasched.DRFName:      capture(ogasched.DRFName),
 		esdp.Name:             esdp.New,
 		gang.Name:             gang.New,
+		gpushare.Name:         gpushare.New,
 	}
 	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
 	recorders := func(string) events.EventRecorderLogger {
