@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -41,7 +42,7 @@ func parseSeeds(s string) ([]uint64, error) {
 }
 
 type fgdFlags struct {
-	dir, podFile, seeds, profiles, out, from string
+	dir, podFile, seeds, profiles, out, from, cpuProfile string
 	json, randomTies                         bool
 	replicas                                 int
 	ratio                                    float64
@@ -84,6 +85,17 @@ func replotFGD(f fgdFlags) error {
 func runFGD(f fgdFlags) error {
 	if f.from != "" {
 		return replotFGD(f)
+	}
+	if f.cpuProfile != "" {
+		pf, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer pf.Close()
+		if err := pprof.StartCPUProfile(pf); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if f.dir == "" {
 		d, err := trace.DefaultDir()

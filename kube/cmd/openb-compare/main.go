@@ -54,6 +54,7 @@ func main() {
 	flag.IntVar(&ff.replicas, "replicas", 1, "FGD protocol: replicate the GPU nodes this many times")
 	flag.Float64Var(&ff.ratio, "ratio", 1.3, "FGD protocol: inflate arrived GPU demand to this share of capacity")
 	flag.StringVar(&ff.out, "out", "", "FGD protocol: write table.md, result.json and alloc.png here")
+	flag.StringVar(&ff.cpuProfile, "cpuprofile", "", "FGD protocol: write a CPU profile (pprof) of the runs here")
 	flag.StringVar(&ff.from, "from", "", "FGD protocol: redraw table.md and alloc.png (in -out, default the file's folder) from this -json output")
 	flag.Parse()
 	if *protocol != "" {
