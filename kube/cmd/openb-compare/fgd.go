@@ -43,9 +43,9 @@ func parseSeeds(s string) ([]uint64, error) {
 
 type fgdFlags struct {
 	dir, podFile, seeds, profiles, out, from, cpuProfile string
-	json, randomTies                         bool
-	replicas                                 int
-	ratio                                    float64
+	json, randomTies                                     bool
+	replicas                                             int
+	ratio                                                float64
 }
 
 // replotFGD rewrites table.md and alloc.png in f.out from a JSON result
