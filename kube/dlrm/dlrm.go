@@ -94,6 +94,10 @@ type Options struct {
 	Objects      []runtime.Object
 	// AfterBind is called once a pod is bound; see replay.Config.
 	AfterBind func(pod *v1.Pod, node string)
+	// WallPermitTimeouts lets members waiting at Permit time out in wall
+	// time; by default the replay fires the timeout as soon as nothing
+	// else can happen (replay.Config.WallPermitTimeouts).
+	WallPermitTimeouts bool
 }
 
 // Groups returns the replay's groups and nodes from the DLRM trace through
@@ -272,6 +276,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 		MaxBackoffSeconds:     o.BackoffSeconds,
 		Admit:                 func(pod *v1.Pod, node string) error { return s.admit(pod.Name, node) },
 		AfterBind:             o.AfterBind,
+		WallPermitTimeouts:    o.WallPermitTimeouts,
 		SettleTimeout:         settleTimeout,
 		Logger:                o.Logger,
 	})

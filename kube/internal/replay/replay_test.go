@@ -7,14 +7,18 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/util/feature"
+	fwk "k8s.io/kube-scheduler/framework"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 )
 
@@ -179,4 +183,49 @@ func TestFeatureGates(t *testing.T) {
 	assert.Equal(t, !before, bool(feature.DefaultFeatureGate.Enabled(gate)))
 	h.Close()
 	assert.Equal(t, before, bool(feature.DefaultFeatureGate.Enabled(gate)))
+}
+
+// waiter is a Permit plugin that holds every pod for wait.
+type waiter struct{ wait time.Duration }
+
+func (waiter) Name() string { return "Waiter" }
+
+func (w waiter) Permit(context.Context, fwk.CycleState, *v1.Pod, string) (*fwk.Status, time.Duration) {
+	return fwk.NewStatus(fwk.Wait, "held"), w.wait
+}
+
+const waiterYAML = defaultYAML + `  plugins:
+    permit: {enabled: [{name: Waiter}]}
+`
+
+// TestPermitTimeoutFired: a pod held at Permit for an hour is rejected as
+// soon as nothing else can happen, the way its timer would reject it, so
+// Settle returns at once; with WallPermitTimeouts it waits for the timer.
+func TestPermitTimeoutFired(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		wall bool
+		wait time.Duration
+	}{{false, time.Hour}, {true, 300 * time.Millisecond}} {
+		reg := frameworkruntime.Registry{"Waiter": func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+			return waiter{tc.wait}, nil
+		}}
+		h, err := Start(ctx, Config{SchedulerConfig: waiterYAML, Nodes: []*v1.Node{node("n0", 4)}, Registry: reg, WallPermitTimeouts: tc.wall, SettleTimeout: 20 * time.Second})
+		require.NoError(t, err)
+		start := time.Now()
+		require.NoError(t, h.Create(ctx, pod("a", 1)))
+		require.NoError(t, h.Settle(ctx))
+		took := time.Since(start)
+		got := h.Counts()
+		h.Close()
+		assert.Equal(t, 0, got.Bound, "wall %v", tc.wall)
+		assert.Equal(t, 1, got.Pending, "wall %v", tc.wall)
+		if tc.wall {
+			assert.Equal(t, 0, got.PermitTimeouts)
+			assert.GreaterOrEqual(t, took, tc.wait, "Settle returned before the Permit timer")
+		} else {
+			assert.Equal(t, 1, got.PermitTimeouts)
+			assert.Less(t, took, 10*time.Second, "Settle waited for the hour-long Permit")
+		}
+	}
 }
