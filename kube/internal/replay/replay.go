@@ -97,17 +97,22 @@ type Harness struct {
 	done   chan struct{}
 	gates  map[string]bool // previous values, restored by Close
 
-	mu         sync.Mutex
-	pods       map[string]*v1.Pod // live pods created by Create, by namespace/name
-	seq        map[string]int64   // creation order of the live pods
-	nextSeq    int64
-	timeouts   int             // Permit timeouts fired by Settle
-	pending    int             // live pods not bound
-	bound      int             // live pods bound
-	boundTotal int             // bindings ever
-	refused    int             // bindings refused by Admit
-	cycles     []time.Duration // SchedulePod durations, in call order
-	nCycles    int             // cycles, including those dropped by TakeCycles
+	mu       sync.Mutex
+	pods     map[string]*v1.Pod // live pods created by Create, by namespace/name
+	seq      map[string]int64   // creation order of the live pods
+	nextSeq  int64
+	timeouts int // Permit timeouts fired by Settle
+	// unconfirmed holds the pods bound and not yet seen confirmed in the
+	// scheduler's cache: until its informer delivers a binding, the cache
+	// holds the pod as assumed, and its event handler has not yet
+	// requeued the pods the binding may help.
+	unconfirmed []*v1.Pod
+	pending     int             // live pods not bound
+	bound       int             // live pods bound
+	boundTotal  int             // bindings ever
+	refused     int             // bindings refused by Admit
+	cycles      []time.Duration // SchedulePod durations, in call order
+	nCycles     int             // cycles, including those dropped by TakeCycles
 
 	created, deleted int64         // Create and Delete calls (replay goroutine)
 	seenAdd, seenDel atomic.Int64  // pod add and delete events delivered by the informer
@@ -384,6 +389,7 @@ func (h *Harness) bind(ns, name, node string) error {
 		return err
 	}
 	h.pods[k] = &cp
+	h.unconfirmed = append(h.unconfirmed, &cp)
 	h.pending--
 	h.bound++
 	h.boundTotal++
@@ -496,7 +502,10 @@ func (h *Harness) Settle(ctx context.Context) error {
 				h.client.ClearActions()
 				return nil
 			}
-			poll = 20 * time.Microsecond
+			// Look again a little later: an informer handler may be
+			// between two statements (a cache update and the requeue
+			// that follows it).
+			poll = 100 * time.Microsecond
 		} else {
 			stable = 0
 		}
@@ -506,6 +515,8 @@ func (h *Harness) Settle(ctx context.Context) error {
 				h.fireTimeout(waiting)
 				permitOnly = 0
 				poll = 20 * time.Microsecond
+			} else {
+				poll = 200 * time.Microsecond
 			}
 		} else {
 			permitOnly = 0
@@ -519,7 +530,9 @@ func (h *Harness) Settle(ctx context.Context) error {
 		if err := h.wait(ctx, poll); err != nil {
 			return err
 		}
-		poll = min(2*poll, time.Millisecond)
+		if !idle && waiting == nil {
+			poll = min(2*poll, time.Millisecond)
+		}
 	}
 }
 
@@ -531,6 +544,7 @@ func (h *Harness) idle() (ok bool, waiting []fwk.WaitingPod, why func() string, 
 	h.mu.Lock()
 	pending, bound := h.pending, h.bound
 	progress = [4]int{h.boundTotal, h.refused, h.nCycles, h.timeouts}
+	unconfirmed := h.unconfirmed
 	h.mu.Unlock()
 	lagAdd, lagDel := h.created-h.seenAdd.Load(), h.deleted-h.seenDel.Load()
 	looping := h.waiting.Load() == 0
@@ -538,6 +552,25 @@ func (h *Harness) idle() (ok bool, waiting []fwk.WaitingPod, why func() string, 
 		return fmt.Sprintf("informer lag %d adds, %d deletes; scheduling loop busy %v; %d pending, %d bound", lagAdd, lagDel, looping, pending, bound)
 	}
 	if lagAdd != 0 || lagDel != 0 || looping {
+		return false, nil, why, progress
+	}
+	n := 0 // leading pods of unconfirmed that the cache confirmed (or that were deleted since)
+	for _, pod := range unconfirmed {
+		if assumed, err := h.sched.Cache.IsAssumedPod(pod); err == nil && assumed {
+			break
+		}
+		n++
+	}
+	if n > 0 {
+		h.mu.Lock()
+		h.unconfirmed = h.unconfirmed[n:] // Bind only appends
+		h.mu.Unlock()
+	}
+	if n < len(unconfirmed) {
+		pod := unconfirmed[n]
+		why = func() string {
+			return fmt.Sprintf("the binding of %s/%s has not reached the scheduler's cache; %d pending, %d bound", pod.Namespace, pod.Name, pending, bound)
+		}
 		return false, nil, why, progress
 	}
 	sq := h.sched.SchedulingQueue
