@@ -185,6 +185,10 @@ type Result struct {
 	PlaceSlots []int
 	PlaceTimes []time.Duration
 	Wall       time.Duration
+	// PermitTimeouts counts the Permit timeouts the replay fired instead
+	// of waiting for them, PermitLoops the slots whose members kept
+	// timing out at Permit (see replay.Config.MaxPermitTimeouts).
+	PermitTimeouts, PermitLoops int
 }
 
 type simGroup struct {
@@ -348,6 +352,8 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	}
 	res.Placed, res.PartialEnd, res.StrandedPods = countGroups(counts)
 	res.PodsBound, res.Violations = s.totalBound, s.violations
+	c := h.Counts()
+	res.PermitTimeouts, res.PermitLoops = c.PermitTimeouts, c.PermitLoops
 	res.Wall = time.Since(wall)
 	return res, nil
 }

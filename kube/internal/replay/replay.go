@@ -83,6 +83,14 @@ type Config struct {
 	// per step. The pod is rejected with the plugin name of its pending
 	// Permit, as the timer would (a gang plugin then releases its group).
 	WallPermitTimeouts bool
+	// MaxPermitTimeouts bounds the Permit timeouts one Settle fires
+	// (default 100). A plugin can loop: a rejected member is requeued,
+	// waits at Permit again, times out again (issue 33: a gang whose plan
+	// its members' filters refuse). In wall time such a loop lasts until
+	// the trace's next event; here, once the budget is spent, Settle
+	// returns with those pods still waiting at Permit (their wall-clock
+	// timers still run) and counts the step in Counts.PermitLoops.
+	MaxPermitTimeouts int
 	// Logger is the scheduler's logger (the zero value: silent).
 	Logger klog.Logger
 }
@@ -102,6 +110,7 @@ type Harness struct {
 	seq      map[string]int64   // creation order of the live pods
 	nextSeq  int64
 	timeouts int // Permit timeouts fired by Settle
+	loops    int // Settles that spent MaxPermitTimeouts
 	// unconfirmed holds the pods bound and not yet seen confirmed in the
 	// scheduler's cache: until its informer delivers a binding, the cache
 	// holds the pod as assumed, and its event handler has not yet
@@ -138,6 +147,9 @@ func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
 	}
 	if cfg.SettleTimeout <= 0 {
 		cfg.SettleTimeout = 2 * time.Minute
+	}
+	if cfg.MaxPermitTimeouts <= 0 {
+		cfg.MaxPermitTimeouts = 100
 	}
 	if cfg.InitialBackoffSeconds < 0 || cfg.MaxBackoffSeconds < cfg.InitialBackoffSeconds {
 		return nil, fmt.Errorf("%w: backoff %d s initial, %d s max: want 0 <= initial <= max", ErrReplay, cfg.InitialBackoffSeconds, cfg.MaxBackoffSeconds)
@@ -407,15 +419,16 @@ type Counts struct {
 	Refused        int // bindings refused by Config.Admit
 	Cycles         int // scheduling algorithm runs (SchedulePod) so far
 	// PermitTimeouts counts the Permit timeouts Settle fired (see
-	// Config.WallPermitTimeouts).
-	PermitTimeouts int
+	// Config.WallPermitTimeouts); PermitLoops the Settles that spent
+	// Config.MaxPermitTimeouts and returned with pods waiting at Permit.
+	PermitTimeouts, PermitLoops int
 }
 
 // Counts returns the current counts.
 func (h *Harness) Counts() Counts {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts}
+	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts, PermitLoops: h.loops}
 }
 
 // TakeCycles returns the durations of the scheduling algorithm runs
@@ -490,7 +503,7 @@ func (h *Harness) Settle(ctx context.Context) error {
 	var lastProgress [4]int
 	stable := 0
 	poll := 20 * time.Microsecond
-	permitOnly := 0
+	permitOnly, fired := 0, 0
 	for {
 		idle, waiting, why, progress := h.idle()
 		if idle {
@@ -511,7 +524,15 @@ func (h *Harness) Settle(ctx context.Context) error {
 		}
 		if waiting != nil {
 			permitOnly++
+			if permitOnly >= 2 && fired >= h.cfg.MaxPermitTimeouts {
+				h.mu.Lock()
+				h.loops++
+				h.mu.Unlock()
+				h.client.ClearActions()
+				return nil
+			}
 			if permitOnly >= 2 {
+				fired++
 				h.fireTimeout(waiting)
 				permitOnly = 0
 				poll = 20 * time.Microsecond

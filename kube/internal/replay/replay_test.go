@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
@@ -228,4 +229,43 @@ func TestPermitTimeoutFired(t *testing.T) {
 			assert.Less(t, took, 10*time.Second, "Settle waited for the hour-long Permit")
 		}
 	}
+}
+
+// looper holds every pod at Permit and, when one is rejected, activates
+// it again: a Permit loop that never settles by itself.
+type looper struct{ h fwk.Handle }
+
+func (looper) Name() string { return "Looper" }
+
+func (looper) Permit(context.Context, fwk.CycleState, *v1.Pod, string) (*fwk.Status, time.Duration) {
+	return fwk.NewStatus(fwk.Wait, "held"), time.Hour
+}
+
+func (looper) Reserve(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status { return nil }
+
+func (l looper) Unreserve(ctx context.Context, _ fwk.CycleState, p *v1.Pod, _ string) {
+	l.h.Activate(klog.FromContext(ctx), map[string]*v1.Pod{p.Namespace + "/" + p.Name: p})
+}
+
+// TestPermitLoopBounded: a plugin that requeues its rejected pod forever
+// costs one Settle at most MaxPermitTimeouts fired timeouts, then Settle
+// returns and counts the loop.
+func TestPermitLoopBounded(t *testing.T) {
+	ctx := context.Background()
+	reg := frameworkruntime.Registry{"Looper": func(_ context.Context, _ runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		return looper{h}, nil
+	}}
+	y := defaultYAML + `  plugins:
+    reserve: {enabled: [{name: Looper}]}
+    permit: {enabled: [{name: Looper}]}
+`
+	h, err := Start(ctx, Config{SchedulerConfig: y, Nodes: []*v1.Node{node("n0", 4)}, Registry: reg, MaxPermitTimeouts: 5, SettleTimeout: 20 * time.Second})
+	require.NoError(t, err)
+	defer h.Close()
+	require.NoError(t, h.Create(ctx, pod("a", 1)))
+	require.NoError(t, h.Settle(ctx))
+	got := h.Counts()
+	assert.Equal(t, 0, got.Bound)
+	assert.Equal(t, 5, got.PermitTimeouts)
+	assert.Equal(t, 1, got.PermitLoops)
 }
