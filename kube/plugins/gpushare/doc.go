@@ -23,12 +23,14 @@
 // alibabacloud.com/gpu-count GPUs of the model in its
 // alibabacloud.com/gpu-card-model label. Why not Dynamic Resource
 // Allocation (ResourceSlices, one device per GPU, a ResourceClaim per
-// pod): DRA's structured parameters allocate whole devices (or, with
-// partitionable devices and consumable capacity, still beta in v1.37,
-// counters the driver must publish); FGD's trace asks fractions of a GPU
-// (e.g. 460 milli), which only the GPU-share convention expresses today
-// in the form FGD's simulator and its published numbers use. The
-// annotations also work in the in-process replay without a DRA driver.
+// pod): a DRA ResourceClaim allocates whole devices unless the driver
+// publishes partitions or shareable capacity (partitionable devices,
+// consumable capacity: feature-gated extensions whose status msched did
+// not verify for v1.37, and which need a DRA driver publishing counters);
+// FGD's trace asks arbitrary fractions of a GPU (e.g. 460 milli), which
+// the GPU-share convention expresses directly, in the form FGD's
+// simulator and its published numbers use. The annotations also work in
+// the in-process replay without a DRA driver.
 // The device state of a node is rebuilt from the annotations of the pods
 // bound to it (a restarted scheduler loses nothing).
 //
