@@ -356,7 +356,7 @@ func (p *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, ni fw
 func (p *Plugin) ScoreExtensions() fwk.ScoreExtensions { return nil }
 
 // Reserve chooses the pod's GPUs on the node (the policy's choice) and
-// records them: in the plugin until Unreserve or PostBind, and on the
+// records them: in the plugin (until Unreserve, bounded), and on the
 // assumed pod's annotations (the scheduler cache's copy).
 func (p *Plugin) Reserve(_ context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
 	c, err := p.cycle(state)
@@ -387,6 +387,13 @@ func (p *Plugin) Reserve(_ context.Context, state fwk.CycleState, pod *v1.Pod, n
 		return fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("gpushare: no GPU set on %s: %v", nodeName, err))
 	}
 	p.mu.Lock()
+	if len(p.reserved) >= MaxReservations {
+		for uid := range p.reserved { // bound memory: forget one
+			klog.InfoS("gpushare: too many reservations not yet seen on their pods; forgetting one", "limit", MaxReservations, "uid", uid)
+			delete(p.reserved, uid)
+			break
+		}
+	}
 	p.reserved[pod.UID] = reservation{nodeName, ids}
 	delete(p.nodes, nodeName)
 	p.mu.Unlock()
@@ -439,9 +446,15 @@ func (p *Plugin) PreBind(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ s
 	return nil
 }
 
-// PostBind forgets the reservation: the bound pod carries its ids.
-func (p *Plugin) PostBind(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) {
-	p.mu.Lock()
-	delete(p.reserved, pod.UID)
-	p.mu.Unlock()
-}
+// PostBind keeps the reservation: it is forgotten at Unreserve or, the
+// an arbitrary one, past MaxReservations. Forgetting it at
+// PostBind (or when the assumed pod showed its annotation) lost the ids
+// whenever the cache then received a copy of the bound pod without its
+// patch (found by the OpenB replay, whose fake API server binds a copy:
+// a 0.7-GPU pod then landed on two GPUs with 0.4 free each). A bound pod
+// with the annotation is read from it; the reservation is the fallback.
+func (p *Plugin) PostBind(context.Context, fwk.CycleState, *v1.Pod, string) {}
+
+// MaxReservations bounds the GPU sets remembered for pods not yet seen
+// with their annotation.
+const MaxReservations = 1 << 18
