@@ -546,7 +546,7 @@ func (h *Harness) Settle(ctx context.Context) error {
 		if progress != lastProgress {
 			lastProgress, deadline = progress, now.Add(h.cfg.SettleTimeout)
 		} else if now.After(deadline) {
-			return fmt.Errorf("%w: the scheduler made no progress for %v: %s", ErrReplay, h.cfg.SettleTimeout, why())
+			return fmt.Errorf("%w: the scheduler made no progress for %v: %s%s", ErrReplay, h.cfg.SettleTimeout, why(), h.lost())
 		}
 		if err := h.wait(ctx, poll); err != nil {
 			return err
@@ -631,6 +631,29 @@ func (h *Harness) idle() (ok bool, waiting []fwk.WaitingPod, why func() string, 
 		return false, waiting, why, progress
 	}
 	return true, nil, why, progress
+}
+
+// lost names the pending pods that are neither in the scheduler's queue
+// nor in flight, for the error of a Settle that made no progress.
+func (h *Harness) lost() string {
+	known := map[string]bool{}
+	queued, _ := h.sched.SchedulingQueue.PendingPods()
+	for _, p := range append(queued, h.sched.SchedulingQueue.InFlightPods()...) {
+		known[key(p.Namespace, p.Name)] = true
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var names []string
+	for k, p := range h.pods {
+		if p.Spec.NodeName == "" && !known[k] {
+			names = append(names, k)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	slices.Sort(names)
+	return fmt.Sprintf("; pending pods the scheduler does not hold: %v", names[:min(len(names), 10)])
 }
 
 // fireTimeout rejects the waiting pod created first, with the message
