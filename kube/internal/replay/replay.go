@@ -105,12 +105,14 @@ type Harness struct {
 	done   chan struct{}
 	gates  map[string]bool // previous values, restored by Close
 
-	mu       sync.Mutex
-	pods     map[string]*v1.Pod // live pods created by Create, by namespace/name
-	seq      map[string]int64   // creation order of the live pods
-	nextSeq  int64
-	timeouts int // Permit timeouts fired by Settle
-	loops    int // Settles that spent MaxPermitTimeouts
+	mu         sync.Mutex
+	pods       map[string]*v1.Pod // live pods created by Create, by namespace/name
+	seq        map[string]int64   // creation order of the live pods
+	nextSeq    int64
+	timeouts   int // Permit timeouts fired by Settle
+	loops      int // Settles that spent MaxPermitTimeouts
+	lostSteps  int
+	shortSince time.Time // replay goroutine only
 	// unconfirmed holds the pods bound and not yet seen confirmed in the
 	// scheduler's cache: until its informer delivers a binding, the cache
 	// holds the pod as assumed, and its event handler has not yet
@@ -422,13 +424,18 @@ type Counts struct {
 	// Config.WallPermitTimeouts); PermitLoops the Settles that spent
 	// Config.MaxPermitTimeouts and returned with pods waiting at Permit.
 	PermitTimeouts, PermitLoops int
+	// LostSteps counts the Settles that returned while some pending pods
+	// were neither in the scheduler's queue nor in flight for a second
+	// with nothing else happening (seen with plugins/gang: a member
+	// rejected at Permit that the scheduler did not requeue).
+	LostSteps int
 }
 
 // Counts returns the current counts.
 func (h *Harness) Counts() Counts {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts, PermitLoops: h.loops}
+	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts, PermitLoops: h.loops, LostSteps: h.lostSteps}
 }
 
 // TakeCycles returns the durations of the scheduling algorithm runs
@@ -624,6 +631,20 @@ func (h *Harness) idle() (ok bool, waiting []fwk.WaitingPod, why func() string, 
 	why = func() string {
 		return fmt.Sprintf("queue %q (%d pods), %d in flight, %d pending, %d bound, %d cached", summary, len(queued), inflight, pending, bound, cached)
 	}
+	if active == 0 && backoff == 0 && inflight == 0 && len(queued) < pending {
+		h.shortSince = cmpOr(h.shortSince, time.Now())
+		if time.Since(h.shortSince) >= lostGrace {
+			// The scheduler holds fewer pods than are pending, and
+			// nothing moves: count the step, let the replay go on.
+			h.shortSince = time.Time{}
+			h.mu.Lock()
+			h.lostSteps++
+			h.mu.Unlock()
+			return true, nil, why, progress
+		}
+		return false, nil, why, progress
+	}
+	h.shortSince = time.Time{}
 	if active != 0 || backoff != 0 || len(queued)+inflight != pending {
 		return false, nil, why, progress
 	}
@@ -654,6 +675,18 @@ func (h *Harness) lost() string {
 	}
 	slices.Sort(names)
 	return fmt.Sprintf("; pending pods the scheduler does not hold: %v", names[:min(len(names), 10)])
+}
+
+// lostGrace is how long Settle waits, with the scheduler otherwise idle,
+// for pending pods it holds neither in its queue nor in flight, before it
+// counts the step in Counts.LostSteps and returns.
+const lostGrace = time.Second
+
+func cmpOr(t, d time.Time) time.Time {
+	if t.IsZero() {
+		return d
+	}
+	return t
 }
 
 // fireTimeout rejects the waiting pod created first, with the message
