@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
@@ -134,6 +135,9 @@ type Harness struct {
 
 var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
 
+// watchChanSize is the fake watch channels' capacity (see Start).
+const watchChanSize = 1 << 16
+
 // maxLag bounds the pod add and delete events the scheduler's informer may
 // lag behind Create and Delete: the fake API server's watch channels hold
 // 100 events and panic when full.
@@ -194,6 +198,14 @@ func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
 	// the latter runs server-side-apply bookkeeping on every create and
 	// update (and stores managedFields in every pod), which the scheduler
 	// never reads.
+	// The fake API server's watch channels panic when full (100 events
+	// by default); a gang allowed at once, with the status patches of
+	// the pods it displaced, outruns the informer on a loaded machine.
+	// The size is read when a watch starts, so raising it here covers
+	// this harness's informers (process-wide, never lowered).
+	if watch.DefaultChanSize < watchChanSize {
+		watch.DefaultChanSize = watchChanSize
+	}
 	h.client = fake.NewSimpleClientset(objs...)
 	h.client.PrependReactor("create", "pods", h.bindReactor)
 
