@@ -189,6 +189,10 @@ type Result struct {
 	// of waiting for them, PermitLoops the slots whose members kept
 	// timing out at Permit (see replay.Config.MaxPermitTimeouts).
 	PermitTimeouts, PermitLoops int
+	// LostSteps counts the slots that ended with pending members the
+	// scheduler held neither in its queue nor in flight
+	// (replay.Counts.LostSteps).
+	LostSteps int
 }
 
 type simGroup struct {
@@ -353,7 +357,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	res.Placed, res.PartialEnd, res.StrandedPods = countGroups(counts)
 	res.PodsBound, res.Violations = s.totalBound, s.violations
 	c := h.Counts()
-	res.PermitTimeouts, res.PermitLoops = c.PermitTimeouts, c.PermitLoops
+	res.PermitTimeouts, res.PermitLoops, res.LostSteps = c.PermitTimeouts, c.PermitLoops, c.LostSteps
 	res.Wall = time.Since(wall)
 	return res, nil
 }

@@ -60,6 +60,13 @@
 // rejected as unschedulable stay in the queue until an event moves them
 // (upstream's queueing hints decide which), as in a cluster.
 //
+// Two states end a step without being idle, and are counted instead of
+// hanging the replay: Config.MaxPermitTimeouts fired Permit timeouts in
+// one Settle (a plugin that requeues a rejected pod which waits again;
+// Counts.PermitLoops), and pending pods that the scheduler holds neither
+// in its queue nor in flight while nothing else moves for a second
+// (Counts.LostSteps; seen with plugins/gang after a Permit rejection).
+//
 // # Time
 //
 // The harness has no clock of its own: the replay loop decides what a step

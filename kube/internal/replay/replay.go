@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
@@ -105,12 +106,14 @@ type Harness struct {
 	done   chan struct{}
 	gates  map[string]bool // previous values, restored by Close
 
-	mu       sync.Mutex
-	pods     map[string]*v1.Pod // live pods created by Create, by namespace/name
-	seq      map[string]int64   // creation order of the live pods
-	nextSeq  int64
-	timeouts int // Permit timeouts fired by Settle
-	loops    int // Settles that spent MaxPermitTimeouts
+	mu         sync.Mutex
+	pods       map[string]*v1.Pod // live pods created by Create, by namespace/name
+	seq        map[string]int64   // creation order of the live pods
+	nextSeq    int64
+	timeouts   int // Permit timeouts fired by Settle
+	loops      int // Settles that spent MaxPermitTimeouts
+	lostSteps  int
+	shortSince time.Time // replay goroutine only
 	// unconfirmed holds the pods bound and not yet seen confirmed in the
 	// scheduler's cache: until its informer delivers a binding, the cache
 	// holds the pod as assumed, and its event handler has not yet
@@ -131,6 +134,9 @@ type Harness struct {
 }
 
 var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
+
+// watchChanSize is the fake watch channels' capacity (see Start).
+const watchChanSize = 1 << 16
 
 // maxLag bounds the pod add and delete events the scheduler's informer may
 // lag behind Create and Delete: the fake API server's watch channels hold
@@ -192,6 +198,14 @@ func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
 	// the latter runs server-side-apply bookkeeping on every create and
 	// update (and stores managedFields in every pod), which the scheduler
 	// never reads.
+	// The fake API server's watch channels panic when full (100 events
+	// by default); a gang allowed at once, with the status patches of
+	// the pods it displaced, outruns the informer on a loaded machine.
+	// The size is read when a watch starts, so raising it here covers
+	// this harness's informers (process-wide, never lowered).
+	if watch.DefaultChanSize < watchChanSize {
+		watch.DefaultChanSize = watchChanSize
+	}
 	h.client = fake.NewSimpleClientset(objs...)
 	h.client.PrependReactor("create", "pods", h.bindReactor)
 
@@ -422,13 +436,18 @@ type Counts struct {
 	// Config.WallPermitTimeouts); PermitLoops the Settles that spent
 	// Config.MaxPermitTimeouts and returned with pods waiting at Permit.
 	PermitTimeouts, PermitLoops int
+	// LostSteps counts the Settles that returned while some pending pods
+	// were neither in the scheduler's queue nor in flight for a second
+	// with nothing else happening (seen with plugins/gang: a member
+	// rejected at Permit that the scheduler did not requeue).
+	LostSteps int
 }
 
 // Counts returns the current counts.
 func (h *Harness) Counts() Counts {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts, PermitLoops: h.loops}
+	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts, PermitLoops: h.loops, LostSteps: h.lostSteps}
 }
 
 // TakeCycles returns the durations of the scheduling algorithm runs
@@ -546,7 +565,7 @@ func (h *Harness) Settle(ctx context.Context) error {
 		if progress != lastProgress {
 			lastProgress, deadline = progress, now.Add(h.cfg.SettleTimeout)
 		} else if now.After(deadline) {
-			return fmt.Errorf("%w: the scheduler made no progress for %v: %s", ErrReplay, h.cfg.SettleTimeout, why())
+			return fmt.Errorf("%w: the scheduler made no progress for %v: %s%s", ErrReplay, h.cfg.SettleTimeout, why(), h.lost())
 		}
 		if err := h.wait(ctx, poll); err != nil {
 			return err
@@ -624,6 +643,20 @@ func (h *Harness) idle() (ok bool, waiting []fwk.WaitingPod, why func() string, 
 	why = func() string {
 		return fmt.Sprintf("queue %q (%d pods), %d in flight, %d pending, %d bound, %d cached", summary, len(queued), inflight, pending, bound, cached)
 	}
+	if active == 0 && backoff == 0 && inflight == 0 && len(queued) < pending {
+		h.shortSince = cmpOr(h.shortSince, time.Now())
+		if time.Since(h.shortSince) >= lostGrace {
+			// The scheduler holds fewer pods than are pending, and
+			// nothing moves: count the step, let the replay go on.
+			h.shortSince = time.Time{}
+			h.mu.Lock()
+			h.lostSteps++
+			h.mu.Unlock()
+			return true, nil, why, progress
+		}
+		return false, nil, why, progress
+	}
+	h.shortSince = time.Time{}
 	if active != 0 || backoff != 0 || len(queued)+inflight != pending {
 		return false, nil, why, progress
 	}
@@ -631,6 +664,41 @@ func (h *Harness) idle() (ok bool, waiting []fwk.WaitingPod, why func() string, 
 		return false, waiting, why, progress
 	}
 	return true, nil, why, progress
+}
+
+// lost names the pending pods that are neither in the scheduler's queue
+// nor in flight, for the error of a Settle that made no progress.
+func (h *Harness) lost() string {
+	known := map[string]bool{}
+	queued, _ := h.sched.SchedulingQueue.PendingPods()
+	for _, p := range append(queued, h.sched.SchedulingQueue.InFlightPods()...) {
+		known[key(p.Namespace, p.Name)] = true
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var names []string
+	for k, p := range h.pods {
+		if p.Spec.NodeName == "" && !known[k] {
+			names = append(names, k)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	slices.Sort(names)
+	return fmt.Sprintf("; pending pods the scheduler does not hold: %v", names[:min(len(names), 10)])
+}
+
+// lostGrace is how long Settle waits, with the scheduler otherwise idle,
+// for pending pods it holds neither in its queue nor in flight, before it
+// counts the step in Counts.LostSteps and returns.
+const lostGrace = time.Second
+
+func cmpOr(t, d time.Time) time.Time {
+	if t.IsZero() {
+		return d
+	}
+	return t
 }
 
 // fireTimeout rejects the waiting pod created first, with the message
