@@ -10,7 +10,7 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	"sigs.k8s.io/yaml"
 
-	"github.com/msched/msched/kube/plugins"
+	"github.com/msched/msched/kube/plugins/ogasched"
 )
 
 // TestStateRBACNamesItsObjects: the state role granted update on every
@@ -37,9 +37,9 @@ func TestStateRBACNamesItsObjects(t *testing.T) {
 		}
 	}
 	for _, name := range []string{
-		plugins.DefaultStateName("OGASched", "msched-ogasched"),
-		plugins.DefaultStateName("ESDP", "msched-esdp"),
-		plugins.DefaultStateName("OCORP", "msched-ocorp"),
+		ogasched.DefaultStateName("OGASched", "msched-ogasched"),
+		ogasched.DefaultStateName("ESDP", "msched-esdp"),
+		ogasched.DefaultStateName("OCORP", "msched-ocorp"),
 	} {
 		for _, v := range []string{"get", "update"} {
 			require.True(t, slices.Contains(named["configmaps/"+v], name), "configmaps %s %s", v, name)

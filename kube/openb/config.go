@@ -2,13 +2,12 @@ package openb
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"k8s.io/klog/v2"
-	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 	config "k8s.io/kubernetes/pkg/scheduler/apis/config"
+
+	"github.com/msched/msched/kube/internal/replay"
 )
 
 // Profile names a scheduler configuration compared on the trace.
@@ -60,24 +59,24 @@ percentageOfNodesToScore: 100
 profiles:
 - schedulerName: default-scheduler
 `)
+	// Every profile runs the GPU device model (kube/plugins/gpushare,
+	// issue 32): Filter per GPU, GPU ids chosen at Reserve.
+	b.WriteString("  plugins:\n    multiPoint: {enabled: [{name: GPUShare}]}\n")
 	switch p {
 	case LeastAllocated, MostAllocated:
 	case ESDP:
-		fmt.Fprintf(&b, `  plugins:
-    preScore: {enabled: [{name: ESDP}]}
+		fmt.Fprintf(&b, `    preScore: {enabled: [{name: ESDP}]}
     score: {enabled: [{name: ESDP, weight: %d}]}
 `, weight)
 	case Gang:
-		b.WriteString(`  plugins:
-    preFilter: {enabled: [{name: Gang}]}
+		b.WriteString(`    preFilter: {enabled: [{name: Gang}]}
     reserve: {enabled: [{name: Gang}]}
     permit: {enabled: [{name: Gang}]}
     postBind: {enabled: [{name: Gang}]}
 `)
 	case OGASched, DRF:
 		name := string(p)
-		fmt.Fprintf(&b, `  plugins:
-    preFilter: {enabled: [{name: %[1]s}]}
+		fmt.Fprintf(&b, `    preFilter: {enabled: [{name: %[1]s}]}
     preScore: {enabled: [{name: %[1]s}]}
     score: {enabled: [{name: %[1]s, weight: %[2]d}]}
     postBind: {enabled: [{name: %[1]s}]}
@@ -128,16 +127,7 @@ profiles:
 }
 
 // loadConfig decodes, converts and defaults a KubeSchedulerConfiguration
-// the way the kube-scheduler binary does (options.LoadConfigFromFile).
+// the way the kube-scheduler binary does.
 func loadConfig(logger klog.Logger, yaml string) (*config.KubeSchedulerConfiguration, error) {
-	dir, err := os.MkdirTemp("", "openb-config")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
-		return nil, err
-	}
-	return options.LoadConfigFromFile(logger, path)
+	return replay.LoadConfig(logger, yaml)
 }

@@ -6,10 +6,14 @@
 //
 // The scheduler is the upstream one, built by scheduler.New with a fake
 // clientset (k8s.io/client-go/kubernetes/fake) and its informers, as
-// Kubernetes' own scheduler tests build it; the profile is decoded from
+// Kubernetes' own scheduler tests build it, by the replay harness shared
+// with package dlrm (kube/internal/replay); the profile is decoded from
 // KubeSchedulerConfiguration YAML by the binary's own loader
 // (options.LoadConfigFromFile), so defaults and plugin args go through the
-// same code as in a cluster. The API server's binding subresource is a
+// same code as in a cluster. Options.SchedulerConfig replaces the
+// profile's YAML by any configuration, Options.Registry adds plugins,
+// Options.NodeObject and PodObject change the API objects, Options.Admit
+// and AfterBind hook the binding, Options.OnStep samples after each step. The API server's binding subresource is a
 // reactor on the fake clientset that checks, independently of the
 // scheduler, that the pod fits the node's allocatable (CPU, memory, GPU)
 // given the pods already bound there, refuses the binding otherwise (the
@@ -37,7 +41,7 @@
 // holding exactly the bound pods) and samples the cluster. Pods bound in a
 // step start running at the end of that step. Backoff is 0 so that retries
 // do not wait for wall-clock time. The msched plugins' slot clock is the
-// simulated clock (plugins.FactoryWithClock).
+// simulated clock (ogasched.FactoryWithClock).
 //
 // # Measures
 //
@@ -80,5 +84,60 @@
 // ratios to the first profile's in the same rounds: the median over
 // rounds of the per-round ratio, so a drift in the machine's load moves
 // both sides of a ratio. Busy includes the pod creations and the idle
-// check (about 1 ms per step), the same for every profile.
+// check, the same for every profile.
+//
+// # Timing of the harness
+//
+// Since the shared harness (2026-11-28), the idle check is woken by the
+// scheduler's events instead of sleeping 200 µs between polls and needs
+// two idle observations in a row instead of three, and pods are created
+// straight in the fake API server's object store, paced on the
+// informer's event counts (the old loop did not pace, and a burst could
+// overflow the fake watch channel on a slow machine). The scheduler, its
+// configuration and the order of arrivals are unchanged, so results are
+// comparable with earlier runs up to the run-to-run noise described above;
+// wall and busy times are shorter (less harness work per pod and per
+// step), and pods/s are higher for every profile alike.
+//
+// # FGD protocol
+//
+// RunFGD (openb-compare -protocol fgd) is FGD's artifact protocol (Weng
+// et al., USENIX ATC'23; hkust-adsl/kubernetes-scheduler-simulator) on
+// the GPU device model of kube/plugins/gpushare, beside the replay above:
+//
+//   - the trace's GPU nodes only (1 213 nodes, 6 212 GPUs), by name;
+//   - per seed (42–51) the pods are shuffled, then pods drawn uniformly
+//     with replacement from the trace are appended until the arrived GPU
+//     demand reaches 130 % of capacity (FGDPods; FGD's stop test compares
+//     the per-GPU milli of the drawn pod, kept). One PCG stream seeded
+//     (seed, seed) draws both: the pod order differs from FGD's own Go
+//     math/rand stream, so per-seed numbers differ, not their
+//     distribution;
+//   - no departures: pods are placed one at a time, in order; a pod no
+//     node can hold fails and is not retried (FGD's simulator);
+//   - one scorer per profile (FGD's "only the scorer under test, weight
+//     1000": with one scorer the weight does not change the argmax), every
+//     feasible node scored (percentageOfNodesToScore 100), BestFit's
+//     scores min-max normalised as its NormalizeScore does, the best node
+//     taken with ties to the smallest node name (FGDOptions.RandomTies:
+//     uniformly among the tied, as upstream's selectHost);
+//   - metrics: the GPU allocation ratio (allocated GPU milli over
+//     capacity) at each arrived-demand bin 0–130 % (the state after the
+//     first pod that brings arrived demand to at least k % of capacity;
+//     the final state for bins never reached, so "130 %" is the end of
+//     the run), FGD's fragmented amount over the trace's target workload
+//     as % of capacity and as % of the idle GPUs (fragmentation ratio) at
+//     50, 55, ..., 100 %, and the pods that failed;
+//   - the throughput and p99 columns time the replay loop's per-pod work
+//     (filter, score, choice) as ratios to LeastAllocated in the same run:
+//     they compare the scorers' cost, not kube-scheduler's cycle.
+//
+// The scorers, the GPU choice at Reserve and the device model are the
+// ones the GPUShare plugin runs inside kube-scheduler; the loop replaces
+// the scheduler framework so that 10 seeds × 11 profiles run in minutes
+// (Run, on the shared replay harness, is the real scheduler; it was not
+// ready when the FGD runs were made).
+// FGD-learned is msched's learned-prior FGD (gpushare.Learner: the target
+// workload learned online from the arrivals, starting from nothing); "+BF"
+// breaks a profile's ties by BestFit's score.
 package openb

@@ -15,17 +15,19 @@ import (
 	_ "k8s.io/component-base/metrics/prometheus/version"
 	"k8s.io/kubernetes/cmd/kube-scheduler/app"
 
-	"github.com/msched/msched/kube/plugins"
 	"github.com/msched/msched/kube/plugins/esdp"
 	"github.com/msched/msched/kube/plugins/gang"
+	"github.com/msched/msched/kube/plugins/gpushare"
 	"github.com/msched/msched/kube/plugins/ocorp"
+	"github.com/msched/msched/kube/plugins/ogasched"
 	"github.com/msched/msched/kube/plugins/onsocmax"
 )
 
 func main() {
 	cmd := app.NewSchedulerCommand(
-		app.WithPlugin(plugins.OGASchedName, plugins.NewOGASched),
-		app.WithPlugin(plugins.DRFName, plugins.NewDRF),
+		app.WithPlugin(ogasched.OGASchedName, ogasched.NewOGASched),
+		app.WithPlugin(ogasched.DRFName, ogasched.NewDRF),
+		app.WithPlugin(gpushare.Name, gpushare.New),
 		app.WithPlugin(esdp.Name, esdp.New),
 		app.WithPlugin(onsocmax.Name, onsocmax.New),
 		app.WithPlugin(ocorp.Name, ocorp.New),

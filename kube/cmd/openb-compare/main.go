@@ -5,6 +5,13 @@
 //
 //	go run ./cmd/openb-compare [-trace DIR] [-pods N] [-nodes N] [-step S] [-scale X] [-series out.csv]
 //
+// With -protocol fgd it runs FGD's protocol instead (issue 32; see package
+// openb, "FGD protocol"): the GPU nodes, pods shuffled and inflated to
+// 130 % of GPU capacity per seed, one scorer per profile on the GPU device
+// model, ties by smallest node name:
+//
+//	go run ./cmd/openb-compare -protocol fgd -seeds 42-51 [-json] [-profiles FGD,BestFit] [-out DIR] [-random-ties] [-replicas 4]
+//
 // With -throughput R it instead runs every profile R times, interleaved in
 // one process (the order rotated each round), on a burst of the first
 // -pods pods (all arriving at once, held), and prints each profile's
@@ -38,7 +45,30 @@ func main() {
 	rounds := flag.Int("throughput", 0, "if > 0: interleaved throughput runs, this many rounds, on a burst of -pods pods (default 2000)")
 	hold := flag.Bool("hold", false, "pods never complete nor give up: the cluster fills in arrival order (the FGD paper's setup)")
 	series := flag.String("series", "", "write every sample to this CSV file")
+	// FGD's protocol (issue 32; fgd.go).
+	var ff fgdFlags
+	protocol := flag.String("protocol", "", `"fgd": FGD's protocol on the device model (GPU nodes, inflation to -ratio, -seeds) instead of the replay`)
+	flag.StringVar(&ff.seeds, "seeds", "42-51", "FGD protocol: seeds (42-51, 42, 42,45)")
+	flag.BoolVar(&ff.json, "json", false, "FGD protocol: JSON to stdout (the table goes to stderr)")
+	flag.BoolVar(&ff.randomTies, "random-ties", false, "FGD protocol: break ties at random (upstream) instead of by smallest node name (FGD)")
+	flag.IntVar(&ff.replicas, "replicas", 1, "FGD protocol: replicate the GPU nodes this many times")
+	flag.Float64Var(&ff.ratio, "ratio", 1.3, "FGD protocol: inflate arrived GPU demand to this share of capacity")
+	flag.StringVar(&ff.out, "out", "", "FGD protocol: write table.md, result.json and alloc.png here")
+	flag.StringVar(&ff.cpuProfile, "cpuprofile", "", "FGD protocol: write a CPU profile (pprof) of the runs here")
+	flag.StringVar(&ff.from, "from", "", "FGD protocol: redraw table.md and alloc.png (in -out, default the file's folder) from this -json output")
 	flag.Parse()
+	if *protocol != "" {
+		if *protocol != "fgd" {
+			fmt.Fprintf(os.Stderr, "openb-compare: -protocol %q: only \"fgd\"\n", *protocol)
+			os.Exit(2)
+		}
+		ff.dir, ff.podFile, ff.profiles = *dir, *podFile, *profiles
+		if err := runFGD(ff); err != nil {
+			fmt.Fprintln(os.Stderr, "openb-compare:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *rounds > 0 {
 		if err := throughput(*dir, *podFile, *pods, *nodes, *slot, *weight, *profiles, *rounds); err != nil {
 			fmt.Fprintln(os.Stderr, "openb-compare:", err)

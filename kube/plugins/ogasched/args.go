@@ -1,4 +1,4 @@
-package plugins
+package ogasched
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
-	"github.com/msched/msched/ogasched"
+	core "github.com/msched/msched/ogasched"
 	"github.com/msched/msched/utility"
 )
 
@@ -166,8 +166,8 @@ func ValidateArgs(path *field.Path, a *Args) error {
 	if len(a.Resources) == 0 {
 		all = append(all, field.Required(rp, "at least one resource type"))
 	}
-	if len(a.Resources) > ogasched.MaxK {
-		all = append(all, field.TooMany(rp, len(a.Resources), ogasched.MaxK))
+	if len(a.Resources) > core.MaxK {
+		all = append(all, field.TooMany(rp, len(a.Resources), core.MaxK))
 	}
 	seen := map[string]bool{}
 	for i, r := range a.Resources {

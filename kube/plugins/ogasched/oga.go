@@ -1,4 +1,4 @@
-package plugins
+package ogasched
 
 // This file is the only one that calls the msched policy APIs (ogasched and
 // baselines); when their API changes (issue 13), only it needs adapting.
@@ -9,7 +9,7 @@ import (
 
 	"github.com/msched/msched/baselines"
 	"github.com/msched/msched/bipartite"
-	"github.com/msched/msched/ogasched"
+	core "github.com/msched/msched/ogasched"
 	"github.com/msched/msched/utility"
 )
 
@@ -36,7 +36,7 @@ type learner interface {
 // and nodes (capacities in units): an edge wherever one pod of the port
 // fits the node when empty, every f_r^k of the given kind and coefficient,
 // every beta_k = beta.
-func buildProblem(demand, capacity [][]float64, kind utility.Kind, coef, beta float64, K int) (*ogasched.Problem, error) {
+func buildProblem(demand, capacity [][]float64, kind utility.Kind, coef, beta float64, K int) (*core.Problem, error) {
 	var edges []bipartite.Edge
 	for l, d := range demand {
 		for r, c := range capacity {
@@ -71,18 +71,18 @@ func buildProblem(demand, capacity [][]float64, kind utility.Kind, coef, beta fl
 	for k := range b {
 		b[k] = beta
 	}
-	return ogasched.NewProblem(g, demand, capacity, util, b)
+	return core.NewProblem(g, demand, capacity, util, b)
 }
 
 // newLearner returns the named policy for p, starting from init (flat
 // layout; nil = zero). OGASched's step is the anytime theory step (53),
 // whose only state besides y is the slot count the engine keeps, so y and
-// that count restore it exactly. When ogasched.Policy gains
+// that count restore it exactly. When core.Policy gains
 // encoding.BinaryMarshaler (issue 13), restore can use it instead.
-func newLearner(name string, p *ogasched.Problem, init []float64) (learner, error) {
+func newLearner(name string, p *core.Problem, init []float64) (learner, error) {
 	switch name {
 	case PolicyOGASched:
-		pol, err := ogasched.New(p, ogasched.Settings{Init: init})
+		pol, err := core.New(p, core.Settings{Init: init})
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +98,7 @@ func newLearner(name string, p *ogasched.Problem, init []float64) (learner, erro
 }
 
 type ogaLearner struct {
-	p       *ogasched.Policy
+	p       *core.Policy
 	zero    []float64
 	decided int // the latest slot given to Decide, -1 before the first
 }

@@ -1,4 +1,4 @@
-package plugins
+package ogasched
 
 import (
 	"github.com/msched/msched/kube/plugins/internal/statestore"

@@ -1,0 +1,117 @@
+package openb
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/msched/msched/kube/plugins/gpushare"
+	"github.com/msched/msched/trace"
+)
+
+func tinyTrace() *trace.Trace {
+	tr := &trace.Trace{PodFile: "tiny"}
+	for i, m := range []string{"T4", "T4", "V100M16", ""} {
+		g := 4
+		if m == "" {
+			g = 0
+		}
+		tr.Nodes = append(tr.Nodes, trace.Node{Name: "n" + string(rune('a'+i)), CPUMilli: 32000, MemoryMiB: 65536, GPU: g, Model: m})
+	}
+	shapes := []trace.Pod{
+		{CPUMilli: 2000, MemoryMiB: 1024, NumGPU: 1, GPUMilli: 500},
+		{CPUMilli: 4000, MemoryMiB: 1024, NumGPU: 1, GPUMilli: 1000},
+		{CPUMilli: 8000, MemoryMiB: 1024, NumGPU: 2, GPUMilli: 1000},
+		{CPUMilli: 1000, MemoryMiB: 1024},
+		{CPUMilli: 2000, MemoryMiB: 1024, NumGPU: 1, GPUMilli: 300, GPUSpec: []string{"V100M16"}},
+	}
+	for i := range 12 {
+		p := shapes[i%len(shapes)]
+		p.Name = "p" + string(rune('a'+i))
+		tr.Pods = append(tr.Pods, p)
+	}
+	return tr
+}
+
+// Inflation: deterministic per seed, different across seeds, and the
+// arrived GPU demand stays within ratio × capacity with no room for the
+// drawn pod that stopped it (FGD's tuneUpPods).
+func TestFGDPodsInflation(t *testing.T) {
+	tr := tinyTrace()
+	nodes, err := FGDCluster(tr, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 3 {
+		t.Fatalf("%d GPU nodes, want 3", len(nodes))
+	}
+	capMilli := int64(12 * gpushare.Milli)
+	a, err := FGDPods(tr, 42, 1.3, capMilli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := FGDPods(tr, 42, 1.3, capMilli)
+	c, _ := FGDPods(tr, 43, 1.3, capMilli)
+	same := func(x, y []gpushare.Request) bool {
+		return slices.EqualFunc(x, y, func(p, q gpushare.Request) bool { return gpushare.ShapeOf(p) == gpushare.ShapeOf(q) })
+	}
+	if !same(a, b) {
+		t.Fatal("seed 42 twice gave two pod lists")
+	}
+	if same(a, c) {
+		t.Fatal("seeds 42 and 43 gave the same pod list")
+	}
+	var total int64
+	for _, r := range a {
+		total += r.TotalGPUMilli()
+	}
+	if float64(total) > 1.3*float64(capMilli) || len(a) <= len(tr.Pods) {
+		t.Fatalf("%d pods, %d milli arrived for a target of %v", len(a), total, 1.3*float64(capMilli))
+	}
+	if _, err := FGDPods(tr, 1, -1, capMilli); !errors.Is(err, ErrFGD) {
+		t.Fatal(err)
+	}
+}
+
+// Every profile places pods only where they fit (the device model is the
+// checker: Assign refuses anything else), allocation never exceeds the
+// arrived demand, and FGD-protocol runs are deterministic.
+func TestRunFGDProfiles(t *testing.T) {
+	tr := tinyTrace()
+	nodes, _ := FGDCluster(tr, 2)
+	w, err := FGDWorkload(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods, err := FGDPods(tr, 42, 1.3, int64(24*gpushare.Milli))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range FGDProfiles {
+		for _, rt := range []bool{false, true} {
+			r, err := RunFGD(nodes, pods, w, p, FGDOptions{Seed: 42, RandomTies: rt})
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			r2, _ := RunFGD(nodes, pods, w, p, FGDOptions{Seed: 42, RandomTies: rt})
+			if r.Alloc != r2.Alloc || r.Failed != r2.Failed {
+				t.Fatalf("%s: two runs differ", p)
+			}
+			for k := 1; k <= FGDBins; k++ {
+				if r.Alloc[k] < r.Alloc[k-1]-1e-9 || r.Alloc[k] > float64(k)+100.0*2/24+1e-9 {
+					t.Fatalf("%s: alloc[%d] = %v after %v", p, k, r.Alloc[k], r.Alloc[k-1])
+				}
+			}
+			if r.Alloc[FGDBins] > 100 || r.Failed == 0 {
+				t.Fatalf("%s: final alloc %v, failed %d at 130 %%", p, r.Alloc[FGDBins], r.Failed)
+			}
+		}
+	}
+	if _, err := RunFGD(nodes, pods, w, "nope", FGDOptions{}); !errors.Is(err, ErrFGD) {
+		t.Fatal(err)
+	}
+	sums := SummarizeFGD([]*FGDResult{}, "x")
+	if len(sums) != 0 {
+		t.Fatal(sums)
+	}
+}
