@@ -39,6 +39,9 @@ type Plugin struct {
 	allowed map[string]sets.Set[types.UID]
 	// plans holds, per group, its current plan (see plan).
 	plans map[string]*plan
+	// repairs marks the groups with a repair pending (see repairLater).
+	repairs map[string]bool
+	ctx     context.Context
 }
 
 var (
@@ -77,6 +80,8 @@ func NewWithPlacer(placer GangPlacer) func(context.Context, runtime.Object, fwk.
 			placer:   placer,
 			allowed:  map[string]sets.Set[types.UID]{},
 			plans:    map[string]*plan{},
+			repairs:  map[string]bool{},
+			ctx:      ctx,
 		}
 		if err := p.addIndex(inf); err != nil {
 			return nil, fmt.Errorf("%s: pod informer index: %w", Name, err)
@@ -279,8 +284,10 @@ func (p *Plugin) Reserve(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.
 // Permit, or failed to bind. It rejects every other waiting member of the
 // group so that they release their nodes at once: the group goes back to
 // the queue whole. A member whose binding fails after the group was allowed
-// cannot unbind the others; that case is logged (the API server refused a
-// binding the scheduler had reserved).
+// cannot unbind the others: that case is logged (the API server refused a
+// binding the scheduler had reserved), the member is retried, and
+// repairLater evicts the bound members if the group is still half-bound
+// one Permit timeout later.
 func (p *Plugin) Unreserve(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) {
 	g, ok, err := p.groupOf(pod)
 	if !ok || err != nil {
@@ -294,6 +301,7 @@ func (p *Plugin) Unreserve(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _
 	p.mu.Unlock()
 	if wasAllowed {
 		klog.FromContext(ctx).Error(nil, "gang member failed after its group was allowed", "group", g.key, "pod", klog.KObj(pod))
+		p.repairLater(g)
 		return
 	}
 	msg := fmt.Sprintf("gang %s: member %s was rejected or timed out; releasing the group", g.key, pod.Name)
