@@ -4,9 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -17,17 +16,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/cache"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
-	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
-	"k8s.io/kubernetes/pkg/scheduler"
-	config "k8s.io/kubernetes/pkg/scheduler/apis/config"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
-	"k8s.io/kubernetes/pkg/scheduler/profile"
 
+	"github.com/msched/msched/kube/internal/replay"
 	"github.com/msched/msched/kube/plugins/gang"
 	"github.com/msched/msched/trace"
 )
@@ -77,6 +69,31 @@ type Options struct {
 	PermitSeconds int64
 	// Logger receives progress (nil = none).
 	Logger klog.Logger
+
+	// SchedulerConfig, when set, is the whole KubeSchedulerConfiguration
+	// YAML used instead of the profile's (the profile then only names the
+	// run, and need not be Default or Gang); see
+	// replay.Config.SchedulerConfig.
+	SchedulerConfig string
+	// Registry adds out-of-tree plugins to plugins/gang (same name: this
+	// one wins).
+	Registry frameworkruntime.Registry
+	// FeatureGates are set for the run (process-wide; e.g.
+	// {"GenericWorkload": true} for upstream's gang scheduling).
+	FeatureGates map[string]bool
+	// BackoffSeconds is the scheduler's pod backoff, initial and max
+	// (default 0: retries do not wait for wall-clock time).
+	BackoffSeconds int64
+	// PodObject, when set, builds member j of group g instead of the
+	// default pod (e.g. spec.schedulingGroup for upstream PodGroups).
+	// GroupObjects, when set, returns extra objects created with the
+	// group, before its members (e.g. a scheduling.k8s.io/v1beta1
+	// PodGroup); Objects are created before the scheduler starts.
+	PodObject    func(g Group, j int, req [nres]int64) *v1.Pod
+	GroupObjects func(g Group) []runtime.Object
+	Objects      []runtime.Object
+	// AfterBind is called once a pod is bound; see replay.Config.
+	AfterBind func(pod *v1.Pod, node string)
 }
 
 // Groups returns the replay's groups and nodes from the DLRM trace through
@@ -179,7 +196,7 @@ type simGroup struct {
 }
 
 type sim struct {
-	mu         sync.Mutex
+	mu         sync.Mutex // guards what the binding hook writes
 	nodes      []Node
 	index      map[string]int
 	used       [][nres]int64
@@ -191,14 +208,17 @@ type sim struct {
 	bound      int // pods bound now
 	totalBound int // pods ever bound
 	violations int
-	live       int // pods created and not deleted (Run's goroutine only)
 	slot       int // the slot being replayed
 }
 
+// settleTimeout bounds the wait for an idle scheduler after one slot
+// without progress.
+const settleTimeout = 2 * time.Minute
+
 // Run replays groups on nodes with the real kube-scheduler configured as
-// profile p; see the package documentation.
+// profile p (package kube/internal/replay); see the package documentation.
 func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options) (*Result, error) {
-	if p != Default && p != Gang {
+	if p != Default && p != Gang && o.SchedulerConfig == "" {
 		return nil, fmt.Errorf("%w: unknown profile %q", ErrNoGroups, p)
 	}
 	if o.PermitSeconds <= 0 {
@@ -213,67 +233,52 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	wall := time.Now()
 	s := &sim{nodes: nodes, index: map[string]int{}, used: make([][nres]int64, len(nodes)),
 		byPod: map[string]*simGroup{}, podReq: map[string][nres]int64{}, podBound: map[string]bool{}, podNode: map[string]int{}}
-	var objs []runtime.Object
+	nodeObjs := make([]*v1.Node, 0, len(nodes))
 	for i, n := range nodes {
 		s.index[n.Name] = i
-		objs = append(objs, nodeObject(n))
+		nodeObjs = append(nodeObjs, nodeObject(n))
+	}
+	podObj := podObject
+	if o.PodObject != nil {
+		podObj = o.PodObject
 	}
 	sgs := make([]*simGroup, len(groups))
 	for i, g := range groups {
 		sg := &simGroup{g: g}
 		for j, req := range g.Members {
-			pod := podObject(g, j, req)
+			pod := podObj(g, j, req)
+			if _, dup := s.byPod[pod.Name]; dup {
+				return nil, fmt.Errorf("%w: pod name %q appears twice", ErrNoGroups, pod.Name)
+			}
 			sg.pods = append(sg.pods, pod)
 			s.byPod[pod.Name] = sg
 			s.podReq[pod.Name] = req
 		}
 		sgs[i] = sg
 	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	client := fake.NewClientset(objs...)
-	client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		ca, ok := a.(clienttesting.CreateAction)
-		if !ok || a.GetSubresource() != "binding" {
-			return false, nil, nil
-		}
-		b, ok := ca.GetObject().(*v1.Binding)
-		if !ok {
-			return true, nil, fmt.Errorf("dlrm: binding object %T", ca.GetObject())
-		}
-		return true, b, s.bind(client, b.Name, b.Target.Name)
+	yaml := o.SchedulerConfig
+	if yaml == "" {
+		yaml = configYAML(p, o.PermitSeconds)
+	}
+	registry := frameworkruntime.Registry{gang.Name: gang.New}
+	maps.Copy(registry, o.Registry)
+	h, err := replay.Start(ctx, replay.Config{
+		SchedulerConfig:       yaml,
+		Nodes:                 nodeObjs,
+		Objects:               o.Objects,
+		Registry:              registry,
+		FeatureGates:          o.FeatureGates,
+		InitialBackoffSeconds: o.BackoffSeconds,
+		MaxBackoffSeconds:     o.BackoffSeconds,
+		Admit:                 func(pod *v1.Pod, node string) error { return s.admit(pod.Name, node) },
+		AfterBind:             o.AfterBind,
+		SettleTimeout:         settleTimeout,
+		Logger:                o.Logger,
 	})
-	logger := o.Logger
-	if logger.GetSink() == nil {
-		logger = klog.NewKlogr().V(10)
-	}
-	cfg, err := loadConfig(logger, configYAML(p, o.PermitSeconds))
 	if err != nil {
-		return nil, fmt.Errorf("dlrm: config: %w", err)
+		return nil, fmt.Errorf("dlrm: %w", err)
 	}
-	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
-	recorders := func(string) events.EventRecorderLogger { return &events.FakeRecorder{} }
-	ctx = klog.NewContext(ctx, logger)
-	sched, err := scheduler.New(ctx, client, informerFactory, nil, profile.RecorderFactory(recorders),
-		scheduler.WithProfiles(cfg.Profiles...),
-		scheduler.WithFrameworkOutOfTreeRegistry(frameworkruntime.Registry{gang.Name: gang.New}),
-		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
-		scheduler.WithPodInitialBackoffSeconds(0),
-		scheduler.WithPodMaxBackoffSeconds(0),
-	)
-	if err != nil {
-		return nil, fmt.Errorf("dlrm: scheduler.New: %w", err)
-	}
-	informerFactory.Start(ctx.Done())
-	informerFactory.WaitForCacheSync(ctx.Done())
-	go sched.Run(ctx)
-	podStore := informerFactory.Core().V1().Pods().Informer().GetStore()
-	for sched.Cache.NodeCount() != len(nodes) {
-		if err := sleep(ctx, time.Millisecond); err != nil {
-			return nil, err
-		}
-	}
+	defer h.Close()
 	res := &Result{Profile: p, Groups: len(sgs)}
 	gone := 0 // sgs[:gone] are deleted
 	for i := 0; i < len(sgs); {
@@ -282,29 +287,32 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 		s.slot = slot
 		s.mu.Unlock()
 		for ; o.LifeSlots > 0 && gone < i && sgs[gone].g.Slot+o.LifeSlots <= slot; gone++ {
-			if err := s.remove(ctx, client, sgs[gone], podStore); err != nil {
+			if err := s.remove(ctx, h, sgs[gone]); err != nil {
 				return nil, err
 			}
 		}
 		for ; i < len(sgs) && sgs[i].g.Slot == slot; i++ {
 			sg := sgs[i]
+			if o.GroupObjects != nil {
+				for _, obj := range o.GroupObjects(sg.g) {
+					if err := h.Client().Tracker().Add(obj); err != nil {
+						return nil, fmt.Errorf("dlrm: group %s: %w", sg.g.Name, err)
+					}
+				}
+			}
 			s.mu.Lock()
 			sg.created = time.Now()
 			s.pending += len(sg.pods)
 			s.mu.Unlock()
 			for _, pod := range sg.pods {
-				if _, err := client.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{}); err != nil {
-					return nil, fmt.Errorf("dlrm: creating %s: %w", pod.Name, err)
+				if err := h.Create(ctx, pod); err != nil {
+					return nil, fmt.Errorf("dlrm: %w", err)
 				}
 				res.Pods++
-				s.live++
-				if err := s.pace(ctx, podStore); err != nil {
-					return nil, err
-				}
 			}
 		}
-		if err := s.settle(ctx, sched); err != nil {
-			return nil, err
+		if err := h.Settle(ctx); err != nil {
+			return nil, fmt.Errorf("dlrm: %w", err)
 		}
 		s.mu.Lock()
 		for _, sg := range sgs[gone:i] {
@@ -358,34 +366,24 @@ func countGroups(gs [][2]int) (whole, half, stranded int) {
 	return whole, half, stranded
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
-}
-
-// bind is the fake API server's binding: it checks the node's allocatable
-// independently of the scheduler, then sets spec.nodeName.
-func (s *sim) bind(client *fake.Clientset, podName, nodeName string) error {
+// admit is the fake API server's binding check: the pod must fit the
+// node's allocatable given the pods bound there, independently of the
+// scheduler. On success the pod counts as bound.
+func (s *sim) admit(podName, nodeName string) error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	sg, ok := s.byPod[podName]
 	ni, nok := s.index[nodeName]
 	if ok && sg.removed {
-		s.mu.Unlock()
 		return apierrors.NewNotFound(v1.Resource("pods"), podName)
 	}
 	if !ok || !nok || s.podBound[podName] {
-		s.mu.Unlock()
 		return fmt.Errorf("dlrm: binding %s to %s: unknown pod or node, or pod bound", podName, nodeName)
 	}
 	req := s.podReq[podName]
 	for k := range nres {
 		if s.used[ni][k]+req[k] > s.nodes[ni].Alloc[k] {
 			s.violations++
-			s.mu.Unlock()
 			return fmt.Errorf("dlrm: binding %s to %s would exceed allocatable (resource %d: %d + %d > %d)", podName, nodeName, k, s.used[ni][k], req[k], s.nodes[ni].Alloc[k])
 		}
 	}
@@ -402,21 +400,13 @@ func (s *sim) bind(client *fake.Clientset, podName, nodeName string) error {
 		sg.placed = time.Since(sg.created)
 		sg.waited = s.slot - sg.g.Slot
 	}
-	var obj *v1.Pod
-	for _, p := range sg.pods {
-		if p.Name == podName {
-			obj = p.DeepCopy()
-		}
-	}
-	s.mu.Unlock()
-	obj.Spec.NodeName = nodeName
-	return client.Tracker().Update(v1.SchemeGroupVersion.WithResource("pods"), obj, obj.Namespace)
+	return nil
 }
 
 // remove deletes every pod of a group: bound pods free their node,
 // pending pods leave the queue. The group's bound count is kept as its
 // final state.
-func (s *sim) remove(ctx context.Context, client *fake.Clientset, sg *simGroup, store cache.Store) error {
+func (s *sim) remove(ctx context.Context, h *replay.Harness, sg *simGroup) error {
 	s.mu.Lock()
 	sg.final = sg.bound
 	sg.removed = true
@@ -434,69 +424,8 @@ func (s *sim) remove(ctx context.Context, client *fake.Clientset, sg *simGroup, 
 	}
 	s.mu.Unlock()
 	for _, pod := range sg.pods {
-		if err := client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{}); err != nil {
-			return fmt.Errorf("dlrm: deleting %s: %w", pod.Name, err)
-		}
-		s.live--
-		if err := s.pace(ctx, store); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// maxLag bounds the pod events the informers may lag behind: the fake
-// clientset's watch channels hold 100 events and panic when full.
-const maxLag = 32
-
-// pace waits until the pod informer's store is within maxLag pods of the
-// live pod count.
-func (s *sim) pace(ctx context.Context, store cache.Store) error {
-	deadline := time.Now().Add(settleTimeout)
-	for d := len(store.ListKeys()) - s.live; d > maxLag || d < -maxLag; d = len(store.ListKeys()) - s.live {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("dlrm: the pod informer lags %d pods after %v", d, settleTimeout)
-		}
-		if err := sleep(ctx, 100*time.Microsecond); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// settleTimeout bounds the wait for an idle scheduler after one slot.
-const settleTimeout = 2 * time.Minute
-
-// settle waits until the scheduler is idle: every pending pod is in its
-// queue, none is active, backing off or in flight (waiting at Permit
-// counts as in flight), and its cache holds exactly the bound pods; three
-// times in a row.
-func (s *sim) settle(ctx context.Context, sched *scheduler.Scheduler) error {
-	stable := 0
-	deadline := time.Now().Add(settleTimeout)
-	last := ""
-	for stable < 3 {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("dlrm: the scheduler did not settle within %v: %s", settleTimeout, last)
-		}
-		pending, summary := sched.SchedulingQueue.PendingPods()
-		var active, backoff int
-		if _, err := fmt.Sscanf(summary, "activeQ:%d; backoffQ:%d;", &active, &backoff); err != nil {
-			return fmt.Errorf("dlrm: queue summary %q: %w", summary, err)
-		}
-		inflight := len(sched.SchedulingQueue.InFlightPods())
-		cached, _ := sched.Cache.PodCount()
-		s.mu.Lock()
-		ok := active == 0 && backoff == 0 && inflight == 0 && len(pending) == s.pending && cached == s.bound
-		last = fmt.Sprintf("queue %q, %d in flight, %d pending in queue, %d pending in replay, %d pods cached, %d bound", summary, inflight, len(pending), s.pending, cached, s.bound)
-		s.mu.Unlock()
-		if ok {
-			stable++
-		} else {
-			stable = 0
-		}
-		if err := sleep(ctx, time.Millisecond); err != nil {
-			return err
+		if _, err := h.Delete(ctx, pod.Namespace, pod.Name); err != nil {
+			return fmt.Errorf("dlrm: %w", err)
 		}
 	}
 	return nil
@@ -568,17 +497,4 @@ profiles:
 `, permitSeconds)
 	}
 	return y
-}
-
-func loadConfig(logger klog.Logger, yaml string) (*config.KubeSchedulerConfiguration, error) {
-	dir, err := os.MkdirTemp("", "dlrm-config")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
-		return nil, err
-	}
-	return options.LoadConfigFromFile(logger, path)
 }

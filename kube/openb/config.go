@@ -2,13 +2,12 @@ package openb
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"k8s.io/klog/v2"
-	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
 	config "k8s.io/kubernetes/pkg/scheduler/apis/config"
+
+	"github.com/msched/msched/kube/internal/replay"
 )
 
 // Profile names a scheduler configuration compared on the trace.
@@ -128,16 +127,7 @@ profiles:
 }
 
 // loadConfig decodes, converts and defaults a KubeSchedulerConfiguration
-// the way the kube-scheduler binary does (options.LoadConfigFromFile).
+// the way the kube-scheduler binary does.
 func loadConfig(logger klog.Logger, yaml string) (*config.KubeSchedulerConfiguration, error) {
-	dir, err := os.MkdirTemp("", "openb-config")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
-		return nil, err
-	}
-	return options.LoadConfigFromFile(logger, path)
+	return replay.LoadConfig(logger, yaml)
 }

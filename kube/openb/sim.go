@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"sync"
@@ -15,16 +16,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
-	"k8s.io/client-go/tools/events"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
-	"k8s.io/kubernetes/pkg/scheduler"
-	"k8s.io/kubernetes/pkg/scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
-	"k8s.io/kubernetes/pkg/scheduler/profile"
 
+	"github.com/msched/msched/kube/internal/replay"
 	"github.com/msched/msched/kube/plugins"
 	"github.com/msched/msched/kube/plugins/esdp"
 	"github.com/msched/msched/kube/plugins/gang"
@@ -40,6 +36,10 @@ type Options struct {
 	// arrivals and completions of a step are applied together, then the
 	// scheduler runs until it is idle. Default 3600 (one hour of trace).
 	StepSeconds float64
+	// StepPods, when > 0, also ends a step after StepPods arrivals, so
+	// that a burst is sampled at a finer grain (e.g. by arrived GPU
+	// demand). 0 = steps by time only.
+	StepPods int
 	// ArrivalScale divides the creation times (durations unchanged): 2
 	// submits the same pods twice as fast. Default 1.
 	ArrivalScale float64
@@ -57,6 +57,44 @@ type Options struct {
 	StatePath string
 	// Logger receives progress (nil = none).
 	Logger klog.Logger
+
+	// SchedulerConfig, when set, is the whole KubeSchedulerConfiguration
+	// YAML used instead of the profile's (the profile then only names the
+	// run); see replay.Config.SchedulerConfig.
+	SchedulerConfig string
+	// Registry adds out-of-tree plugins to the msched ones (same name:
+	// this one wins).
+	Registry frameworkruntime.Registry
+	// FeatureGates are set for the run (process-wide; see
+	// replay.Config.FeatureGates).
+	FeatureGates map[string]bool
+	// NodeObject and PodObject, when set, build the API objects of a
+	// trace node and pod instead of the default ones (e.g. per-GPU
+	// devices, annotations). The replay's own allocatable check still
+	// uses the trace's cpu, memory and gpu-milli.
+	NodeObject func(trace.Node) *v1.Node
+	PodObject  func(trace.Pod) *v1.Pod
+	// Admit, when set, is called for each binding that passed the
+	// replay's allocatable check; an error refuses it (counted in
+	// Result.Violations). AfterBind is called once the pod is bound (e.g.
+	// device bookkeeping). See replay.Config for when they run.
+	Admit     func(pod *v1.Pod, node string) error
+	AfterBind func(pod *v1.Pod, node string)
+	// OnStep, when set, is called after each step, once the scheduler is
+	// idle and the step's Sample is taken (pluggable metrics).
+	OnStep func(Step)
+}
+
+// Step is what Options.OnStep sees after each step.
+type Step struct {
+	Index  int
+	Sample Sample
+	// Arrived and Total are the GPU milli requested by the pods arrived
+	// so far and by all pods of the run.
+	ArrivedGPUMilli, TotalGPUMilli float64
+	// Harness is the run's scheduler and fake API server (read-only use:
+	// its Scheduler's cache, Pod, Counts).
+	Harness *replay.Harness
 }
 
 func (o Options) withDefaults() Options {
@@ -137,6 +175,10 @@ const (
 	stGaveUp
 )
 
+// settleTimeout bounds the wait for an idle scheduler after one step
+// without progress (a pod bound, refused or tried).
+const settleTimeout = time.Minute
+
 type simPod struct {
 	p        trace.Pod
 	arrive   float64 // trace seconds, scaled
@@ -149,7 +191,7 @@ type simPod struct {
 }
 
 type sim struct {
-	mu    sync.Mutex
+	mu    sync.Mutex // guards what the binding hooks write
 	pods  []*simPod
 	byKey map[string]*simPod
 	nodes []trace.Node
@@ -163,15 +205,10 @@ type sim struct {
 	newlyBound                             []*simPod
 }
 
-// settleTimeout bounds the wait for an idle scheduler after one step
-// without progress (a pod bound, the queue or the in-flight count changed).
-const settleTimeout = time.Minute
-
-var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
-
 // Run schedules the trace's pods on its nodes with the real kube-scheduler
 // (k8s.io/kubernetes/pkg/scheduler) configured as profile p, a fake
-// clientset and informers; see the package documentation.
+// clientset and informers (package kube/internal/replay); see the package
+// documentation.
 func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, error) {
 	o = o.withDefaults()
 	wall := time.Now()
@@ -186,12 +223,19 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		}
 		s.nodes = sub
 	}
-	var objs []runtime.Object
+	nodeObj, podObj := nodeObject, podObject
+	if o.NodeObject != nil {
+		nodeObj = o.NodeObject
+	}
+	if o.PodObject != nil {
+		podObj = o.PodObject
+	}
+	nodes := make([]*v1.Node, 0, len(s.nodes))
 	for i, n := range s.nodes {
 		s.index[n.Name] = i
 		gpu := int64(n.GPU) * 1000
 		s.cap = append(s.cap, [3]int64{n.CPUMilli, n.MemoryMiB, gpu})
-		objs = append(objs, nodeObject(n))
+		nodes = append(nodes, nodeObj(n))
 	}
 	s.used = make([][3]int64, len(s.nodes))
 	first := int64(-1)
@@ -211,40 +255,24 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		if o.Hold {
 			sp.giveUp = math.Inf(1)
 		}
-		sp.obj = podObject(tp)
+		sp.obj = podObj(tp)
+		if _, dup := s.byKey[sp.obj.Name]; dup {
+			return nil, fmt.Errorf("openb: pod name %q appears twice", sp.obj.Name)
+		}
 		s.pods = append(s.pods, sp)
-		s.byKey[tp.Name] = sp
+		s.byKey[sp.obj.Name] = sp
 	}
 	if len(s.pods) == 0 {
 		return nil, errors.New("openb: no pods with times")
 	}
 	frag := newFragModel(s.pods)
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	client := fake.NewClientset(objs...)
-	client.PrependReactor("create", "pods", func(a clienttesting.Action) (bool, runtime.Object, error) {
-		ca, ok := a.(clienttesting.CreateAction)
-		if !ok || a.GetSubresource() != "binding" {
-			return false, nil, nil
+	yaml := o.SchedulerConfig
+	if yaml == "" {
+		var err error
+		if yaml, err = configYAML(p, o.SlotSeconds, o.Weight, o.StatePath); err != nil {
+			return nil, err
 		}
-		b, ok := ca.GetObject().(*v1.Binding)
-		if !ok {
-			return true, nil, fmt.Errorf("openb: binding object %T", ca.GetObject())
-		}
-		return true, b, s.bind(client, b.Name, b.Target.Name)
-	})
-	logger := o.Logger
-	if logger.GetSink() == nil {
-		logger = klog.NewKlogr().V(10) // effectively silent
-	}
-	yaml, err := configYAML(p, o.SlotSeconds, o.Weight, o.StatePath)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := loadConfig(logger, yaml)
-	if err != nil {
-		return nil, fmt.Errorf("openb: config: %w", err)
 	}
 	clock := func() time.Time {
 		s.mu.Lock()
@@ -268,43 +296,32 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		esdp.Name:            esdp.New,
 		gang.Name:            gang.New,
 	}
-	informerFactory := scheduler.NewInformerFactory(client, 0, nil)
-	recorders := func(string) events.EventRecorderLogger {
-		return &events.FakeRecorder{} /* nil channel: events dropped */
-	}
-	ctx = klog.NewContext(ctx, logger)
-	sched, err := scheduler.New(ctx, client, informerFactory, nil, profile.RecorderFactory(recorders),
-		scheduler.WithProfiles(cfg.Profiles...),
-		scheduler.WithFrameworkOutOfTreeRegistry(registry),
-		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
-		scheduler.WithPodInitialBackoffSeconds(0),
-		scheduler.WithPodMaxBackoffSeconds(0),
-	)
+	maps.Copy(registry, o.Registry)
+	h, err := replay.Start(ctx, replay.Config{
+		SchedulerConfig: yaml,
+		Nodes:           nodes,
+		Registry:        registry,
+		FeatureGates:    o.FeatureGates,
+		Admit: func(pod *v1.Pod, node string) error {
+			if err := s.admit(pod.Name, node); err != nil {
+				return err
+			}
+			if o.Admit != nil {
+				if err := o.Admit(pod, node); err != nil {
+					s.unadmit(pod.Name, true)
+					return err
+				}
+			}
+			return nil
+		},
+		AfterBind:     o.AfterBind,
+		SettleTimeout: settleTimeout,
+		Logger:        o.Logger,
+	})
 	if err != nil {
-		return nil, fmt.Errorf("openb: scheduler.New: %w", err)
+		return nil, fmt.Errorf("openb: %w", err)
 	}
-	var cycles []time.Duration // appended by the scheduling loop only, read after it is idle
-	algo := sched.SchedulePod
-	sched.SchedulePod = func(ctx context.Context, f framework.Framework, st fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
-		t0 := time.Now()
-		r, err := algo(ctx, f, st, pi)
-		d := time.Since(t0)
-		s.mu.Lock()
-		cycles = append(cycles, d)
-		s.mu.Unlock()
-		return r, err
-	}
-	informerFactory.Start(ctx.Done())
-	informerFactory.WaitForCacheSync(ctx.Done())
-	go sched.Run(ctx)
-	for {
-		if n, _ := sched.Cache.NodeCount(), 0; n == len(s.nodes) {
-			break
-		}
-		if err := sleep(ctx, time.Millisecond); err != nil {
-			return nil, err
-		}
-	}
+	defer h.Close()
 
 	res := &Result{Profile: p, Pods: len(s.pods)}
 	var totalGPU, arrivedGPU float64
@@ -314,44 +331,45 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	deps := &departures{}
 	next := 0
 	t := 0.0
-	for next < len(s.pods) {
-		t = max(t+o.StepSeconds, s.pods[next].arrive)
+	for step := 0; next < len(s.pods); step++ {
+		if o.StepPods <= 0 || s.pods[next].arrive > t {
+			t = max(t+o.StepSeconds, s.pods[next].arrive)
+		}
 		s.mu.Lock()
 		s.now = t
 		s.mu.Unlock()
 		// Completions and give-ups up to t.
 		for deps.Len() > 0 && (*deps)[0].departAt <= t {
 			sp := heap.Pop(deps).(*simPod)
-			if sp.state != stBound {
-				continue
-			}
-			if err := s.remove(ctx, client, sp, stDone); err != nil {
+			if err := s.remove(ctx, h, sp, stDone); err != nil {
 				return nil, err
 			}
 		}
-		for _, sp := range s.pods[:next] {
-			if sp.state == stPending && sp.giveUp <= t {
-				if err := s.remove(ctx, client, sp, stGaveUp); err != nil {
-					return nil, err
+		if !o.Hold {
+			for _, sp := range s.pods[:next] {
+				if sp.giveUp <= t && s.isPending(sp) {
+					if err := s.remove(ctx, h, sp, stGaveUp); err != nil {
+						return nil, err
+					}
+					res.GaveUp++
 				}
-				res.GaveUp++
 			}
 		}
 		busy := time.Now()
-		for next < len(s.pods) && s.pods[next].arrive <= t {
+		for n := 0; next < len(s.pods) && s.pods[next].arrive <= t && (o.StepPods <= 0 || n < o.StepPods); n++ {
 			sp := s.pods[next]
 			s.mu.Lock()
 			sp.state = stPending
 			s.pendingN++
 			s.mu.Unlock()
-			if _, err := client.CoreV1().Pods(sp.obj.Namespace).Create(ctx, sp.obj, metav1.CreateOptions{}); err != nil {
+			if err := h.Create(ctx, sp.obj); err != nil {
 				return nil, fmt.Errorf("openb: creating %s: %w", sp.p.Name, err)
 			}
 			arrivedGPU += float64(sp.req[2])
 			next++
 		}
-		if err := s.settle(ctx, sched); err != nil {
-			return nil, err
+		if err := h.Settle(ctx); err != nil {
+			return nil, fmt.Errorf("openb: %w", err)
 		}
 		res.Busy += time.Since(busy)
 		s.mu.Lock()
@@ -368,11 +386,14 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 		}
 		res.Samples = append(res.Samples, smp)
 		s.mu.Unlock()
+		if o.OnStep != nil {
+			o.OnStep(Step{Index: step, Sample: smp, ArrivedGPUMilli: arrivedGPU, TotalGPUMilli: totalGPU, Harness: h})
+		}
 	}
 	s.mu.Lock()
 	res.Scheduled, res.Violations, res.PendingEnd = s.bound, s.violations, s.pendingN
-	res.Cycles = cycles
 	s.mu.Unlock()
+	res.Cycles = h.TakeCycles()
 	if msched != nil {
 		res.ScoredOwn, res.ScoredBucketed, res.NotScored = msched.ScoreCounts()
 	}
@@ -380,29 +401,26 @@ func Run(ctx context.Context, tr *trace.Trace, p Profile, o Options) (*Result, e
 	return res, nil
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(d):
-		return nil
-	}
+func (s *sim) isPending(sp *simPod) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return sp.state == stPending
 }
 
-// bind is the fake API server's binding: it checks the node's allocatable
-// independently of the scheduler, then sets spec.nodeName.
-func (s *sim) bind(client *fake.Clientset, podName, nodeName string) error {
+// admit is the fake API server's binding check: the pod must fit the
+// node's allocatable given the pods already bound there, independently of
+// the scheduler. On success the pod counts as bound.
+func (s *sim) admit(podName, nodeName string) error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	sp, ok := s.byKey[podName]
 	ni, nok := s.index[nodeName]
 	if !ok || !nok || sp.state != stPending {
-		s.mu.Unlock()
 		return fmt.Errorf("openb: binding %s to %s: unknown pod or node, or pod not pending", podName, nodeName)
 	}
 	for k := range 3 {
 		if s.used[ni][k]+sp.req[k] > s.cap[ni][k] {
 			s.violations++
-			s.mu.Unlock()
 			return fmt.Errorf("openb: binding %s to %s would exceed allocatable (resource %d: %d + %d > %d)", podName, nodeName, k, s.used[ni][k], sp.req[k], s.cap[ni][k])
 		}
 	}
@@ -414,65 +432,46 @@ func (s *sim) bind(client *fake.Clientset, podName, nodeName string) error {
 	s.pendingN--
 	s.liveBound++
 	s.newlyBound = append(s.newlyBound, sp)
-	obj := sp.obj.DeepCopy()
-	obj.Spec.NodeName = nodeName
-	sp.obj = obj
-	s.mu.Unlock()
-	return client.Tracker().Update(podsGVR, obj, obj.Namespace)
+	return nil
+}
+
+// unadmit undoes admit for a binding that Options.Admit refused.
+func (s *sim) unadmit(podName string, refused bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sp := s.byKey[podName]
+	for k := range 3 {
+		s.used[sp.node][k] -= sp.req[k]
+	}
+	sp.state, sp.node = stPending, -1
+	s.bound--
+	s.pendingN++
+	s.liveBound--
+	s.newlyBound = s.newlyBound[:len(s.newlyBound)-1]
+	if refused {
+		s.violations++
+	}
 }
 
 // remove deletes a bound pod (completion) or a pending pod (give-up).
-func (s *sim) remove(ctx context.Context, client *fake.Clientset, sp *simPod, state int) error {
+func (s *sim) remove(ctx context.Context, h *replay.Harness, sp *simPod, state int) error {
 	s.mu.Lock()
-	if sp.state == stBound {
+	switch sp.state {
+	case stBound:
 		for k := range 3 {
 			s.used[sp.node][k] -= sp.req[k]
 		}
 		s.liveBound--
-	} else {
+	case stPending:
 		s.pendingN--
+	default:
+		s.mu.Unlock()
+		return nil
 	}
 	sp.state = state
 	s.mu.Unlock()
-	return client.CoreV1().Pods(sp.obj.Namespace).Delete(ctx, sp.obj.Name, metav1.DeleteOptions{})
-}
-
-// settle waits until the scheduler is idle: every pending pod is in its
-// queue, none is active, backing off or in flight, and its cache holds
-// exactly the bound pods; twice in a row.
-func (s *sim) settle(ctx context.Context, sched *scheduler.Scheduler) error {
-	stable := 0
-	deadline := time.Now().Add(settleTimeout)
-	last, lastProgress := "", ""
-	for stable < 3 {
-		if time.Now().After(deadline) {
-			return fmt.Errorf("openb: the scheduler made no progress for %v: %s", settleTimeout, last)
-		}
-		pending, summary := sched.SchedulingQueue.PendingPods()
-		var active, backoff int
-		if _, err := fmt.Sscanf(summary, "activeQ:%d; backoffQ:%d;", &active, &backoff); err != nil {
-			return fmt.Errorf("openb: queue summary %q: %w", summary, err)
-		}
-		inflight := len(sched.SchedulingQueue.InFlightPods())
-		cached, _ := sched.Cache.PodCount()
-		s.mu.Lock()
-		ok := active == 0 && backoff == 0 && inflight == 0 && len(pending) == s.pendingN && cached == s.liveBound
-		last = fmt.Sprintf("queue %q, %d in flight, %d pending in queue, %d pending in simulator, %d pods cached, %d bound", summary, inflight, len(pending), s.pendingN, cached, s.liveBound)
-		progress := fmt.Sprint(s.bound, summary, inflight)
-		s.mu.Unlock()
-		if ok {
-			stable++
-		} else {
-			stable = 0
-		}
-		if progress != lastProgress {
-			// Still working (a burst of thousands of pods on a loaded
-			// machine may take minutes): the timeout is for no progress.
-			lastProgress, deadline = progress, time.Now().Add(settleTimeout)
-		}
-		if err := sleep(ctx, 200*time.Microsecond); err != nil {
-			return err
-		}
+	if _, err := h.Delete(ctx, sp.obj.Namespace, sp.obj.Name); err != nil {
+		return fmt.Errorf("openb: %w", err)
 	}
 	return nil
 }

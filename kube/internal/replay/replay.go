@@ -1,0 +1,545 @@
+package replay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/kubernetes/fake"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/tools/events"
+	"k8s.io/component-base/featuregate"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/cmd/kube-scheduler/app/options"
+	"k8s.io/kubernetes/pkg/scheduler"
+	config "k8s.io/kubernetes/pkg/scheduler/apis/config"
+	"k8s.io/kubernetes/pkg/scheduler/framework"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
+	"k8s.io/kubernetes/pkg/scheduler/profile"
+)
+
+// ErrReplay is wrapped by every error of the package.
+var ErrReplay = errors.New("replay")
+
+// Config configures Start. Nodes and SchedulerConfig are required.
+type Config struct {
+	// SchedulerConfig is a whole KubeSchedulerConfiguration in YAML
+	// (profiles, plugins and their args, percentageOfNodesToScore,
+	// parallelism), decoded, converted and defaulted by the kube-scheduler
+	// binary's own loader. Its pod backoff fields are replaced by
+	// InitialBackoffSeconds and MaxBackoffSeconds.
+	SchedulerConfig string
+	// Nodes are the cluster's nodes, Objects any other object the fake API
+	// server holds from the start (e.g. scheduling.k8s.io Workload and
+	// PodGroup objects, ConfigMaps). The harness owns them after Start.
+	Nodes   []*v1.Node
+	Objects []runtime.Object
+	// Registry holds the out-of-tree plugins the configuration names.
+	Registry frameworkruntime.Registry
+	// FeatureGates are set on the process-wide gate
+	// (k8s.io/apiserver/pkg/util/feature.DefaultMutableFeatureGate) before
+	// the scheduler is built and restored by Close: two harnesses with
+	// different gates must not run at the same time. Example:
+	// {"GenericWorkload": true}.
+	FeatureGates map[string]bool
+	// InitialBackoffSeconds and MaxBackoffSeconds are the scheduler's pod
+	// backoff (default 0 and 0: a retried pod is not held back by
+	// wall-clock time, so a replay does not sleep).
+	InitialBackoffSeconds, MaxBackoffSeconds int64
+	// Admit is the API server's binding admission: it is called for every
+	// binding the scheduler posts, before the harness binds the pod, and
+	// an error refuses the binding (the scheduler then retries the pod).
+	// Use it for an independent capacity check and the replay's own
+	// bookkeeping. nil admits every binding. AfterBind is called once the
+	// pod is bound (device bookkeeping, metrics). Both run one at a time,
+	// with the harness's lock held, on the scheduler's binding goroutines:
+	// they must not call the Harness; what they write may be read without
+	// another lock after Settle returns.
+	Admit     func(pod *v1.Pod, node string) error
+	AfterBind func(pod *v1.Pod, node string)
+	// SettleTimeout bounds Settle's wait without progress (no pod bound,
+	// refused or tried). Default 2 minutes.
+	SettleTimeout time.Duration
+	// Logger is the scheduler's logger (the zero value: silent).
+	Logger klog.Logger
+}
+
+// Harness is one scheduler over a fake API server. Its methods are for one
+// goroutine (the replay loop), apart from Now.
+type Harness struct {
+	cfg    Config
+	client *fake.Clientset
+	sched  *scheduler.Scheduler
+	cancel context.CancelFunc
+	done   chan struct{}
+	gates  map[string]bool // previous values, restored by Close
+
+	mu         sync.Mutex
+	pods       map[string]*v1.Pod // live pods created by Create, by namespace/name
+	pending    int                // live pods not bound
+	bound      int                // live pods bound
+	boundTotal int                // bindings ever
+	refused    int                // bindings refused by Admit
+	cycles     []time.Duration    // SchedulePod durations, in call order
+	nCycles    int                // cycles, including those dropped by TakeCycles
+
+	created, deleted int64         // Create and Delete calls (replay goroutine)
+	seenAdd, seenDel atomic.Int64  // pod add and delete events delivered by the informer
+	waiting          atomic.Int32  // scheduling loops blocked in NextEntity
+	wake             chan struct{} // poked on progress; buffered 1
+	timer            *time.Timer
+}
+
+var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
+
+// maxLag bounds the pod add and delete events the scheduler's informer may
+// lag behind Create and Delete: the fake API server's watch channels hold
+// 100 events and panic when full.
+const maxLag = 48
+
+// Start builds the scheduler (scheduler.New, as kube-scheduler's own tests
+// do) over a fake clientset holding cfg.Nodes and cfg.Objects, starts its
+// informers and scheduling loop, and returns once its cache holds every
+// node. Close stops it.
+func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
+	if len(cfg.Nodes) == 0 {
+		return nil, fmt.Errorf("%w: no nodes", ErrReplay)
+	}
+	if cfg.SettleTimeout <= 0 {
+		cfg.SettleTimeout = 2 * time.Minute
+	}
+	if cfg.InitialBackoffSeconds < 0 || cfg.MaxBackoffSeconds < cfg.InitialBackoffSeconds {
+		return nil, fmt.Errorf("%w: backoff %d s initial, %d s max: want 0 <= initial <= max", ErrReplay, cfg.InitialBackoffSeconds, cfg.MaxBackoffSeconds)
+	}
+	h := &Harness{cfg: cfg, pods: map[string]*v1.Pod{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	if len(cfg.FeatureGates) > 0 {
+		known := feature.DefaultMutableFeatureGate.GetAll()
+		old := map[string]bool{}
+		for k := range cfg.FeatureGates {
+			if _, ok := known[featuregate.Feature(k)]; !ok {
+				return nil, fmt.Errorf("%w: feature gate %q is not known", ErrReplay, k)
+			}
+			old[k] = feature.DefaultFeatureGate.Enabled(featuregate.Feature(k))
+		}
+		h.gates = old
+		if err := feature.DefaultMutableFeatureGate.SetFromMap(cfg.FeatureGates); err != nil {
+			return nil, fmt.Errorf("%w: feature gates: %w", ErrReplay, err)
+		}
+		defer func() {
+			if err != nil {
+				h.restoreGates()
+			}
+		}()
+	}
+	logger := cfg.Logger
+	if logger.GetSink() == nil {
+		logger = klog.NewKlogr().V(10) // effectively silent
+	}
+	kcfg, err := LoadConfig(logger, cfg.SchedulerConfig)
+	if err != nil {
+		return nil, err
+	}
+
+	objs := make([]runtime.Object, 0, len(cfg.Nodes)+len(cfg.Objects))
+	for _, n := range cfg.Nodes {
+		objs = append(objs, n)
+	}
+	objs = append(objs, cfg.Objects...)
+	// NewSimpleClientset, not NewClientset: the field-managed tracker of
+	// the latter runs server-side-apply bookkeeping on every create and
+	// update (and stores managedFields in every pod), which the scheduler
+	// never reads.
+	h.client = fake.NewSimpleClientset(objs...)
+	h.client.PrependReactor("create", "pods", h.bindReactor)
+
+	ctx, cancel := context.WithCancel(ctx)
+	h.cancel = cancel
+	defer func() {
+		if err != nil {
+			cancel()
+		}
+	}()
+	informerFactory := scheduler.NewInformerFactory(h.client, 0, nil)
+	recorders := func(string) events.EventRecorderLogger {
+		return &events.FakeRecorder{} // nil channel: events dropped
+	}
+	ctx = klog.NewContext(ctx, logger)
+	opts := []scheduler.Option{
+		scheduler.WithProfiles(kcfg.Profiles...),
+		scheduler.WithFrameworkOutOfTreeRegistry(cfg.Registry),
+		scheduler.WithPercentageOfNodesToScore(kcfg.PercentageOfNodesToScore),
+		scheduler.WithParallelism(kcfg.Parallelism),
+		scheduler.WithPodInitialBackoffSeconds(cfg.InitialBackoffSeconds),
+		scheduler.WithPodMaxBackoffSeconds(cfg.MaxBackoffSeconds),
+	}
+	sched, err := scheduler.New(ctx, h.client, informerFactory, nil, profile.RecorderFactory(recorders), opts...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: scheduler.New: %w", ErrReplay, err)
+	}
+	h.sched = sched
+	algo := sched.SchedulePod
+	sched.SchedulePod = func(ctx context.Context, f framework.Framework, st fwk.CycleState, pi *framework.QueuedPodInfo) (scheduler.ScheduleResult, error) {
+		t0 := time.Now()
+		r, err := algo(ctx, f, st, pi)
+		d := time.Since(t0)
+		h.mu.Lock()
+		h.cycles = append(h.cycles, d)
+		h.nCycles++
+		h.mu.Unlock()
+		return r, err
+	}
+	next := sched.NextEntity
+	sched.NextEntity = func(logger klog.Logger) (framework.QueuedEntityInfo, error) {
+		h.waiting.Add(1)
+		h.poke()
+		e, err := next(logger)
+		h.waiting.Add(-1)
+		return e, err
+	}
+	if _, err := informerFactory.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { h.seenAdd.Add(1); h.poke() },
+		DeleteFunc: func(any) { h.seenDel.Add(1); h.poke() },
+	}); err != nil {
+		return nil, fmt.Errorf("%w: pod event handler: %w", ErrReplay, err)
+	}
+	informerFactory.Start(ctx.Done())
+	informerFactory.WaitForCacheSync(ctx.Done())
+	go func() {
+		sched.Run(ctx)
+		close(h.done)
+	}()
+	for sched.Cache.NodeCount() != len(cfg.Nodes) {
+		if err := h.sleep(ctx, time.Millisecond); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// Close stops the scheduler, waits for its loop to return and restores the
+// feature gates.
+func (h *Harness) Close() {
+	h.cancel()
+	<-h.done
+	h.restoreGates()
+}
+
+func (h *Harness) restoreGates() {
+	if h.gates != nil {
+		// The previous values were accepted once, so setting them back
+		// cannot fail.
+		_ = feature.DefaultMutableFeatureGate.SetFromMap(h.gates)
+		h.gates = nil
+	}
+}
+
+// Scheduler returns the scheduler (to read its cache or queue between
+// steps; never replace its functions after Start).
+func (h *Harness) Scheduler() *scheduler.Scheduler { return h.sched }
+
+// Client returns the fake clientset (e.g. to create Workload or PodGroup
+// objects during the replay).
+func (h *Harness) Client() *fake.Clientset { return h.client }
+
+func key(ns, name string) string { return ns + "/" + name }
+
+func (h *Harness) poke() {
+	select {
+	case h.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Create submits a pod to the fake API server. The harness keeps pod (do
+// not modify it afterwards); it must have no node. Create waits while the
+// scheduler's informer lags more than a few dozen events behind.
+func (h *Harness) Create(ctx context.Context, pod *v1.Pod) error {
+	if pod.Spec.NodeName != "" {
+		return fmt.Errorf("%w: creating %s/%s: spec.nodeName %q is set", ErrReplay, pod.Namespace, pod.Name, pod.Spec.NodeName)
+	}
+	k := key(pod.Namespace, pod.Name)
+	h.mu.Lock()
+	if _, ok := h.pods[k]; ok {
+		h.mu.Unlock()
+		return fmt.Errorf("%w: creating %s: exists", ErrReplay, k)
+	}
+	h.pods[k] = pod
+	h.pending++
+	h.mu.Unlock()
+	// Straight to the tracker: the clientset would record the action
+	// (two deep copies, kept for ever) and run the reaction chain.
+	if err := h.client.Tracker().Create(podsGVR, pod, pod.Namespace); err != nil {
+		h.mu.Lock()
+		delete(h.pods, k)
+		h.pending--
+		h.mu.Unlock()
+		return fmt.Errorf("%w: creating %s: %w", ErrReplay, k, err)
+	}
+	h.created++
+	return h.pace(ctx)
+}
+
+// Delete removes a pod created by Create, bound or pending (a completion
+// or a give-up), and reports whether it was bound.
+func (h *Harness) Delete(ctx context.Context, namespace, name string) (bool, error) {
+	k := key(namespace, name)
+	h.mu.Lock()
+	pod, ok := h.pods[k]
+	if !ok {
+		h.mu.Unlock()
+		return false, fmt.Errorf("%w: deleting %s: not a live pod", ErrReplay, k)
+	}
+	delete(h.pods, k)
+	wasBound := pod.Spec.NodeName != ""
+	if wasBound {
+		h.bound--
+	} else {
+		h.pending--
+	}
+	h.mu.Unlock()
+	if err := h.client.Tracker().Delete(podsGVR, namespace, name); err != nil {
+		return wasBound, fmt.Errorf("%w: deleting %s: %w", ErrReplay, k, err)
+	}
+	h.deleted++
+	return wasBound, h.pace(ctx)
+}
+
+// Pod returns the live pod's current object (with spec.nodeName once
+// bound), nil if it is not live. Do not modify it.
+func (h *Harness) Pod(namespace, name string) *v1.Pod {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.pods[key(namespace, name)]
+}
+
+// bindReactor is the API server's pods/binding subresource.
+func (h *Harness) bindReactor(a clienttesting.Action) (bool, runtime.Object, error) {
+	ca, ok := a.(clienttesting.CreateAction)
+	if !ok || a.GetSubresource() != "binding" {
+		return false, nil, nil
+	}
+	b, ok := ca.GetObject().(*v1.Binding)
+	if !ok {
+		return true, nil, fmt.Errorf("%w: binding object %T", ErrReplay, ca.GetObject())
+	}
+	ns := b.Namespace
+	if ns == "" {
+		ns = a.GetNamespace()
+	}
+	return true, b, h.bind(ns, b.Name, b.Target.Name)
+}
+
+func (h *Harness) bind(ns, name, node string) error {
+	k := key(ns, name)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	pod, ok := h.pods[k]
+	if !ok {
+		return apierrors.NewNotFound(v1.Resource("pods"), name)
+	}
+	if pod.Spec.NodeName != "" {
+		return apierrors.NewConflict(v1.Resource("pods"), name, fmt.Errorf("pod %s is already bound to %s", k, pod.Spec.NodeName))
+	}
+	if h.cfg.Admit != nil {
+		if err := h.cfg.Admit(pod, node); err != nil {
+			h.refused++
+			h.poke()
+			return err
+		}
+	}
+	// A shallow copy: the tracker deep-copies what it stores and sends.
+	cp := *pod
+	cp.Spec.NodeName = node
+	if err := h.client.Tracker().Update(podsGVR, &cp, ns); err != nil {
+		return err
+	}
+	h.pods[k] = &cp
+	h.pending--
+	h.bound++
+	h.boundTotal++
+	if h.cfg.AfterBind != nil {
+		h.cfg.AfterBind(&cp, node)
+	}
+	h.poke()
+	return nil
+}
+
+// Counts is the harness's view of the pods it created.
+type Counts struct {
+	Pending, Bound int // live pods not bound, bound
+	BoundTotal     int // bindings ever made
+	Refused        int // bindings refused by Config.Admit
+	Cycles         int // scheduling algorithm runs (SchedulePod) so far
+}
+
+// Counts returns the current counts.
+func (h *Harness) Counts() Counts {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles}
+}
+
+// TakeCycles returns the durations of the scheduling algorithm runs
+// (Scheduler.SchedulePod: PreFilter, Filter, PreScore, Score and the node
+// choice of one pod, retries included) since the last call, in call order.
+func (h *Harness) TakeCycles() []time.Duration {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c := h.cycles
+	h.cycles = nil
+	return c
+}
+
+// pace waits until the pod informer has delivered all but maxLag of the
+// adds and deletes made by Create and Delete.
+func (h *Harness) pace(ctx context.Context) error {
+	deadline := time.Now().Add(h.cfg.SettleTimeout)
+	for {
+		lag := h.created - h.seenAdd.Load() + h.deleted - h.seenDel.Load()
+		if lag <= maxLag {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w: the pod informer lags %d events after %v", ErrReplay, lag, h.cfg.SettleTimeout)
+		}
+		if err := h.wait(ctx, 200*time.Microsecond); err != nil {
+			return err
+		}
+	}
+}
+
+// wait returns on a poke, after d, or with the context's error.
+func (h *Harness) wait(ctx context.Context, d time.Duration) error {
+	if h.timer == nil {
+		h.timer = time.NewTimer(d)
+	} else {
+		h.timer.Reset(d)
+	}
+	select {
+	case <-ctx.Done():
+		h.timer.Stop()
+		return ctx.Err()
+	case <-h.wake:
+		h.timer.Stop()
+		return nil
+	case <-h.timer.C:
+		return nil
+	}
+}
+
+func (h *Harness) sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Settle blocks until the scheduler is idle: its informer has delivered
+// every pod created or deleted, no pod is active, backing off or in flight
+// (scheduling, waiting at Permit or binding), every pending pod is in its
+// queue (unschedulable) and its cache holds exactly the bound pods; twice
+// in a row. It is woken by the scheduler's events (entering NextEntity, a
+// binding, an informer event) instead of sleeping a fixed time, with a poll
+// of at most a millisecond for what sends no event. It fails after
+// Config.SettleTimeout without progress.
+func (h *Harness) Settle(ctx context.Context) error {
+	deadline := time.Now().Add(h.cfg.SettleTimeout)
+	var lastProgress [3]int
+	stable := 0
+	poll := 20 * time.Microsecond
+	for {
+		idle, why, progress := h.idle()
+		if idle {
+			stable++
+			if stable >= 2 {
+				// The fake clientset records every action it serves (the
+				// scheduler's bindings and status patches) with two deep
+				// copies, for ever: drop them.
+				h.client.ClearActions()
+				return nil
+			}
+			poll = 20 * time.Microsecond
+		} else {
+			stable = 0
+		}
+		now := time.Now()
+		if progress != lastProgress {
+			lastProgress, deadline = progress, now.Add(h.cfg.SettleTimeout)
+		} else if now.After(deadline) {
+			return fmt.Errorf("%w: the scheduler made no progress for %v: %s", ErrReplay, h.cfg.SettleTimeout, why())
+		}
+		if err := h.wait(ctx, poll); err != nil {
+			return err
+		}
+		poll = min(2*poll, time.Millisecond)
+	}
+}
+
+// idle checks the cheap conditions first and lists the queue only when
+// they hold. why describes the state, for errors.
+func (h *Harness) idle() (ok bool, why func() string, progress [3]int) {
+	h.mu.Lock()
+	pending, bound := h.pending, h.bound
+	progress = [3]int{h.boundTotal, h.refused, h.nCycles}
+	h.mu.Unlock()
+	lagAdd, lagDel := h.created-h.seenAdd.Load(), h.deleted-h.seenDel.Load()
+	looping := h.waiting.Load() == 0
+	why = func() string {
+		return fmt.Sprintf("informer lag %d adds, %d deletes; scheduling loop busy %v; %d pending, %d bound", lagAdd, lagDel, looping, pending, bound)
+	}
+	if lagAdd != 0 || lagDel != 0 || looping {
+		return false, why, progress
+	}
+	sq := h.sched.SchedulingQueue
+	inflight := len(sq.InFlightPods())
+	cached, _ := h.sched.Cache.PodCount()
+	why = func() string {
+		return fmt.Sprintf("%d in flight, %d pods cached, %d bound, %d pending", inflight, cached, bound, pending)
+	}
+	if inflight != 0 || cached != bound {
+		return false, why, progress
+	}
+	queued, summary := sq.PendingPods()
+	var active, backoff int
+	if _, err := fmt.Sscanf(summary, "activeQ:%d; backoffQ:%d;", &active, &backoff); err != nil {
+		active = -1 // an unknown summary never counts as idle
+	}
+	why = func() string {
+		return fmt.Sprintf("queue %q (%d pods), %d pending, %d bound, %d cached", summary, len(queued), pending, bound, cached)
+	}
+	return active == 0 && backoff == 0 && len(queued) == pending, why, progress
+}
+
+// LoadConfig decodes, converts and defaults a KubeSchedulerConfiguration
+// the way the kube-scheduler binary does (options.LoadConfigFromFile).
+func LoadConfig(logger klog.Logger, yaml string) (*config.KubeSchedulerConfiguration, error) {
+	dir, err := os.MkdirTemp("", "replay-config")
+	if err != nil {
+		return nil, fmt.Errorf("%w: config: %w", ErrReplay, err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
+		return nil, fmt.Errorf("%w: config: %w", ErrReplay, err)
+	}
+	c, err := options.LoadConfigFromFile(logger, path)
+	if err != nil {
+		return nil, fmt.Errorf("%w: config: %w", ErrReplay, err)
+	}
+	return c, nil
+}
