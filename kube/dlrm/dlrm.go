@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/msched/msched/kube/internal/replay"
@@ -181,6 +182,15 @@ type Result struct {
 	PlaceSlots []int
 	PlaceTimes []time.Duration
 	Wall       time.Duration
+	// PlaceWall holds, per placed group, its wall time to place (creation
+	// of the first member to binding of the last), whatever slot it was
+	// placed in; Slots counts the hourly slots replayed.
+	PlaceWall []time.Duration
+	Slots     int
+	// IdleGPUSeconds is the GPU time members held between Reserve and
+	// their binding or release (GPUs × wall seconds): what members
+	// waiting at Permit keep from other work.
+	IdleGPUSeconds float64
 }
 
 type simGroup struct {
@@ -218,6 +228,9 @@ const settleTimeout = 2 * time.Minute
 // Run replays groups on nodes with the real kube-scheduler configured as
 // profile p (package kube/internal/replay); see the package documentation.
 func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options) (*Result, error) {
+	if p == Upstream {
+		o = upstreamOptions(o)
+	}
 	if p != Default && p != Gang && o.SchedulerConfig == "" {
 		return nil, fmt.Errorf("%w: unknown profile %q", ErrNoGroups, p)
 	}
@@ -260,8 +273,20 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	if yaml == "" {
 		yaml = configYAML(p, o.PermitSeconds)
 	}
-	registry := frameworkruntime.Registry{gang.Name: gang.New}
+	yaml, err := withPermitClock(yaml)
+	if err != nil {
+		return nil, err
+	}
+	clock := newPermitClock()
+	registry := frameworkruntime.Registry{gang.Name: gang.New,
+		PermitClockName: func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return clock, nil }}
 	maps.Copy(registry, o.Registry)
+	afterBind := func(pod *v1.Pod, node string) {
+		clock.stop(pod.Name)
+		if o.AfterBind != nil {
+			o.AfterBind(pod, node)
+		}
+	}
 	h, err := replay.Start(ctx, replay.Config{
 		SchedulerConfig:       yaml,
 		Nodes:                 nodeObjs,
@@ -271,7 +296,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 		InitialBackoffSeconds: o.BackoffSeconds,
 		MaxBackoffSeconds:     o.BackoffSeconds,
 		Admit:                 func(pod *v1.Pod, node string) error { return s.admit(pod.Name, node) },
-		AfterBind:             o.AfterBind,
+		AfterBind:             afterBind,
 		SettleTimeout:         settleTimeout,
 		Logger:                o.Logger,
 	})
@@ -311,6 +336,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 				res.Pods++
 			}
 		}
+		res.Slots++
 		if err := h.Settle(ctx); err != nil {
 			return nil, fmt.Errorf("dlrm: %w", err)
 		}
@@ -335,6 +361,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 			res.HalfBound++
 		}
 		if counts[i][0] == len(sg.pods) {
+			res.PlaceWall = append(res.PlaceWall, sg.placed)
 			res.PlaceSlots = append(res.PlaceSlots, sg.waited)
 			if sg.waited == 0 {
 				res.PlaceTimes = append(res.PlaceTimes, sg.placed)
@@ -344,6 +371,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	res.Placed, res.PartialEnd, res.StrandedPods = countGroups(counts)
 	res.PodsBound, res.Violations = s.totalBound, s.violations
 	res.Wall = time.Since(wall)
+	res.IdleGPUSeconds = clock.GPUSeconds()
 	return res, nil
 }
 
