@@ -514,6 +514,7 @@ profiles:
 `
 	if p == Gang {
 		y += fmt.Sprintf(`  plugins:
+    queueSort: {enabled: [{name: Gang}], disabled: [{name: "*"}]}
     preFilter: {enabled: [{name: Gang}]}
     reserve: {enabled: [{name: Gang}]}
     permit: {enabled: [{name: Gang}]}

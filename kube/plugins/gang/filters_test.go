@@ -101,3 +101,24 @@ func TestFailedPlanIsNotRepeated(t *testing.T) {
 	require.True(t, st.IsSuccess(), "%v", st)
 	require.Len(t, pinned(res), 1)
 }
+
+// TestPlanReservesItsNodes: a group's plan reserves the nodes of its
+// members not yet scheduled, so another group's plan cannot take them
+// (members of two groups interleaved in the queue). Fails without the
+// reservation: b would be planned on n1 too.
+func TestPlanReservesItsNodes(t *testing.T) {
+	ctx := context.Background()
+	a0, a1 := pod("a0", "a", "2", 2), pod("a1", "a", "2", 2)
+	b0, b1 := pod("b0", "b", "2", 2), pod("b1", "b", "2", 2)
+	nodes := tf.BuildNodeInfos([]*v1.Node{node("n1", 4)})
+	_, pl, _ := setupWith(t, &Args{}, nil, a0, a1, b0, b1)
+	res, st := pl.PreFilter(ctx, nil, a0, nodes)
+	require.True(t, st.IsSuccess(), "%v", st)
+	require.Equal(t, []string{"n1"}, pinned(res))
+	// a0 is not in this snapshot yet, but a1's share of n1 is reserved.
+	_, st = pl.PreFilter(ctx, nil, b0, nodes)
+	require.Equal(t, fwk.Unschedulable, st.Code(), "b planned on capacity reserved for a1: %v", st)
+	res, st = pl.PreFilter(ctx, nil, a1, nodes)
+	require.True(t, st.IsSuccess(), "%v", st)
+	require.Equal(t, []string{"n1"}, pinned(res))
+}

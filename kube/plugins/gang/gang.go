@@ -209,6 +209,7 @@ func (p *Plugin) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Po
 	}
 	dst := make([]string, len(todo))
 	avoid := p.avoidOf(g.key)
+	nodes = p.withReservations(g.key, nodes)
 	placed := false
 	for _, all := range []bool{false, true} {
 		cand, fits, scannedAll, err := p.feasibility(ctx, todo, nodes, avoid, all)

@@ -3,6 +3,7 @@ package gang
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -52,7 +53,8 @@ const (
 // one per member.
 type plan struct {
 	node  map[types.UID]string
-	used  sets.Set[types.UID] // members that were pinned to their node
+	pods  map[types.UID]*v1.Pod // the planned members (their requests reserve their nodes)
+	used  sets.Set[types.UID]   // members that were pinned to their node
 	made  time.Time
 	avoid sets.Set[string] // "uid/node" pairs that failed: never planned again
 }
@@ -80,7 +82,7 @@ func (p *Plugin) planned(g group, pod *v1.Pod, nodes []fwk.NodeInfo) (string, bo
 		}
 		pl.avoid.Insert(string(pod.UID) + "/" + n)
 	}
-	pl.node, pl.used = nil, nil // keep avoid
+	pl.node, pl.used, pl.pods = nil, nil, nil // keep avoid
 	return "", false
 }
 
@@ -106,11 +108,69 @@ func (p *Plugin) keepPlan(g group, todo []*v1.Pod, dst []string) {
 		p.plans[g.key] = pl
 	}
 	pl.node = make(map[types.UID]string, len(todo))
+	pl.pods = make(map[types.UID]*v1.Pod, len(todo))
 	for i, m := range todo {
 		pl.node[m.UID] = dst[i]
+		pl.pods[m.UID] = m
 	}
 	pl.used = sets.New(todo[0].UID)
 	pl.made = time.Now()
+}
+
+// withReservations returns nodes where every node that other groups'
+// live plans give to members not yet scheduled (not used) also holds
+// those members: a plan reserves its nodes until its members come or the
+// plan expires (one Permit timeout), so that the members of two groups
+// interleaved in the queue do not take each other's planned capacity. The
+// nodes concerned are copies (Snapshot); nodes is not modified. Expired
+// plans are dropped here.
+func (p *Plugin) withReservations(self string, nodes []fwk.NodeInfo) []fwk.NodeInfo {
+	ttl := time.Duration(p.args.PermitWaitingTimeSeconds) * time.Second
+	p.mu.Lock()
+	var held map[string][]*v1.Pod
+	for key, pl := range p.plans {
+		if pl.node == nil || time.Since(pl.made) >= ttl {
+			if pl.avoid.Len() == 0 {
+				delete(p.plans, key)
+			} else {
+				pl.node, pl.used, pl.pods = nil, nil, nil
+			}
+			continue
+		}
+		if key == self {
+			continue
+		}
+		for uid, n := range pl.node {
+			if !pl.used.Has(uid) {
+				if held == nil {
+					held = map[string][]*v1.Pod{}
+				}
+				held[n] = append(held[n], pl.pods[uid])
+			}
+		}
+	}
+	p.mu.Unlock()
+	if len(held) == 0 {
+		return nodes
+	}
+	out := slices.Clone(nodes)
+	for i, ni := range out {
+		n := ni.Node()
+		if n == nil || len(held[n.Name]) == 0 {
+			continue
+		}
+		c, ok := ni.Snapshot().(*framework.NodeInfo)
+		if !ok {
+			continue
+		}
+		for _, m := range held[n.Name] {
+			q := *m
+			q.Spec.NodeName = n.Name
+			c.AddPod(&q)
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // dropPlan forgets g's plan and what failed (the group was placed or
