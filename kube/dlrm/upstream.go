@@ -21,10 +21,16 @@ import (
 // every group is a scheduling.k8s.io/v1beta1 PodGroup with gang minCount =
 // its size, created with the group, and its members join it through
 // spec.schedulingGroup.podGroupName (the same pods, resources and nodes as
-// the other profiles). v1.37 puts a group that does not fit back on
-// backoff and retries it; with the replay's backoff of 0 it retries at
-// once, for ever, and the scheduler never idles, so this profile runs with
-// UpstreamBackoffSeconds.
+// the other profiles). v1.37 treats a group that does not fit as an
+// error ("minCount (8) cannot be satisfied"), puts it back on backoff and
+// retries it for ever: with the replay's backoff of 0 it spins, so this
+// profile runs with UpstreamBackoffSeconds. Even so, while any group is
+// infeasible the backoff queue is never empty and the replay harness
+// never sees an idle scheduler: on the DLRM trace the Upstream replay does
+// not get past the first slot whose group cannot fit (slot 1). The
+// side-by-side with upstream's plugin is therefore the e2e suite
+// (TestE2EGangUpstreamAPI) and BenchmarkGangPerf in plugins/gang, where
+// every group fits.
 const Upstream Profile = "Upstream"
 
 // UpstreamBackoffSeconds is the pod backoff (initial and max) of the
