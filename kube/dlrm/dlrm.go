@@ -95,6 +95,10 @@ type Options struct {
 	Objects      []runtime.Object
 	// AfterBind is called once a pod is bound; see replay.Config.
 	AfterBind func(pod *v1.Pod, node string)
+	// WallPermitTimeouts lets members waiting at Permit time out in wall
+	// time; by default the replay fires the timeout as soon as nothing
+	// else can happen (replay.Config.WallPermitTimeouts).
+	WallPermitTimeouts bool
 }
 
 // Groups returns the replay's groups and nodes from the DLRM trace through
@@ -191,6 +195,10 @@ type Result struct {
 	// their binding or release (GPUs × wall seconds): what members
 	// waiting at Permit keep from other work.
 	IdleGPUSeconds float64
+	// PermitTimeouts counts the Permit timeouts the replay fired instead
+	// of waiting for them, PermitLoops the slots whose members kept
+	// timing out at Permit (see replay.Config.MaxPermitTimeouts).
+	PermitTimeouts, PermitLoops int
 }
 
 type simGroup struct {
@@ -297,6 +305,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 		MaxBackoffSeconds:     o.BackoffSeconds,
 		Admit:                 func(pod *v1.Pod, node string) error { return s.admit(pod.Name, node) },
 		AfterBind:             afterBind,
+		WallPermitTimeouts:    o.WallPermitTimeouts,
 		SettleTimeout:         settleTimeout,
 		Logger:                o.Logger,
 	})
@@ -370,6 +379,8 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	}
 	res.Placed, res.PartialEnd, res.StrandedPods = countGroups(counts)
 	res.PodsBound, res.Violations = s.totalBound, s.violations
+	c := h.Counts()
+	res.PermitTimeouts, res.PermitLoops = c.PermitTimeouts, c.PermitLoops
 	res.Wall = time.Since(wall)
 	res.IdleGPUSeconds = clock.GPUSeconds()
 	return res, nil

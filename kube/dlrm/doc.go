@@ -41,6 +41,20 @@
 // group. Time to place is the wall time from the creation of a group's
 // first member to the binding of its last.
 //
+// The scheduler and the fake API server are built by the replay harness
+// shared with package openb (kube/internal/replay): the idle check is
+// woken by the scheduler's events (it needs two idle observations in a
+// row; before the shared harness, three, 1 ms apart), and creations and
+// deletions are paced on the informer's event counts (before, by listing
+// its store after every pod). Members waiting at Permit when nothing else
+// can happen are timed out at once instead of after permitWaitingTimeSeconds
+// of wall time (replay.Config.WallPermitTimeouts): the outcome is the
+// timer's (the member is rejected and plugins/gang releases its group), but
+// the wall time to place no longer includes those idle seconds. Options.SchedulerConfig, Registry,
+// FeatureGates, BackoffSeconds, PodObject, GroupObjects, Objects and
+// AfterBind let a replay run other profiles, such as upstream's
+// GangScheduling with Workload and PodGroup objects.
+//
 // Profiles: Default is kube-scheduler's default profile, which has no gang
 // semantics (each pod is placed on its own); Gang adds plugins/gang
 // (PreFilter, Reserve, Permit, PostBind; knapsack placer, Permit timeout

@@ -65,5 +65,14 @@
 // The harness has no clock of its own: the replay loop decides what a step
 // is in trace time, and plugins that need trace time get a clock from the
 // replay (plugins.FactoryWithClock). The scheduler's own timers (backoff,
-// Permit timeouts, the unschedulable-pod flush) run on the wall clock.
+// Permit timeouts, the unschedulable-pod flush) run on the wall clock,
+// with one exception: a pod waiting at Permit when nothing else can happen
+// (the scheduling loop waits for a pod, nothing is queued, binding or on
+// its way through the informer, and every pod in flight waits at Permit)
+// can only leave by its timeout, so Settle fires that timeout at once,
+// for the pod created first, with the pending plugin's name, as the timer
+// would (Config.WallPermitTimeouts keeps the wall-clock wait). This is the
+// clock jump of a discrete-event simulation; without it a gang replay
+// spends the Permit timeout (seconds) idle at every step where a group
+// cannot complete, which made a whole DLRM replay take hours.
 package replay

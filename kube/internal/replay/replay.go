@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -72,6 +74,24 @@ type Config struct {
 	// SettleTimeout bounds Settle's wait without progress (no pod bound,
 	// refused or tried). Default 2 minutes.
 	SettleTimeout time.Duration
+	// WallPermitTimeouts makes pods waiting at Permit time out in wall
+	// time, as the scheduler's timers do. By default (false) Settle fires
+	// the timeout of the pod waiting longest as soon as nothing else can
+	// happen (the scheduling loop waits for a pod, nothing is queued,
+	// binding or waiting for the informer, and every pod in flight waits
+	// at Permit): a jump of the clock to the next timer, as a
+	// discrete-event simulation does, instead of seconds of idle wall time
+	// per step. The pod is rejected with the plugin name of its pending
+	// Permit, as the timer would (a gang plugin then releases its group).
+	WallPermitTimeouts bool
+	// MaxPermitTimeouts bounds the Permit timeouts one Settle fires
+	// (default 100). A plugin can loop: a rejected member is requeued,
+	// waits at Permit again, times out again (issue 33: a gang whose plan
+	// its members' filters refuse). In wall time such a loop lasts until
+	// the trace's next event; here, once the budget is spent, Settle
+	// returns with those pods still waiting at Permit (their wall-clock
+	// timers still run) and counts the step in Counts.PermitLoops.
+	MaxPermitTimeouts int
 	// Logger is the scheduler's logger (the zero value: silent).
 	Logger klog.Logger
 }
@@ -86,14 +106,23 @@ type Harness struct {
 	done   chan struct{}
 	gates  map[string]bool // previous values, restored by Close
 
-	mu         sync.Mutex
-	pods       map[string]*v1.Pod // live pods created by Create, by namespace/name
-	pending    int                // live pods not bound
-	bound      int                // live pods bound
-	boundTotal int                // bindings ever
-	refused    int                // bindings refused by Admit
-	cycles     []time.Duration    // SchedulePod durations, in call order
-	nCycles    int                // cycles, including those dropped by TakeCycles
+	mu       sync.Mutex
+	pods     map[string]*v1.Pod // live pods created by Create, by namespace/name
+	seq      map[string]int64   // creation order of the live pods
+	nextSeq  int64
+	timeouts int // Permit timeouts fired by Settle
+	loops    int // Settles that spent MaxPermitTimeouts
+	// unconfirmed holds the pods bound and not yet seen confirmed in the
+	// scheduler's cache: until its informer delivers a binding, the cache
+	// holds the pod as assumed, and its event handler has not yet
+	// requeued the pods the binding may help.
+	unconfirmed []*v1.Pod
+	pending     int             // live pods not bound
+	bound       int             // live pods bound
+	boundTotal  int             // bindings ever
+	refused     int             // bindings refused by Admit
+	cycles      []time.Duration // SchedulePod durations, in call order
+	nCycles     int             // cycles, including those dropped by TakeCycles
 
 	created, deleted int64         // Create and Delete calls (replay goroutine)
 	seenAdd, seenDel atomic.Int64  // pod add and delete events delivered by the informer
@@ -120,10 +149,13 @@ func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
 	if cfg.SettleTimeout <= 0 {
 		cfg.SettleTimeout = 2 * time.Minute
 	}
+	if cfg.MaxPermitTimeouts <= 0 {
+		cfg.MaxPermitTimeouts = 100
+	}
 	if cfg.InitialBackoffSeconds < 0 || cfg.MaxBackoffSeconds < cfg.InitialBackoffSeconds {
 		return nil, fmt.Errorf("%w: backoff %d s initial, %d s max: want 0 <= initial <= max", ErrReplay, cfg.InitialBackoffSeconds, cfg.MaxBackoffSeconds)
 	}
-	h := &Harness{cfg: cfg, pods: map[string]*v1.Pod{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	h := &Harness{cfg: cfg, pods: map[string]*v1.Pod{}, seq: map[string]int64{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if len(cfg.FeatureGates) > 0 {
 		known := feature.DefaultMutableFeatureGate.GetAll()
 		old := map[string]bool{}
@@ -277,6 +309,8 @@ func (h *Harness) Create(ctx context.Context, pod *v1.Pod) error {
 		return fmt.Errorf("%w: creating %s: exists", ErrReplay, k)
 	}
 	h.pods[k] = pod
+	h.seq[k] = h.nextSeq
+	h.nextSeq++
 	h.pending++
 	h.mu.Unlock()
 	// Straight to the tracker: the clientset would record the action
@@ -284,6 +318,7 @@ func (h *Harness) Create(ctx context.Context, pod *v1.Pod) error {
 	if err := h.client.Tracker().Create(podsGVR, pod, pod.Namespace); err != nil {
 		h.mu.Lock()
 		delete(h.pods, k)
+		delete(h.seq, k)
 		h.pending--
 		h.mu.Unlock()
 		return fmt.Errorf("%w: creating %s: %w", ErrReplay, k, err)
@@ -303,6 +338,7 @@ func (h *Harness) Delete(ctx context.Context, namespace, name string) (bool, err
 		return false, fmt.Errorf("%w: deleting %s: not a live pod", ErrReplay, k)
 	}
 	delete(h.pods, k)
+	delete(h.seq, k)
 	wasBound := pod.Spec.NodeName != ""
 	if wasBound {
 		h.bound--
@@ -381,6 +417,7 @@ func (h *Harness) bind(ns, name, node string) error {
 		return err
 	}
 	h.pods[k] = &cp
+	h.unconfirmed = append(h.unconfirmed, &cp)
 	h.pending--
 	h.bound++
 	h.boundTotal++
@@ -397,13 +434,17 @@ type Counts struct {
 	BoundTotal     int // bindings ever made
 	Refused        int // bindings refused by Config.Admit
 	Cycles         int // scheduling algorithm runs (SchedulePod) so far
+	// PermitTimeouts counts the Permit timeouts Settle fired (see
+	// Config.WallPermitTimeouts); PermitLoops the Settles that spent
+	// Config.MaxPermitTimeouts and returned with pods waiting at Permit.
+	PermitTimeouts, PermitLoops int
 }
 
 // Counts returns the current counts.
 func (h *Harness) Counts() Counts {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles}
+	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts, PermitLoops: h.loops}
 }
 
 // TakeCycles returns the durations of the scheduling algorithm runs
@@ -475,11 +516,12 @@ func (h *Harness) sleep(ctx context.Context, d time.Duration) error {
 // Config.SettleTimeout without progress.
 func (h *Harness) Settle(ctx context.Context) error {
 	deadline := time.Now().Add(h.cfg.SettleTimeout)
-	var lastProgress [3]int
+	var lastProgress [4]int
 	stable := 0
 	poll := 20 * time.Microsecond
+	permitOnly, fired := 0, 0
 	for {
-		idle, why, progress := h.idle()
+		idle, waiting, why, progress := h.idle()
 		if idle {
 			stable++
 			if stable >= 2 {
@@ -489,9 +531,32 @@ func (h *Harness) Settle(ctx context.Context) error {
 				h.client.ClearActions()
 				return nil
 			}
-			poll = 20 * time.Microsecond
+			// Look again a little later: an informer handler may be
+			// between two statements (a cache update and the requeue
+			// that follows it).
+			poll = 100 * time.Microsecond
 		} else {
 			stable = 0
+		}
+		if waiting != nil {
+			permitOnly++
+			if permitOnly >= 2 && fired >= h.cfg.MaxPermitTimeouts {
+				h.mu.Lock()
+				h.loops++
+				h.mu.Unlock()
+				h.client.ClearActions()
+				return nil
+			}
+			if permitOnly >= 2 {
+				fired++
+				h.fireTimeout(waiting)
+				permitOnly = 0
+				poll = 20 * time.Microsecond
+			} else {
+				poll = 200 * time.Microsecond
+			}
+		} else {
+			permitOnly = 0
 		}
 		now := time.Now()
 		if progress != lastProgress {
@@ -502,16 +567,21 @@ func (h *Harness) Settle(ctx context.Context) error {
 		if err := h.wait(ctx, poll); err != nil {
 			return err
 		}
-		poll = min(2*poll, time.Millisecond)
+		if !idle && waiting == nil {
+			poll = min(2*poll, time.Millisecond)
+		}
 	}
 }
 
 // idle checks the cheap conditions first and lists the queue only when
-// they hold. why describes the state, for errors.
-func (h *Harness) idle() (ok bool, why func() string, progress [3]int) {
+// they hold. why describes the state, for errors. waiting is non-nil when
+// the scheduler is idle but for pods waiting at Permit (and
+// Config.WallPermitTimeouts is off): those pods.
+func (h *Harness) idle() (ok bool, waiting []fwk.WaitingPod, why func() string, progress [4]int) {
 	h.mu.Lock()
 	pending, bound := h.pending, h.bound
-	progress = [3]int{h.boundTotal, h.refused, h.nCycles}
+	progress = [4]int{h.boundTotal, h.refused, h.nCycles, h.timeouts}
+	unconfirmed := h.unconfirmed
 	h.mu.Unlock()
 	lagAdd, lagDel := h.created-h.seenAdd.Load(), h.deleted-h.seenDel.Load()
 	looping := h.waiting.Load() == 0
@@ -519,7 +589,26 @@ func (h *Harness) idle() (ok bool, why func() string, progress [3]int) {
 		return fmt.Sprintf("informer lag %d adds, %d deletes; scheduling loop busy %v; %d pending, %d bound", lagAdd, lagDel, looping, pending, bound)
 	}
 	if lagAdd != 0 || lagDel != 0 || looping {
-		return false, why, progress
+		return false, nil, why, progress
+	}
+	n := 0 // leading pods of unconfirmed that the cache confirmed (or that were deleted since)
+	for _, pod := range unconfirmed {
+		if assumed, err := h.sched.Cache.IsAssumedPod(pod); err == nil && assumed {
+			break
+		}
+		n++
+	}
+	if n > 0 {
+		h.mu.Lock()
+		h.unconfirmed = h.unconfirmed[n:] // Bind only appends
+		h.mu.Unlock()
+	}
+	if n < len(unconfirmed) {
+		pod := unconfirmed[n]
+		why = func() string {
+			return fmt.Sprintf("the binding of %s/%s has not reached the scheduler's cache; %d pending, %d bound", pod.Namespace, pod.Name, pending, bound)
+		}
+		return false, nil, why, progress
 	}
 	sq := h.sched.SchedulingQueue
 	inflight := len(sq.InFlightPods())
@@ -527,8 +616,21 @@ func (h *Harness) idle() (ok bool, why func() string, progress [3]int) {
 	why = func() string {
 		return fmt.Sprintf("%d in flight, %d pods cached, %d bound, %d pending", inflight, cached, bound, pending)
 	}
-	if inflight != 0 || cached != bound {
-		return false, why, progress
+	if inflight != 0 {
+		if h.cfg.WallPermitTimeouts || cached != bound+inflight {
+			return false, nil, why, progress
+		}
+		for _, f := range h.sched.Profiles {
+			f.IterateOverWaitingPods(func(wp fwk.WaitingPod) { waiting = append(waiting, wp) })
+		}
+		if len(waiting) != inflight {
+			return false, nil, why, progress
+		}
+		why = func() string {
+			return fmt.Sprintf("%d in flight, all waiting at Permit, %d pods cached, %d bound, %d pending", inflight, cached, bound, pending)
+		}
+	} else if cached != bound {
+		return false, nil, why, progress
 	}
 	queued, summary := sq.PendingPods()
 	var active, backoff int
@@ -536,9 +638,37 @@ func (h *Harness) idle() (ok bool, why func() string, progress [3]int) {
 		active = -1 // an unknown summary never counts as idle
 	}
 	why = func() string {
-		return fmt.Sprintf("queue %q (%d pods), %d pending, %d bound, %d cached", summary, len(queued), pending, bound, cached)
+		return fmt.Sprintf("queue %q (%d pods), %d in flight, %d pending, %d bound, %d cached", summary, len(queued), inflight, pending, bound, cached)
 	}
-	return active == 0 && backoff == 0 && len(queued) == pending, why, progress
+	if active != 0 || backoff != 0 || len(queued)+inflight != pending {
+		return false, nil, why, progress
+	}
+	if inflight != 0 {
+		return false, waiting, why, progress
+	}
+	return true, nil, why, progress
+}
+
+// fireTimeout rejects the waiting pod created first, with the message
+// its Permit timer would give.
+func (h *Harness) fireTimeout(waiting []fwk.WaitingPod) {
+	h.mu.Lock()
+	first, firstSeq := waiting[0], int64(math.MaxInt64)
+	for _, wp := range waiting {
+		p := wp.GetPod()
+		if s, ok := h.seq[key(p.Namespace, p.Name)]; ok && s < firstSeq {
+			first, firstSeq = wp, s
+		}
+	}
+	h.timeouts++
+	h.mu.Unlock()
+	plugins := first.GetPendingPlugins()
+	slices.Sort(plugins)
+	plugin := ""
+	if len(plugins) > 0 {
+		plugin = plugins[0]
+	}
+	first.Reject(plugin, fmt.Sprintf("rejected due to timeout at plugin %v (fired by the replay once nothing else could happen)", plugin))
 }
 
 // LoadConfig decodes, converts and defaults a KubeSchedulerConfiguration

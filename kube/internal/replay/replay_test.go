@@ -7,14 +7,19 @@ import (
 	"os"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	k8stypes "k8s.io/apimachinery/pkg/types"
 	"k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
+	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 	"k8s.io/kubernetes/pkg/scheduler/metrics"
 )
 
@@ -179,4 +184,88 @@ func TestFeatureGates(t *testing.T) {
 	assert.Equal(t, !before, bool(feature.DefaultFeatureGate.Enabled(gate)))
 	h.Close()
 	assert.Equal(t, before, bool(feature.DefaultFeatureGate.Enabled(gate)))
+}
+
+// waiter is a Permit plugin that holds every pod for wait.
+type waiter struct{ wait time.Duration }
+
+func (waiter) Name() string { return "Waiter" }
+
+func (w waiter) Permit(context.Context, fwk.CycleState, *v1.Pod, string) (*fwk.Status, time.Duration) {
+	return fwk.NewStatus(fwk.Wait, "held"), w.wait
+}
+
+const waiterYAML = defaultYAML + `  plugins:
+    permit: {enabled: [{name: Waiter}]}
+`
+
+// TestPermitTimeoutFired: a pod held at Permit for an hour is rejected as
+// soon as nothing else can happen, the way its timer would reject it, so
+// Settle returns at once; with WallPermitTimeouts it waits for the timer.
+func TestPermitTimeoutFired(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		wall bool
+		wait time.Duration
+	}{{false, time.Hour}, {true, 300 * time.Millisecond}} {
+		reg := frameworkruntime.Registry{"Waiter": func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) {
+			return waiter{tc.wait}, nil
+		}}
+		h, err := Start(ctx, Config{SchedulerConfig: waiterYAML, Nodes: []*v1.Node{node("n0", 4)}, Registry: reg, WallPermitTimeouts: tc.wall, SettleTimeout: 20 * time.Second})
+		require.NoError(t, err)
+		start := time.Now()
+		require.NoError(t, h.Create(ctx, pod("a", 1)))
+		require.NoError(t, h.Settle(ctx))
+		took := time.Since(start)
+		got := h.Counts()
+		h.Close()
+		assert.Equal(t, 0, got.Bound, "wall %v", tc.wall)
+		assert.Equal(t, 1, got.Pending, "wall %v", tc.wall)
+		if tc.wall {
+			assert.Equal(t, 0, got.PermitTimeouts)
+			assert.GreaterOrEqual(t, took, tc.wait, "Settle returned before the Permit timer")
+		} else {
+			assert.Equal(t, 1, got.PermitTimeouts)
+			assert.Less(t, took, 10*time.Second, "Settle waited for the hour-long Permit")
+		}
+	}
+}
+
+// looper holds every pod at Permit and, when one is rejected, activates
+// it again: a Permit loop that never settles by itself.
+type looper struct{ h fwk.Handle }
+
+func (looper) Name() string { return "Looper" }
+
+func (looper) Permit(context.Context, fwk.CycleState, *v1.Pod, string) (*fwk.Status, time.Duration) {
+	return fwk.NewStatus(fwk.Wait, "held"), time.Hour
+}
+
+func (looper) Reserve(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.Status { return nil }
+
+func (l looper) Unreserve(ctx context.Context, _ fwk.CycleState, p *v1.Pod, _ string) {
+	l.h.Activate(klog.FromContext(ctx), map[string]*v1.Pod{p.Namespace + "/" + p.Name: p})
+}
+
+// TestPermitLoopBounded: a plugin that requeues its rejected pod forever
+// costs one Settle at most MaxPermitTimeouts fired timeouts, then Settle
+// returns and counts the loop.
+func TestPermitLoopBounded(t *testing.T) {
+	ctx := context.Background()
+	reg := frameworkruntime.Registry{"Looper": func(_ context.Context, _ runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
+		return looper{h}, nil
+	}}
+	y := defaultYAML + `  plugins:
+    reserve: {enabled: [{name: Looper}]}
+    permit: {enabled: [{name: Looper}]}
+`
+	h, err := Start(ctx, Config{SchedulerConfig: y, Nodes: []*v1.Node{node("n0", 4)}, Registry: reg, MaxPermitTimeouts: 5, SettleTimeout: 20 * time.Second})
+	require.NoError(t, err)
+	defer h.Close()
+	require.NoError(t, h.Create(ctx, pod("a", 1)))
+	require.NoError(t, h.Settle(ctx))
+	got := h.Counts()
+	assert.Equal(t, 0, got.Bound)
+	assert.Equal(t, 5, got.PermitTimeouts)
+	assert.Equal(t, 1, got.PermitLoops)
 }
