@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/klog/v2"
+	fwk "k8s.io/kube-scheduler/framework"
 	frameworkruntime "k8s.io/kubernetes/pkg/scheduler/framework/runtime"
 
 	"github.com/msched/msched/kube/internal/replay"
@@ -185,6 +186,15 @@ type Result struct {
 	PlaceSlots []int
 	PlaceTimes []time.Duration
 	Wall       time.Duration
+	// PlaceWall holds, per placed group, its wall time to place (creation
+	// of the first member to binding of the last), whatever slot it was
+	// placed in; Slots counts the hourly slots replayed.
+	PlaceWall []time.Duration
+	Slots     int
+	// IdleGPUSeconds is the GPU time members held between Reserve and
+	// their binding or release (GPUs × wall seconds): what members
+	// waiting at Permit keep from other work.
+	IdleGPUSeconds float64
 	// PermitTimeouts counts the Permit timeouts the replay fired instead
 	// of waiting for them, PermitLoops the slots whose members kept
 	// timing out at Permit (see replay.Config.MaxPermitTimeouts).
@@ -230,6 +240,9 @@ const settleTimeout = 2 * time.Minute
 // Run replays groups on nodes with the real kube-scheduler configured as
 // profile p (package kube/internal/replay); see the package documentation.
 func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options) (*Result, error) {
+	if p == Upstream {
+		o = upstreamOptions(o)
+	}
 	if p != Default && p != Gang && o.SchedulerConfig == "" {
 		return nil, fmt.Errorf("%w: unknown profile %q", ErrNoGroups, p)
 	}
@@ -272,8 +285,20 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	if yaml == "" {
 		yaml = configYAML(p, o.PermitSeconds)
 	}
-	registry := frameworkruntime.Registry{gang.Name: gang.New}
+	yaml, err := withPermitClock(yaml)
+	if err != nil {
+		return nil, err
+	}
+	clock := newPermitClock()
+	registry := frameworkruntime.Registry{gang.Name: gang.New,
+		PermitClockName: func(context.Context, runtime.Object, fwk.Handle) (fwk.Plugin, error) { return clock, nil }}
 	maps.Copy(registry, o.Registry)
+	afterBind := func(pod *v1.Pod, node string) {
+		clock.stop(pod.Name)
+		if o.AfterBind != nil {
+			o.AfterBind(pod, node)
+		}
+	}
 	h, err := replay.Start(ctx, replay.Config{
 		SchedulerConfig:       yaml,
 		Nodes:                 nodeObjs,
@@ -283,7 +308,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 		InitialBackoffSeconds: o.BackoffSeconds,
 		MaxBackoffSeconds:     o.BackoffSeconds,
 		Admit:                 func(pod *v1.Pod, node string) error { return s.admit(pod.Name, node) },
-		AfterBind:             o.AfterBind,
+		AfterBind:             afterBind,
 		WallPermitTimeouts:    o.WallPermitTimeouts,
 		SettleTimeout:         settleTimeout,
 		Logger:                o.Logger,
@@ -324,6 +349,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 				res.Pods++
 			}
 		}
+		res.Slots++
 		if err := h.Settle(ctx); err != nil {
 			return nil, fmt.Errorf("dlrm: %w", err)
 		}
@@ -348,6 +374,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 			res.HalfBound++
 		}
 		if counts[i][0] == len(sg.pods) {
+			res.PlaceWall = append(res.PlaceWall, sg.placed)
 			res.PlaceSlots = append(res.PlaceSlots, sg.waited)
 			if sg.waited == 0 {
 				res.PlaceTimes = append(res.PlaceTimes, sg.placed)
@@ -359,6 +386,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	c := h.Counts()
 	res.PermitTimeouts, res.PermitLoops, res.LostSteps = c.PermitTimeouts, c.PermitLoops, c.LostSteps
 	res.Wall = time.Since(wall)
+	res.IdleGPUSeconds = clock.GPUSeconds()
 	return res, nil
 }
 
@@ -501,6 +529,7 @@ profiles:
 `
 	if p == Gang {
 		y += fmt.Sprintf(`  plugins:
+    queueSort: {enabled: [{name: Gang}], disabled: [{name: "*"}]}
     preFilter: {enabled: [{name: Gang}]}
     reserve: {enabled: [{name: Gang}]}
     permit: {enabled: [{name: Gang}]}

@@ -58,7 +58,17 @@
 // Profiles: Default is kube-scheduler's default profile, which has no gang
 // semantics (each pod is placed on its own); Gang adds plugins/gang
 // (PreFilter, Reserve, Permit, PostBind; knapsack placer, Permit timeout
-// 5 s). Permit-based waiting runs in process: scheduler.New builds the
+// 5 s) and uses it as the queue order (smallest group first); Upstream is
+// the default profile with the GenericWorkload gate, so kube-scheduler's
+// GangScheduling places PodGroups (see Upstream for why it cannot finish
+// this trace). Every profile also runs a Reserve plugin that clocks the
+// GPU time members hold between Reserve and their binding
+// (Result.IdleGPUSeconds).
+//
+// Time compression: a slot is one hour of the trace; the replay moves to
+// the next slot as soon as the scheduler is idle, so an hour takes the
+// wall time per slot that WriteGangTable prints (hundreds of
+// milliseconds on the shared machine). Permit-based waiting runs in process: scheduler.New builds the
 // same framework runtime, waiting-pods map and binding goroutines as the
 // binary.
 package dlrm

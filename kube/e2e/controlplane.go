@@ -108,7 +108,8 @@ func freePort() (int, error) {
 // The API server runs without a controller manager: endpoint reconciler
 // none, admission plugins ServiceAccount and TaintNodesByCondition
 // disabled, authorization RBAC with a static admin token, priority and
-// fairness off. Nothing marks nodes ready or runs pods: tests create Nodes
+// fairness off, the GenericWorkload feature gate on and the
+// scheduling.k8s.io/v1beta1 API group (Workload, PodGroup) served. Nothing marks nodes ready or runs pods: tests create Nodes
 // with status.allocatable and read bindings (pod.spec.nodeName).
 func StartControlPlane(t testing.TB) (*ControlPlane, func()) {
 	t.Helper()
@@ -245,6 +246,11 @@ func startEtcd(dir string) (string, func(), error) {
 	return cu.String(), stop, nil
 }
 
+var (
+	gateOnce sync.Once
+	gateErr  error
+)
+
 func startAPIServer(dir, etcdURL, token string) (string, func(), error) {
 	certDir := filepath.Join(dir, "apiserver")
 	if err := os.MkdirAll(certDir, 0o700); err != nil {
@@ -261,6 +267,13 @@ func startAPIServer(dir, etcdURL, token string) (string, func(), error) {
 
 	// A registry of its own per server, as upstream's test server does, so
 	// that several servers in one process do not share flag state.
+	// Gangs on the upstream Workload API (KEP-4671, beta, off by default):
+	// the gate (the process-wide one, which the API's storage reads, and so
+	// each server's copy), the scheduling.k8s.io/v1beta1 group below.
+	gateOnce.Do(func() { gateErr = utilfeature.DefaultMutableFeatureGate.Set("GenericWorkload=true") })
+	if gateErr != nil {
+		return "", nil, gateErr
+	}
 	featureGate := utilfeature.DefaultMutableFeatureGate.DeepCopy()
 	ev := compatibility.DefaultBuildEffectiveVersion()
 	ev.SetEmulationVersion(featureGate.EmulationVersion())
@@ -296,6 +309,7 @@ func startAPIServer(dir, etcdURL, token string) (string, func(), error) {
 		"--service-account-key-file=" + saKey,
 		"--service-account-signing-key-file=" + saKey,
 		"--enable-priority-and-fairness=false",
+		"--runtime-config=scheduling.k8s.io/v1beta1=true",
 	})
 	if err != nil {
 		ln.Close()

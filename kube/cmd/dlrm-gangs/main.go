@@ -1,9 +1,9 @@
 // Command dlrm-gangs replays the gangs of the Alibaba DLRM trace through
 // the real kube-scheduler (in process, fake clientset) with the default
-// profile and with plugins/gang, and prints the gang table: groups placed,
+// profile, with plugins/gang and with upstream's GangScheduling, and prints the gang table: groups placed,
 // groups ever half-bound, stranded pods, time to place (see package dlrm).
 //
-//	go run ./cmd/dlrm-gangs [-trace DIR] [-groups N] [-life SLOTS] [-profiles Default,Gang]
+//	go run ./cmd/dlrm-gangs [-trace DIR] [-groups N] [-life SLOTS] [-profiles Default,Gang,Upstream]
 package main
 
 import (
@@ -22,7 +22,7 @@ func main() {
 	dir := flag.String("trace", "", "DLRM folder (default: $MSCHED_DLRM_TRACE or ../shared/traces/alibaba-dlrm-2025)")
 	groups := flag.Int("groups", 0, "first N group arrivals (0 = all)")
 	life := flag.Int("life", 0, "delete each group's pods this many hourly slots after it arrived (0 = hold: the cluster fills)")
-	profs := flag.String("profiles", "Default,Gang", "comma-separated profiles")
+	profs := flag.String("profiles", "Default,Gang", "comma-separated profiles: Default, Gang, Upstream (kube-scheduler's GangScheduling on PodGroups)")
 	flag.Parse()
 	if err := run(*dir, *groups, *life, *profs); err != nil {
 		fmt.Fprintln(os.Stderr, "dlrm-gangs:", err)
@@ -65,6 +65,8 @@ func run(dir string, n, life int, profs string) error {
 	}
 	fmt.Printf("DLRM %d instances: %d group arrivals (%d pods, slots 0-%d) on %d nodes, life %d slots (0 = held)\n\n", len(ins), len(groups), pods, groups[len(groups)-1].Slot, len(nodes), life)
 	dlrm.WriteTable(os.Stdout, rs)
+	fmt.Println()
+	dlrm.WriteGangTable(os.Stdout, rs)
 	fmt.Printf("\ntotal wall time %v\n", time.Since(start).Round(time.Millisecond))
 	return nil
 }

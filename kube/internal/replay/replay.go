@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -208,6 +209,7 @@ func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
 	}
 	h.client = fake.NewSimpleClientset(objs...)
 	h.client.PrependReactor("create", "pods", h.bindReactor)
+	h.client.PrependReactor("patch", "pods", dropConditionPatch)
 
 	ctx, cancel := context.WithCancel(ctx)
 	h.cancel = cancel
@@ -371,6 +373,20 @@ func (h *Harness) Pod(namespace, name string) *v1.Pod {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.pods[key(namespace, name)]
+}
+
+// dropConditionPatch answers the scheduler's pod status patches that only
+// set conditions (PodScheduled=False after a failed attempt) without
+// storing them: nothing in a replay reads them, and each stored one is a
+// watch event; a burst of them after a deletion overflowed the fake
+// watch channel ("channel full", DLRM Gang replay, slot 739 and slot 46).
+// Patches naming a nominated node (preemption) are stored as before.
+func dropConditionPatch(a clienttesting.Action) (bool, runtime.Object, error) {
+	pa, ok := a.(clienttesting.PatchAction)
+	if !ok || a.GetSubresource() != "status" || strings.Contains(string(pa.GetPatch()), "nominatedNodeName") {
+		return false, nil, nil
+	}
+	return true, nil, nil
 }
 
 // bindReactor is the API server's pods/binding subresource.

@@ -1,26 +1,46 @@
 // Package gang is a kube-scheduler plugin that places pod groups all or
-// nothing (gang scheduling), with the labels scheduler-plugins'
-// coscheduling users already have.
+// nothing (gang scheduling), on Kubernetes' own Workload API first and on
+// the labels scheduler-plugins' coscheduling users already have second.
 //
 // # Usage
 //
-// Label every member of a group with scheduling.x-k8s.io/pod-group=<name>
-// (Args.GroupLabel) and give each the group's min-member count in the
-// annotation (or label) scheduling.x-k8s.io/min-member (Args.MinMemberKey).
-// Enable the plugin at preFilter, reserve, permit and postBind of a profile
-// (config/scheduler-config.yaml, profile msched-gang).
+// With the GenericWorkload feature gate on (Kubernetes 1.37, beta, off by
+// default; the API server must also serve scheduling.k8s.io/v1beta1),
+// create a PodGroup with spec.schedulingPolicy.gang.minCount (usually from
+// a Workload's podGroupTemplates) and point each member's
+// spec.schedulingGroup.podGroupName at it. Without the gate, label every
+// member with scheduling.x-k8s.io/pod-group=<name> (Args.GroupLabel) and
+// give each the group's min-member count in the annotation (or label)
+// scheduling.x-k8s.io/min-member (Args.MinMemberKey). A pod naming a
+// PodGroup is in that group whatever its labels; a PodGroup with the basic
+// policy is no gang. Enable the plugin at preFilter, reserve, permit and
+// postBind of a profile (config/scheduler-config.yaml, profile
+// msched-gang); with the gate on, disable kube-scheduler's GangScheduling
+// in that profile (multiPoint disabled) so that one plugin decides.
 //
 // # Extension points, and why
 //
 //   - PreFilter: a group with fewer live pods than min-member is rejected
 //     (UnschedulableAndUnresolvable, retried when a pod is added). Otherwise
-//     the GangPlacer plans the members still needed to reach min-member
-//     (the pod being scheduled first) on the snapshot, where members
-//     waiting at Permit already hold their nodes. If they do not all fit,
-//     the pod is rejected and nothing is held; if they do, the pod is
-//     restricted to its planned node (PreFilterResult). PreFilter is the
-//     only point that sees all nodes and can say "not now" before anything
-//     is reserved.
+//     the plugin plans the members still needed to reach min-member (the
+//     pod being scheduled first) on the snapshot, where members waiting at
+//     Permit (and, for PodGroups, members the pod group cycle assumed)
+//     already hold their nodes: it runs the profile's PreFilter and Filter
+//     plugins for each distinct member spec on the nodes (node selector
+//     and affinity, taints, ports, volume limits, resources, ...), then
+//     the GangPlacer chooses, among the nodes each member passes, a node
+//     per member. If they do not all fit, the pod is rejected and nothing
+//     is held; if they do, the pod is restricted to its planned node
+//     (PreFilterResult) and the plan is kept: the other members of the
+//     plan get their nodes at their own PreFilter without replanning. A
+//     member that comes back to PreFilter after using its planned node
+//     (its Filter failed there, or it was released) drops the plan, and
+//     that (member, node) pair is never planned again for the group. The
+//     filters are evaluated on nodes in snapshot order until every member
+//     spec has 100 passing nodes (kube-scheduler's minimum of nodes to
+//     find), and on all nodes when the group does not fit on those.
+//     PreFilter is the only point that sees all nodes and can say "not
+//     now" before anything is reserved.
 //   - Permit: the pod waits (Args.PermitWaitingTimeSeconds) until, with it,
 //     min-member members are bound, binding or waiting; the member that
 //     completes the group allows every waiting member (WaitingPod.Allow)
@@ -43,6 +63,27 @@
 // lives in the scheduler's waiting-pods map and the informer cache, so a
 // restarted scheduler re-forms groups from what is bound.
 //
+// A refused binding (TestE2EGangBindRace): the refused member is retried
+// at once (its plan is the member alone, the others hold their nodes);
+// if, one Permit timeout later, the group still has some but fewer than
+// min-member members bound and none binding, the plugin evicts the bound
+// members through the Eviction API (PodDisruptionBudgets and graceful
+// termination apply; the scheduler needs create on pods/eviction). We
+// chose eviction over waiting for ever: a group that cannot bind whole
+// must not hold its nodes, and its owner (a Job, a JobSet) recreates it.
+//
+// # Cost
+//
+// The plugin adds an index by group to the scheduler's pod informer (one
+// per group label, shared by profiles), so a cycle reads its group's
+// members in O(members), never the cluster's pods, and logs nothing at the
+// default verbosity. A plan costs one PreFilter run per distinct member
+// spec and one Filter run per (spec, node) scanned, plus the placer; the
+// other members of the plan cost a map lookup. In the shape of
+// Kubernetes' gang performance test (BenchmarkGangPerf: 5000 nodes,
+// 1000-3000 PodGroups of 3), a pod group attempt of this plugin took 0.31
+// to 0.44 of upstream GangScheduling's in the same run.
+//
 // # Placement
 //
 // The nodes are chosen by a GangPlacer (NewWithPlacer). The default,
@@ -52,7 +93,8 @@
 // resources (CPU, memory, ephemeral storage, pod slots, extended
 // resources); it finds a whole placement whenever one exists within its
 // budget, where first fit may not (TestKnapsackMatchesBruteForce checks it
-// against brute force). FirstFit is the simple alternative. Both check
-// resources only; the scheduler's Filter plugins still run on the planned
-// node, and a member whose planned node fails them is retried.
+// against brute force). FirstFit is the simple alternative. Both place a
+// member only on nodes that passed its filters (fits); the scheduler's
+// Filter plugins still run on the planned node, and a member whose planned
+// node fails them gets a new plan without that node.
 package gang

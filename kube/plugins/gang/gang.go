@@ -4,20 +4,19 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/sets"
-	corelisters "k8s.io/client-go/listers/core/v1"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
 )
 
 // Name is the plugin's name in a KubeSchedulerConfiguration.
@@ -29,15 +28,20 @@ const Name = "Gang"
 // together, Unreserve rejects the whole group when one member fails or
 // times out.
 type Plugin struct {
-	args   *Args
-	h      fwk.Handle
-	pods   corelisters.PodLister
-	placer GangPlacer
+	args     *Args
+	h        fwk.Handle
+	podIndex cache.Indexer // the pod informer's store, with the group index
+	placer   GangPlacer
 
 	mu sync.Mutex
 	// allowed holds, per group, the members Permit let through that are
 	// not yet seen bound by the lister (their binding cycle is running).
 	allowed map[string]sets.Set[types.UID]
+	// plans holds, per group, its current plan (see plan).
+	plans map[string]*plan
+	// repairs marks the groups with a repair pending (see repairLater).
+	repairs map[string]bool
+	ctx     context.Context
 }
 
 var (
@@ -68,18 +72,25 @@ func NewWithPlacer(placer GangPlacer) func(context.Context, runtime.Object, fwk.
 		if placer == nil {
 			placer = &Knapsack{}
 		}
+		inf := h.SharedInformerFactory().Core().V1().Pods().Informer()
 		p := &Plugin{
-			args:    a,
-			h:       h,
-			pods:    h.SharedInformerFactory().Core().V1().Pods().Lister(),
-			placer:  placer,
-			allowed: map[string]sets.Set[types.UID]{},
+			args:     a,
+			h:        h,
+			podIndex: inf.GetIndexer(),
+			placer:   placer,
+			allowed:  map[string]sets.Set[types.UID]{},
+			plans:    map[string]*plan{},
+			repairs:  map[string]bool{},
+			ctx:      ctx,
+		}
+		if err := p.addIndex(inf); err != nil {
+			return nil, fmt.Errorf("%s: pod informer index: %w", Name, err)
 		}
 		profile := h.ProfileName()
 		// kube-scheduler emits no event for an unscheduled pod being added
 		// (unless the GenericWorkload gate is on), so a new member
 		// activates its pending siblings itself, as coscheduling does.
-		_, err = h.SharedInformerFactory().Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
+		_, err = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
 			AddFunc: func(o any) {
 				if pod, ok := o.(*v1.Pod); ok && pod.Spec.NodeName == "" && pod.Spec.SchedulerName == profile {
 					p.activateSiblings(ctx, pod)
@@ -118,57 +129,21 @@ func (p *Plugin) activateSiblings(ctx context.Context, pod *v1.Pod) {
 // Name implements fwk.Plugin.
 func (p *Plugin) Name() string { return Name }
 
-// group is a pod's group: key "namespace/name" and min-member.
-type group struct {
-	key, ns, name string
-	min           int
-}
-
-// groupOf returns the pod's group; ok is false for a pod outside any group.
-// A bad min-member is an error naming the key and value.
-func (p *Plugin) groupOf(pod *v1.Pod) (g group, ok bool, err error) {
-	name := pod.Labels[p.args.GroupLabel]
-	if name == "" {
-		return g, false, nil
-	}
-	g = group{key: pod.Namespace + "/" + name, ns: pod.Namespace, name: name}
-	raw, found := pod.Annotations[p.args.MinMemberKey]
-	if !found {
-		raw, found = pod.Labels[p.args.MinMemberKey]
-	}
-	if !found {
-		return g, true, fmt.Errorf("gang %s: pod %s/%s has no %s annotation or label", g.key, pod.Namespace, pod.Name, p.args.MinMemberKey)
-	}
-	n, perr := strconv.Atoi(strings.TrimSpace(raw))
-	if perr != nil || n < 1 || n > p.args.MaxGroupSize {
-		return g, true, fmt.Errorf("gang %s: %s = %q: must be an integer in [1, %d]", g.key, p.args.MinMemberKey, raw, p.args.MaxGroupSize)
-	}
-	g.min = n
-	return g, true, nil
-}
-
-// members lists the group's live pods (not terminated, not being deleted).
-func (p *Plugin) members(g group) ([]*v1.Pod, error) {
-	all, err := p.pods.Pods(g.ns).List(labels.SelectorFromSet(labels.Set{p.args.GroupLabel: g.name}))
-	if err != nil {
-		return nil, err
-	}
-	out := all[:0:0]
-	for _, m := range all {
-		if m.DeletionTimestamp == nil && m.Status.Phase != v1.PodSucceeded && m.Status.Phase != v1.PodFailed {
-			out = append(out, m)
-		}
-	}
-	return out, nil
-}
-
-// placedAndWaiting counts the group's members that are bound, permitted
-// (binding) or waiting at Permit, and returns the set of their UIDs.
+// placedAndWaiting returns the UIDs of the group's members that are bound,
+// assumed (upstream PodGroups: the scheduler cache's pod group state),
+// permitted (binding) or waiting at Permit.
 func (p *Plugin) placedAndWaiting(g group, members []*v1.Pod) sets.Set[types.UID] {
 	held := sets.New[types.UID]()
 	for _, m := range members {
 		if m.Spec.NodeName != "" {
 			held.Insert(m.UID)
+		}
+	}
+	if g.upstream {
+		if mgr := p.h.PodGroupManager(); mgr != nil {
+			if st, err := mgr.PodGroupStates().Get(g.ns, g.name); err == nil {
+				held = held.Union(st.AssumedPods())
+			}
 		}
 	}
 	p.mu.Lock()
@@ -177,7 +152,7 @@ func (p *Plugin) placedAndWaiting(g group, members []*v1.Pod) sets.Set[types.UID
 	}
 	p.mu.Unlock()
 	p.h.IterateOverWaitingPods(func(wp fwk.WaitingPod) {
-		if q := wp.GetPod(); q.Namespace == g.ns && q.Labels[p.args.GroupLabel] == g.name {
+		if q := wp.GetPod(); p.inGroup(q, g) {
 			held.Insert(q.UID)
 		}
 	})
@@ -186,9 +161,20 @@ func (p *Plugin) placedAndWaiting(g group, members []*v1.Pod) sets.Set[types.UID
 
 // PreFilter rejects a member whose group has fewer than min-member live
 // pods, or whose group's still unplaced members do not fit the cluster
-// whole (by the placer); otherwise it restricts the pod to the node the
-// placer chose for it. Pods outside groups are skipped.
-func (p *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+// whole; otherwise it restricts the pod to the node the group's plan gives
+// it. The plan places the members still needed to reach min-member (the
+// pod being scheduled first) with the GangPlacer, only on nodes that pass
+// each member's PreFilter and Filter plugins (see feasibility); the other
+// members of the plan get their nodes at their own PreFilter without
+// replanning. A member that comes back after using its planned node drops
+// the plan, and that (member, node) pair is never planned again. Pods
+// outside groups are skipped, and so is the plugin's own planning cycle.
+func (p *Plugin) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) (*fwk.PreFilterResult, *fwk.Status) {
+	if state != nil {
+		if _, err := state.Read(planningKey); err == nil {
+			return nil, fwk.NewStatus(fwk.Skip)
+		}
+	}
 	g, ok, err := p.groupOf(pod)
 	if !ok {
 		return nil, fwk.NewStatus(fwk.Skip)
@@ -203,6 +189,9 @@ func (p *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, n
 	if len(members) < g.min {
 		return nil, fwk.NewStatus(fwk.UnschedulableAndUnresolvable,
 			fmt.Sprintf("gang %s: %d of min-member %d pods exist", g.key, len(members), g.min))
+	}
+	if n, ok := p.planned(g, pod, nodes); ok {
+		return &fwk.PreFilterResult{NodeNames: sets.New(n)}, nil
 	}
 	held := p.placedAndWaiting(g, members)
 	held.Delete(pod.UID)
@@ -219,10 +208,23 @@ func (p *Plugin) PreFilter(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, n
 		todo = append(todo, rest[:min(len(rest), need-1)]...)
 	}
 	dst := make([]string, len(todo))
-	if !p.placer.Place(dst, todo, nodes) {
+	avoid := p.avoidOf(g.key)
+	nodes = p.withReservations(g.key, nodes)
+	placed := false
+	for _, all := range []bool{false, true} {
+		cand, fits, scannedAll, err := p.feasibility(ctx, todo, nodes, avoid, all)
+		if err != nil {
+			return nil, fwk.NewStatus(fwk.Unschedulable, fmt.Sprintf("gang %s: %v", g.key, err))
+		}
+		if placed = p.placer.Place(dst, todo, cand, fits); placed || scannedAll {
+			break
+		}
+	}
+	if !placed {
 		return nil, fwk.NewStatus(fwk.Unschedulable,
 			fmt.Sprintf("gang %s: the %d members still to place (min-member %d, %d held) do not fit the cluster together", g.key, len(todo), g.min, held.Len()))
 	}
+	p.keepPlan(g, todo, dst)
 	klog.FromContext(ctx).V(4).Info("gang plan", "group", g.key, "pod", klog.KObj(pod), "node", dst[0], "planned", len(todo), "held", held.Len())
 	return &fwk.PreFilterResult{NodeNames: sets.New(dst[0])}, nil
 }
@@ -261,11 +263,12 @@ func (p *Plugin) Permit(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ st
 	set.Insert(pod.UID)
 	var waiting []fwk.WaitingPod
 	p.h.IterateOverWaitingPods(func(wp fwk.WaitingPod) {
-		if q := wp.GetPod(); q.Namespace == g.ns && q.Labels[p.args.GroupLabel] == g.name {
+		if q := wp.GetPod(); p.inGroup(q, g) {
 			set.Insert(q.UID)
 			waiting = append(waiting, wp)
 		}
 	})
+	delete(p.plans, g.key)
 	p.mu.Unlock()
 	for _, wp := range waiting {
 		wp.Allow(Name)
@@ -282,8 +285,10 @@ func (p *Plugin) Reserve(context.Context, fwk.CycleState, *v1.Pod, string) *fwk.
 // Permit, or failed to bind. It rejects every other waiting member of the
 // group so that they release their nodes at once: the group goes back to
 // the queue whole. A member whose binding fails after the group was allowed
-// cannot unbind the others; that case is logged (the API server refused a
-// binding the scheduler had reserved).
+// cannot unbind the others: that case is logged (the API server refused a
+// binding the scheduler had reserved), the member is retried, and
+// repairLater evicts the bound members if the group is still half-bound
+// one Permit timeout later.
 func (p *Plugin) Unreserve(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _ string) {
 	g, ok, err := p.groupOf(pod)
 	if !ok || err != nil {
@@ -297,12 +302,14 @@ func (p *Plugin) Unreserve(ctx context.Context, _ fwk.CycleState, pod *v1.Pod, _
 	p.mu.Unlock()
 	if wasAllowed {
 		klog.FromContext(ctx).Error(nil, "gang member failed after its group was allowed", "group", g.key, "pod", klog.KObj(pod))
+		p.repairLater(g)
 		return
 	}
 	msg := fmt.Sprintf("gang %s: member %s was rejected or timed out; releasing the group", g.key, pod.Name)
+	p.dropPlan(g.key)
 	n := 0
 	p.h.IterateOverWaitingPods(func(wp fwk.WaitingPod) {
-		if q := wp.GetPod(); q.UID != pod.UID && q.Namespace == g.ns && q.Labels[p.args.GroupLabel] == g.name {
+		if q := wp.GetPod(); q.UID != pod.UID && p.inGroup(q, g) {
 			if wp.Reject(Name, msg) {
 				n++
 			}
@@ -329,19 +336,24 @@ func (p *Plugin) PostBind(_ context.Context, _ fwk.CycleState, pod *v1.Pod, _ st
 }
 
 // EventsToRegister: a new member (Pod Add) can complete a group; nodes
-// joining or changing, and pods leaving, can make a group fit.
+// joining or changing, and pods leaving, can make a group fit; with the
+// GenericWorkload gate, a PodGroup created or changed (minCount) can too.
 func (p *Plugin) EventsToRegister(context.Context) ([]fwk.ClusterEventWithHint, error) {
-	return []fwk.ClusterEventWithHint{
+	ev := []fwk.ClusterEventWithHint{
 		{Event: fwk.ClusterEvent{Resource: fwk.Pod, ActionType: fwk.Add | fwk.Delete}},
-		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeAllocatable | fwk.UpdateNodeTaint}},
-	}, nil
+		{Event: fwk.ClusterEvent{Resource: fwk.Node, ActionType: fwk.Add | fwk.UpdateNodeAllocatable | fwk.UpdateNodeTaint | fwk.UpdateNodeLabel}},
+	}
+	if utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload) {
+		ev = append(ev, fwk.ClusterEventWithHint{Event: fwk.ClusterEvent{Resource: fwk.PodGroup, ActionType: fwk.Add | fwk.Update}})
+	}
+	return ev, nil
 }
 
 // SignPod refuses to sign group members (their placement depends on the
 // rest of the group, so no result may be reused) and signs every other pod
 // with nothing (the plugin skips it).
 func (p *Plugin) SignPod(_ context.Context, pod *v1.Pod) ([]fwk.SignFragment, *fwk.Status) {
-	if _, ok := pod.Labels[p.args.GroupLabel]; ok {
+	if p.indexKeyOf(pod) != "" {
 		return nil, fwk.NewStatus(fwk.Unschedulable, "gang members are not batched")
 	}
 	return nil, nil

@@ -19,6 +19,7 @@ import (
 	clientsetfake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
+	internalcache "k8s.io/kubernetes/pkg/scheduler/backend/cache"
 	"k8s.io/kubernetes/pkg/scheduler/framework"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder"
 	"k8s.io/kubernetes/pkg/scheduler/framework/plugins/queuesort"
@@ -69,6 +70,12 @@ func setup(t *testing.T, args *Args, pods ...*v1.Pod) (framework.Framework, *Plu
 
 func setupRec(t *testing.T, args *Args, pods ...*v1.Pod) (framework.Framework, *Plugin, *recorder) {
 	t.Helper()
+	return setupWith(t, args, nil, pods...)
+}
+
+// setupWith is setupRec with more plugins in the profile (e.g. filters).
+func setupWith(t *testing.T, args *Args, extra []tf.RegisterPluginFunc, pods ...*v1.Pod) (framework.Framework, *Plugin, *recorder) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	cs := clientsetfake.NewClientset()
@@ -85,11 +92,12 @@ func setupRec(t *testing.T, args *Args, pods ...*v1.Pod) (framework.Framework, *
 		}
 		return p, err
 	}
-	fw, err := tf.NewFramework(ctx, []tf.RegisterPluginFunc{
+	fw, err := tf.NewFramework(ctx, append([]tf.RegisterPluginFunc{
 		tf.RegisterQueueSortPlugin(queuesort.Name, queuesort.New),
 		tf.RegisterBindPlugin(defaultbinder.Name, defaultbinder.New),
 		tf.RegisterPluginAsExtensions(Name, factory, "PreFilter", "Reserve", "Permit", "PostBind"),
-	}, "gang", frameworkruntime.WithClientSet(cs), frameworkruntime.WithInformerFactory(inf),
+	}, extra...), "gang", frameworkruntime.WithClientSet(cs), frameworkruntime.WithInformerFactory(inf),
+		frameworkruntime.WithSnapshotSharedLister(internalcache.NewEmptySnapshot()),
 		frameworkruntime.WithWaitingPods(frameworkruntime.NewWaitingPodsMap()), frameworkruntime.WithPodActivator(rec))
 	require.NoError(t, err)
 	return fw, pl, rec
@@ -183,10 +191,10 @@ func TestFirstFitAccountsEarlierMembers(t *testing.T) {
 	nodes := tf.BuildNodeInfos([]*v1.Node{node("n1", 3), node("n2", 2)})
 	ps := []*v1.Pod{pod("a", "", "", 2), pod("b", "", "", 1), pod("c", "", "", 2)}
 	dst := make([]string, 3)
-	require.True(t, FirstFit{}.Place(dst, ps, nodes))
+	require.True(t, FirstFit{}.Place(dst, ps, nodes, nil))
 	require.Equal(t, []string{"n1", "n1", "n2"}, dst)
 	ps = append(ps, pod("d", "", "", 1))
-	require.False(t, FirstFit{}.Place(make([]string, 4), ps, nodes), "5 CPUs asked of 5 with d: 6")
+	require.False(t, FirstFit{}.Place(make([]string, 4), ps, nodes, nil), "5 CPUs asked of 5 with d: 6")
 	require.Equal(t, int64(0), nodes[0].GetRequested().GetMilliCPU(), "nodes must not be modified")
 }
 

@@ -22,7 +22,11 @@ import (
 // earlier in the snapshot, so the oracle finds a placement of the whole
 // group whenever one exists within its budget (GangAuto: branch and bound
 // with a certified Lagrangian bound), where first fit may miss it; ties go
-// to earlier nodes. A group the oracle does not place whole is not placed.
+// to earlier nodes. A channel (pod, node) whose node fails the pod's
+// filters (fits) is worth -(n+1) for n pods, so that any placement using
+// one is worth less than leaving the group unplaced; the result is checked
+// against fits all the same. A group the oracle does not place whole is
+// not placed.
 //
 // Knapsack is safe for concurrent use (one oracle behind a mutex).
 type Knapsack struct {
@@ -35,7 +39,7 @@ type Knapsack struct {
 }
 
 // Place implements GangPlacer.
-func (k *Knapsack) Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo) bool {
+func (k *Knapsack) Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo, fits [][]bool) bool {
 	clear(dst)
 	if len(pods) == 0 {
 		return true
@@ -62,7 +66,7 @@ func (k *Knapsack) Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo) boo
 	var capacity []float64
 	for j, ni := range nodes {
 		n := ni.Node()
-		if n == nil || n.Spec.Unschedulable {
+		if n == nil || n.Spec.Unschedulable || (fits != nil && !fitsAny(fits, j)) {
 			continue
 		}
 		a, r := ni.GetAllocatable(), ni.GetRequested()
@@ -108,6 +112,10 @@ func (k *Knapsack) Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo) boo
 	}
 	value := make([]float64, ch.Len())
 	for i := range value {
+		if fits != nil && !fits[ch.Component(i)][servers[ch.Server(i)]] {
+			value[i] = -float64(len(pods) + 1)
+			continue
+		}
 		value[i] = 1 + 1e-3*float64(len(servers)-ch.Server(i))/float64(len(servers))
 	}
 	at := make([]int, len(pods))
@@ -119,11 +127,21 @@ func (k *Knapsack) Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo) boo
 		return false
 	}
 	for i, r := range at {
-		if r < 0 {
+		if r < 0 || (fits != nil && !fits[i][servers[r]]) {
 			clear(dst)
 			return false
 		}
 		dst[i] = nodes[servers[r]].Node().Name
 	}
 	return true
+}
+
+// fitsAny reports whether some pod passes its filters on node j.
+func fitsAny(fits [][]bool, j int) bool {
+	for _, row := range fits {
+		if row[j] {
+			return true
+		}
+	}
+	return false
 }

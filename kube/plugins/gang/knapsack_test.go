@@ -13,14 +13,14 @@ import (
 func TestKnapsackPlacesWhereFirstFitFails(t *testing.T) {
 	nodes := tf.BuildNodeInfos([]*v1.Node{node("n1", 4), node("n2", 3)})
 	ps := []*v1.Pod{pod("a", "", "", 3), pod("b", "", "", 2), pod("c", "", "", 2)}
-	require.False(t, FirstFit{}.Place(make([]string, 3), ps, nodes), "first fit: a on n1 leaves 1+3 for 2+2")
+	require.False(t, FirstFit{}.Place(make([]string, 3), ps, nodes, nil), "first fit: a on n1 leaves 1+3 for 2+2")
 	dst := make([]string, 3)
-	require.True(t, (&Knapsack{}).Place(dst, ps, nodes))
+	require.True(t, (&Knapsack{}).Place(dst, ps, nodes, nil))
 	require.Equal(t, []string{"n2", "n1", "n1"}, dst)
 	// 8 CPUs asked of 7: nothing placed.
 	ps[1] = pod("b", "", "", 3)
 	dst = []string{"x", "y", "z"}
-	require.False(t, (&Knapsack{}).Place(dst, ps, nodes))
+	require.False(t, (&Knapsack{}).Place(dst, ps, nodes, nil))
 	require.Equal(t, []string{"", "", ""}, dst)
 }
 
@@ -46,7 +46,7 @@ func TestKnapsackMatchesBruteForce(t *testing.T) {
 		}
 		want := fits(dem, caps, 0, make([]int64, nn))
 		dst := make([]string, np)
-		got := k.Place(dst, ps, tf.BuildNodeInfos(ns))
+		got := k.Place(dst, ps, tf.BuildNodeInfos(ns), nil)
 		require.Equal(t, want, got, "instance %d: demands %v capacities %v", it, dem, caps)
 		if got {
 			used := map[string]int64{}

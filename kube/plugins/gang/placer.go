@@ -9,25 +9,25 @@ import (
 // GangPlacer chooses nodes for the members of a group that still need one.
 // The plugin calls it at PreFilter with pods[0] the pod being scheduled and
 // the other pods the group's unplaced members it needs to reach min-member;
-// nodes is the scheduler's snapshot (pods waiting at Permit are already
-// accounted on their nodes). Place writes a node name per pod into dst
-// (len(dst) == len(pods)) and reports whether every pod got one: a group
-// that does not fit whole is not started.
+// nodes are the candidate nodes of the scheduler's snapshot (pods waiting
+// at Permit are already accounted on their nodes) and fits[i][j] says
+// whether pods[i] passes every Filter plugin of the profile on nodes[j]
+// (nil: every pod passes on every node). Place writes a node name per pod
+// into dst (len(dst) == len(pods)), only on nodes the pod fits, and
+// reports whether every pod got one: a group that does not fit whole is
+// not started.
 //
-// Implementations must not modify nodes. FirstFit is the default; the
-// gang-ESDP oracle of the core library can be put behind this interface.
+// Implementations must not modify nodes or fits. Knapsack (the core
+// library's gang oracle) is the default; FirstFit the simple alternative.
 type GangPlacer interface {
-	Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo) bool
+	Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo, fits [][]bool) bool
 }
 
 // FirstFit places each pod, in order, on the first node (in the order
-// given) whose free allocatable (allocatable minus requested, minus what
+// given) that passes the pod's filters (fits) and whose free allocatable (allocatable minus requested, minus what
 // earlier pods of this call took) covers the pod's effective requests of
 // CPU, memory, ephemeral storage and every scalar resource, and whose pod
-// count is below its limit. Nodes marked unschedulable are skipped. It does
-// not evaluate taints, affinity or the other Filter plugins: the scheduler
-// still runs them on the chosen node, and a member whose planned node fails
-// them is retried with a new plan.
+// count is below its limit. Nodes marked unschedulable are skipped.
 type FirstFit struct{}
 
 type free struct {
@@ -37,14 +37,14 @@ type free struct {
 }
 
 // Place implements GangPlacer.
-func (FirstFit) Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo) bool {
+func (FirstFit) Place(dst []string, pods []*v1.Pod, nodes []fwk.NodeInfo, fits [][]bool) bool {
 	frees := make([]*free, len(nodes)) // built lazily: most calls touch few nodes
 	for i, p := range pods {
 		req := resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{})
 		dst[i] = ""
 		for j, ni := range nodes {
 			n := ni.Node()
-			if n == nil || n.Spec.Unschedulable {
+			if n == nil || n.Spec.Unschedulable || (fits != nil && !fits[i][j]) {
 				continue
 			}
 			if frees[j] == nil {
