@@ -1,25 +1,3 @@
-// Command gangbench writes the gang knapsack instances of the HiGHS
-// comparison (issue 29) as JSON, solves them with the msched gang oracle
-// (esdp.GangOracle, each mode) and records times, values and certified
-// bounds, for scripts/gang_highs.py to compare with HiGHS on the same
-// instances:
-//
-//	go run ./scripts/gangbench -out /tmp/gangbench
-//	/usr/bin/python3 scripts/gang_highs.py /tmp/gangbench
-//
-// Instances: 10 medium random instances (esdp.GenerateGang with 16 job
-// types, DefaultGangConfig otherwise: 40 servers, K = 3, 2-4 components,
-// arrival probability 0.9; channel values uniform in [0, 1]) and three
-// slots of the DLRM trace as trace.DLRMGangInstance maps it with its
-// defaults (156 apps, up to 8 components each, 32 CN + 16 HN servers,
-// K = 6): the median slot (by the number of apps arriving, among the slots
-// with an arrival), the busiest slot, and every app arrived. The trace
-// has no rewards: channel values are uniform in [0.1, 1] (the ESDP papers'
-// range of means), seeded. The trace folder is found by
-// trace.DefaultDLRMDir ($MSCHED_DLRM_TRACE); without it only the medium
-// instances are written.
-//
-// Not part of the msched API; not run by CI.
 package main
 
 import (
@@ -135,26 +113,12 @@ type named struct {
 
 func instances() ([]named, error) {
 	var out []named
-	cfg := esdp.DefaultGangConfig()
-	cfg.Jobs = 16
 	for i := range 10 {
-		rng := rand.New(rand.NewPCG(uint64(i), 29))
-		in, err := esdp.GenerateGang(cfg, rng)
+		m, err := medium(i)
 		if err != nil {
 			return nil, err
 		}
-		ch, err := in.Channels()
-		if err != nil {
-			return nil, err
-		}
-		p := &esdp.GangKnapsack{Channels: ch, Value: make([]float64, ch.Len()), Arrived: make([]bool, in.Model.NumJobs())}
-		for i := range p.Value {
-			p.Value[i] = rng.Float64()
-		}
-		for l := range p.Arrived {
-			p.Arrived[l] = rng.Float64() < cfg.ArrivalProb
-		}
-		out = append(out, named{fmt.Sprintf("medium-%d", i), p})
+		out = append(out, m)
 	}
 	dir, err := trace.DefaultDLRMDir()
 	if err != nil {
@@ -211,6 +175,30 @@ func instances() ([]named, error) {
 		named{"dlrm-busiest", &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: arr(busy.t)}},
 		named{"dlrm-all", &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: all}})
 	return out, nil
+}
+
+// medium is the i-th medium random instance: esdp.GenerateGang with 16 job
+// types, seeded by i; channel values uniform in [0, 1].
+func medium(i int) (named, error) {
+	cfg := esdp.DefaultGangConfig()
+	cfg.Jobs = 16
+	rng := rand.New(rand.NewPCG(uint64(i), 29))
+	in, err := esdp.GenerateGang(cfg, rng)
+	if err != nil {
+		return named{}, err
+	}
+	ch, err := in.Channels()
+	if err != nil {
+		return named{}, err
+	}
+	p := &esdp.GangKnapsack{Channels: ch, Value: make([]float64, ch.Len()), Arrived: make([]bool, in.Model.NumJobs())}
+	for i := range p.Value {
+		p.Value[i] = rng.Float64()
+	}
+	for l := range p.Arrived {
+		p.Arrived[l] = rng.Float64() < cfg.ArrivalProb
+	}
+	return named{fmt.Sprintf("medium-%d", i), p}, nil
 }
 
 func write(dir string, in named) error {

@@ -1,0 +1,26 @@
+// Command gangbench writes the gang knapsack instances of the HiGHS
+// comparison (issue 29) as JSON, solves them with the msched gang oracle
+// (esdp.GangOracle, each mode) and records times, values and certified
+// bounds, for scripts/gang_highs.py to compare with HiGHS on the same
+// instances:
+//
+//	go run ./scripts/gangbench -out /tmp/gangbench
+//	/usr/bin/python3 scripts/gang_highs.py /tmp/gangbench
+//
+// Instances: 10 medium random instances (esdp.GenerateGang with 16 job
+// types, DefaultGangConfig otherwise: 40 servers, K = 3, 2-4 components,
+// arrival probability 0.9; channel values uniform in [0, 1]) and three
+// slots of the DLRM trace as trace.DLRMGangInstance maps it with its
+// defaults (156 apps, up to 8 components each, 32 CN + 16 HN servers,
+// K = 6): the median slot (by the number of apps arriving, among the slots
+// with an arrival), the busiest slot, and every app arrived. The trace
+// has no rewards: channel values are uniform in [0.1, 1] (the ESDP papers'
+// range of means), seeded. The trace folder is found by
+// trace.DefaultDLRMDir ($MSCHED_DLRM_TRACE); without it only the medium
+// instances are written.
+//
+// Not part of the msched API. CI runs only main_test.go, which checks on two
+// medium instances that the JSON written for HiGHS describes the same
+// problem the oracle solved, and that the recorded result is feasible with
+// its value under its bound; the comparison itself is run by hand.
+package main
