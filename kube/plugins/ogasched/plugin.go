@@ -86,7 +86,7 @@ var (
 )
 
 // NewOGASched is the plugin factory of OGASched (register it with
-// app.WithPlugin(plugins.OGASchedName, plugins.NewOGASched)).
+// app.WithPlugin(ogasched.OGASchedName, ogasched.NewOGASched)).
 func NewOGASched(ctx context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
 	return newPlugin(ctx, OGASchedName, PolicyOGASched, obj, h, time.Now)
 }
