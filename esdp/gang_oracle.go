@@ -210,8 +210,9 @@ type GangOracle struct {
 // components and a positive value) gives a feasible placement. GangAuto
 // and GangExact then improve it by a large-neighbourhood search (a few
 // jobs freed and searched exactly, the rest fixed) and search depth first
-// over the components of the arrived jobs (channels by reduced value at
-// the best multipliers, then "unplaced"), pruning with the smaller of the
+// over the components of the arrived jobs (jobs by their value with the
+// capacities ignored, channels by reduced value at the best multipliers,
+// then "unplaced"), pruning with the smaller of the
 // capacity-free bound and the Lagrangian bound at the best multipliers,
 // both evaluated on the residual capacities. Loads are float64 sums of
 // the placed demands, restored exactly on backtracking, and a component
@@ -951,7 +952,10 @@ func (s *gangSolve) searchWork(jobs []int, budget, work int64) int64 {
 // their value. An improvement of s.incVal is copied, whole, into o.inc.
 // It returns the nodes visited and whether the search completed.
 //
-// Order: jobs by relaxed value at the best multipliers, components by
+// Order: jobs by relaxed value at mu = 0 (phi0: a job's value with the
+// capacities ignored; ordering by the value at the best multipliers, which
+// the rounding keeps, proves fewer instances: 6 of the 13 of
+// scripts/gangbench against 8, medium and DLRM), components by
 // their best reduced value, channels by reduced value (the congestion the
 // multipliers price), then "unplaced". Bounds: the capacity-free bound
 // and the Lagrangian bound at the best multipliers on the capacities the
@@ -966,7 +970,7 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 	for _, l := range jobs {
 		o.placed[l] = 0
 	}
-	sortIdxDesc(jobs, o.phi)
+	sortIdxDesc(jobs, o.phi0)
 	n := 0
 	for _, l := range jobs {
 		lo, hi := m.Components(l)
