@@ -317,9 +317,9 @@
 // GangAuto then improve the placement by a large-neighbourhood search
 // (five jobs freed, an unserved one first, and searched exactly with the
 // rest fixed, at most 2^9 nodes a step, a quarter of the node budget in
-// all) and search depth first (jobs by capacity-free relaxed value, at
-// mu = 0: the order proves 8 of the 13 gangbench instances against 6 at
-// the best multipliers; components and channels by reduced value at the
+// all) and search depth first (jobs by phi0 - phi over their components,
+// the relaxed value the best multipliers take from a job, so the
+// contended jobs first; components and channels by reduced value at the
 // best multipliers, then "not placed"),
 // pruning with the capacity-free and the Lagrangian bounds on the
 // residual capacities, per job capped by its exact optimum; GangExact
