@@ -350,7 +350,9 @@
 // loaded 2-core machine): with 16 job types (40 servers, 38-50
 // components) HiGHS proves the optimum in 0.003-0.02 s; GangExact proves 8
 // of 10 (0.003-0.44 s, faster than HiGHS on two) and stops at NodeLimit
-// on the other 2 (one at the optimum, unproved; one 1.6 % short), so on
+// on the other 2 (one at the optimum, unproved, which -nodes 2^24 proves
+// in 5.0 M nodes, 2.5 s; one 1.6 % short, still open when the work cap
+// stops it at 8.0 M nodes), so on
 // such instances HiGHS is the faster exact solver, by up to two orders of
 // magnitude (0.07 s against 1.5 s for the ten). The oracle's bound is the
 // LP relaxation's (the subgradient reaches it: scipy's LP gives the same
