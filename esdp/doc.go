@@ -352,9 +352,8 @@
 // of 10 (0.003-0.44 s, faster than HiGHS on two) and stops at NodeLimit
 // on the other 2 (one at the optimum, unproved, which -nodes 2^24 proves
 // in 5.0 M nodes, 2.5 s; one 1.6 % short, still open when the work cap
-// stops it at 8.0 M nodes), so on
-// such instances HiGHS is the faster exact solver, by up to two orders of
-// magnitude (0.07 s against 1.5 s for the ten). The oracle's bound is the
+// stops it at 8.0 M nodes), so on such instances HiGHS is the faster
+// exact solver, by up to two orders of magnitude (0.07 s against 1.5 s for the ten). The oracle's bound is the
 // LP relaxation's (the subgradient reaches it: scipy's LP gives the same
 // value); the depth-first search is what falls short, where HiGHS closes
 // the 2-3 % root gap with cuts and LP bounds at every node. The search's
@@ -376,7 +375,8 @@
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the
 // oracle returns a placement and its certified gap; at the median slot
 // both reach 61.4532 (HiGHS proves it in 0.09 s, GangExact in 0.08 s).
-// Given 120 s, HiGHS ends 0.12 % above GangExact's placement at the
+// Given 120 s (HiGHS's values of the earlier runs, not re-run after the
+// job order changed), HiGHS ends 0.12 % above GangExact's placement at the
 // busiest slot (214.45 against 214.20 in 1.3 s) and 0.3 % below it with
 // every app arrived (260.07 against 260.83 in 2.7 s).
 // In earlier runs HiGHS's first placement with every app arrived came
