@@ -317,8 +317,10 @@
 // GangAuto then improve the placement by a large-neighbourhood search
 // (five jobs freed, an unserved one first, and searched exactly with the
 // rest fixed, at most 2^9 nodes a step, a quarter of the node budget in
-// all) and search depth first (jobs by relaxed value, components and
-// channels by reduced value at the best multipliers, then "not placed"),
+// all) and search depth first (jobs by phi0 - phi over their components,
+// the relaxed value the best multipliers take from a job, so the
+// contended jobs first; components and channels by reduced value at the
+// best multipliers, then "not placed"),
 // pruning with the capacity-free and the Lagrangian bounds on the
 // residual capacities, per job capped by its exact optimum; GangExact
 // (1024 subgradient iterations, 2^20 nodes by default; above
@@ -346,20 +348,37 @@
 // Against HiGHS (scipy.optimize.milp on the same MILP; scripts/gangbench
 // and scripts/gang_highs.py, which print the table; measured on a shared,
 // loaded 2-core machine): with 16 job types (40 servers, 38-50
-// components) HiGHS proves the optimum in 0.01-0.05 s; GangExact proves 6
-// of 10 (0.01-0.8 s, faster than HiGHS on one) and stops at NodeLimit on
-// the other 4 (one at the optimum, unproved; three 0.7-2.1 % short), so
-// on such instances HiGHS is the faster exact solver, by one to two
-// orders of magnitude. The oracle's bound is the LP relaxation's (the
-// subgradient reaches it); the depth-first search is what falls short.
+// components) HiGHS proves the optimum in 0.003-0.02 s; GangExact proves 8
+// of 10 (0.003-0.44 s, faster than HiGHS on two) and stops at NodeLimit
+// on the other 2 (one at the optimum, unproved, which -nodes 2^24 proves
+// in 5.0 M nodes, 2.5 s; one 1.6 % short, still open when the work cap
+// stops it at 8.0 M nodes), so on such instances HiGHS is the faster
+// exact solver, by up to two orders of magnitude (0.07 s against 1.5 s for the ten). The oracle's bound is the
+// LP relaxation's (the subgradient reaches it: scipy's LP gives the same
+// value); the depth-first search is what falls short, where HiGHS closes
+// the 2-3 % root gap with cuts and LP bounds at every node. The search's
+// job order was the lever that helped. Optimal proofs among the 13
+// gangbench instances (10 medium, 3 DLRM slots): by phi at the best
+// multipliers (the order before) 6, by phi0 (mu = 0) 8, by phi0 - phi 8,
+// by the per-job exact optimum 8, by phi0 + phi 7, by phi0 per component
+// 7, by min(phi, capM) 6, by (phi0 - phi) / phi0 9 (but medium-4 3.3 %
+// short), by (phi0 - phi) per component 9 (kept: medium-4 and -5 and the
+// DLRM busiest slot at or near HiGHS's value). The component order within
+// a job (bwM, bw0, bw0 - bwM) changed no proof, and ordering the rounding
+// by phi0 cost 15-33 % of the DLRM placements. Symmetry breaking for
+// identical servers (equal capacities and equal values on every
+// component) was not built: no gangbench instance has two such servers
+// (channel values are drawn per channel), so it could not prune a node
+// there.
 // At the DLRM trace's size (below) HiGHS is slow to find a first
 // placement: at the time each oracle mode takes (0.02-2.1 s at the
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the
 // oracle returns a placement and its certified gap; at the median slot
-// both reach 61.4532 (HiGHS proves it in 0.09 s, GangExact leaves a
-// 0.06 % gap in 0.6 s). Given 120 s, HiGHS ends 0.14 % above GangExact's
-// placement with every app arrived (260.07 against 259.71 in 14 s) and
-// 3.6 % above it at the busiest slot (214.45 against 207.05 in 2.1 s).
+// both reach 61.4532 (HiGHS proves it in 0.09 s, GangExact in 0.08 s).
+// Given 120 s (HiGHS's values of the earlier runs, not re-run after the
+// job order changed), HiGHS ends 0.12 % above GangExact's placement at the
+// busiest slot (214.45 against 214.20 in 1.3 s) and 0.3 % below it with
+// every app arrived (260.07 against 260.83 in 2.7 s).
 // In earlier runs HiGHS's first placement with every app arrived came
 // after 53 s, and once not within 65 s.
 //
@@ -370,10 +389,10 @@
 // the median slot (among the 739 with an arrival), 39 at the busiest, 156
 // with every app arrived. With seeded channel values in [0.1, 1]
 // (scripts/gangbench, every mode at its defaults) the certified gaps are:
-// median slot 0.14 % (scalable), 0.07 % (auto), 0.06 % (exact); busiest
-// 7.8 %, 7.7 %, 6.7 %; every app 84 %, 69 %, 4.2 % (GangExact's 1024
-// iterations bring the bound to the LP relaxation's, 270.6, and its
-// placement to 259.7). BenchmarkGangOracleDLRM times the same knapsacks
+// median slot 0.14 % (scalable), 0.06 % (auto), 0 % (exact, proved);
+// busiest 7.8 %, 7.8 %, 3.1 %; every app 84 %, 56 %, 3.7 % (GangExact's
+// 1024 iterations bring the bound to the LP relaxation's, 270.6, and its
+// placement to 260.8). BenchmarkGangOracleDLRM times the same knapsacks
 // (GangExact there with 2^12 nodes). The
 // synthetic 156 × 2-component model on 192 servers of BenchmarkGangSlot
 // and BenchmarkGangOracle is a stress shape, not the trace's size.

@@ -178,6 +178,7 @@ type GangOracle struct {
 	bw0, bwM                    []float64 // best value per component at mu = 0, bestMu
 	bch, bch0                   []int     // argmax channel per component (current mu, mu = 0)
 	phi0                        []float64 // per job at mu = 0
+	jkey                        []float64 // per job: the search's job order
 	bw                          []float64 // best reduced value per component (current mu)
 	inc                         []int     // incumbent server per component
 	jobs                        []int     // active jobs
@@ -210,8 +211,9 @@ type GangOracle struct {
 // components and a positive value) gives a feasible placement. GangAuto
 // and GangExact then improve it by a large-neighbourhood search (a few
 // jobs freed and searched exactly, the rest fixed) and search depth first
-// over the components of the arrived jobs (channels by reduced value at
-// the best multipliers, then "unplaced"), pruning with the smaller of the
+// over the components of the arrived jobs (the most contended jobs
+// first, channels by reduced value at the best multipliers, then
+// "unplaced"), pruning with the smaller of the
 // capacity-free bound and the Lagrangian bound at the best multipliers,
 // both evaluated on the residual capacities. Loads are float64 sums of
 // the placed demands, restored exactly on backtracking, and a component
@@ -280,6 +282,7 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	o.idx = growI(o.idx, max(C, J))
 	o.jobs, o.phi, o.phi0, o.placed = growI(o.jobs, J), growF(o.phi, J), growF(o.phi0, J), growI(o.placed, J)
 	o.lns = growI(o.lns, J)
+	o.jkey = growF(o.jkey, J)
 	if R := m.NumServers(); cap(o.adj) < R {
 		o.adj = make([]bool, R)
 	} else {
@@ -951,7 +954,9 @@ func (s *gangSolve) searchWork(jobs []int, budget, work int64) int64 {
 // their value. An improvement of s.incVal is copied, whole, into o.inc.
 // It returns the nodes visited and whether the search completed.
 //
-// Order: jobs by relaxed value at the best multipliers, components by
+// Order: jobs by decreasing (phi0 - phi) / components, the relaxed value
+// per component that the best multipliers take from the job (its share of
+// the congestion; see the esdp doc for the orders tried), components by
 // their best reduced value, channels by reduced value (the congestion the
 // multipliers price), then "unplaced". Bounds: the capacity-free bound
 // and the Lagrangian bound at the best multipliers on the capacities the
@@ -966,7 +971,14 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 	for _, l := range jobs {
 		o.placed[l] = 0
 	}
-	sortIdxDesc(jobs, o.phi)
+	// Jobs by the value the multipliers take from them per component
+	// (phi0 - phi, the job's share of the congestion, over its
+	// components): the contended jobs are decided first.
+	for _, l := range jobs {
+		lo, hi := m.Components(l)
+		o.jkey[l] = (o.phi0[l] - o.phi[l]) / float64(max(1, hi-lo))
+	}
+	sortIdxDesc(jobs, o.jkey)
 	n := 0
 	for _, l := range jobs {
 		lo, hi := m.Components(l)
