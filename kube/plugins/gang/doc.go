@@ -119,12 +119,14 @@
 // timeout is wall time, so on the slot-compressed DLRM replay it spans a
 // varying number of slots.
 //
-// Why off: measured on the DLRM replay (lifetime 4 slots, prefixes of 150
-// and 400 groups, several runs each on a loaded 2-core machine; see the
-// issue 33 report), neither strict reservation nor backfill placed more
-// groups than no reservation beyond the run-to-run spread (about +-15
-// groups of 400: the replay's timing depends on wall time), and strict
-// reservation tended to place fewer (reserved nodes idle while their pods
-// drain). The default scheduler still places more: it binds a group's
-// members piece by piece as capacity frees (and strands the rest).
+// Why off: measured on the DLRM replay (lifetime 4 slots, several runs
+// per variant on a loaded 2-core machine; the replay's timing depends on
+// wall time, so a run varies by about +-10 groups of 400), groups placed,
+// mean of 4 runs of 400 groups: no reservation 340.0, strict 1000 ms
+// 325.8, backfill 1000 ms 344.0, backfill 2000 ms 333.5, kube-scheduler's
+// default 357.0; of 150 groups (3 runs): 111.7, 105.0, 110.7 and 117.0.
+// Strict reservation places fewer (reserved nodes idle while their pods
+// drain, and the groups behind wait); backfill is within the spread of no
+// reservation. The default still places more: it binds a group's members
+// piece by piece as capacity frees, across slots, and strands the rest.
 package gang
