@@ -127,6 +127,8 @@
 // default 357.0; of 150 groups (3 runs): 111.7, 105.0, 110.7 and 117.0.
 // Strict reservation places fewer (reserved nodes idle while their pods
 // drain, and the groups behind wait); backfill is within the spread of no
-// reservation. The default still places more: it binds a group's members
+// reservation. On the whole trace (7 059 groups, one run each) no
+// reservation placed 5 582, backfill 1000 ms 5 414 and 5 258, all never
+// half-bound. The default still places more: it binds a group's members
 // piece by piece as capacity frees, across slots, and strands the rest.
 package gang
