@@ -129,7 +129,7 @@
 // drain, and the groups behind wait); backfill is within the spread of no
 // reservation. On the whole trace (7 059 groups, one run each) no
 // reservation placed 5 582, backfill 1000 ms 5 414 and 5 258, strict
-// 1000 ms 5 063, all never
-// half-bound. The default still places more: it binds a group's members
-// piece by piece as capacity frees, across slots, and strands the rest.
+// 1000 ms 5 063, all never half-bound. The default still places more:
+// it binds a group's members piece by piece as capacity frees, across
+// slots, and strands the rest.
 package gang
