@@ -68,6 +68,9 @@ type Options struct {
 	LifeSlots int
 	// PermitSeconds is plugins/gang's permitWaitingTimeSeconds (default 5).
 	PermitSeconds int64
+	// GangArgs holds more plugins/gang args of the Gang profile, as
+	// "key: value" YAML lines (e.g. "reserveBlockedMillis: 500").
+	GangArgs []string
 	// Logger receives progress (nil = none).
 	Logger klog.Logger
 
@@ -283,7 +286,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	}
 	yaml := o.SchedulerConfig
 	if yaml == "" {
-		yaml = configYAML(p, o.PermitSeconds)
+		yaml = configYAML(p, o.PermitSeconds, o.GangArgs...)
 	}
 	yaml, err := withPermitClock(yaml)
 	if err != nil {
@@ -520,7 +523,7 @@ func podObject(g Group, j int, req [nres]int64) *v1.Pod {
 
 // configYAML returns the KubeSchedulerConfiguration of the profile: one
 // profile named default-scheduler scoring every node.
-func configYAML(p Profile, permitSeconds int64) string {
+func configYAML(p Profile, permitSeconds int64, gangArgs ...string) string {
 	y := `apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 percentageOfNodesToScore: 100
@@ -539,6 +542,9 @@ profiles:
     args:
       permitWaitingTimeSeconds: %d
 `, permitSeconds)
+		for _, a := range gangArgs {
+			y += "      " + a + "\n"
+		}
 	}
 	return y
 }

@@ -53,7 +53,9 @@
 // the wall time to place no longer includes those idle seconds. Options.SchedulerConfig, Registry,
 // FeatureGates, BackoffSeconds, PodObject, GroupObjects, Objects and
 // AfterBind let a replay run other profiles, such as upstream's
-// GangScheduling with Workload and PodGroup objects.
+// GangScheduling with Workload and PodGroup objects. Options.GangArgs
+// (dlrm-gangs -gang-args) adds plugins/gang args to the Gang profile,
+// e.g. reserveBlockedMillis and backfill (issue 33's measurements).
 //
 // Profiles: Default is kube-scheduler's default profile, which has no gang
 // semantics (each pod is placed on its own); Gang adds plugins/gang

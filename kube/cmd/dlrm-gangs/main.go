@@ -23,14 +23,21 @@ func main() {
 	groups := flag.Int("groups", 0, "first N group arrivals (0 = all)")
 	life := flag.Int("life", 0, "delete each group's pods this many hourly slots after it arrived (0 = hold: the cluster fills)")
 	profs := flag.String("profiles", "Default,Gang", "comma-separated profiles: Default, Gang, Upstream (kube-scheduler's GangScheduling on PodGroups)")
+	gangArgs := flag.String("gang-args", "", "comma-separated extra plugins/gang args of the Gang profile, key=value (e.g. reserveBlockedMillis=500,backfill=true)")
 	flag.Parse()
-	if err := run(*dir, *groups, *life, *profs); err != nil {
+	var ga []string
+	for _, kv := range strings.Split(*gangArgs, ",") {
+		if k, v, ok := strings.Cut(strings.TrimSpace(kv), "="); ok {
+			ga = append(ga, k+": "+v)
+		}
+	}
+	if err := run(*dir, *groups, *life, *profs, ga); err != nil {
 		fmt.Fprintln(os.Stderr, "dlrm-gangs:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir string, n, life int, profs string) error {
+func run(dir string, n, life int, profs string, gangArgs []string) error {
 	if dir == "" {
 		d, err := trace.DefaultDLRMDir()
 		if err != nil {
@@ -56,7 +63,7 @@ func run(dir string, n, life int, profs string) error {
 	start := time.Now()
 	var rs []*dlrm.Result
 	for _, p := range strings.Split(profs, ",") {
-		r, err := dlrm.Run(context.Background(), groups, nodes, dlrm.Profile(strings.TrimSpace(p)), dlrm.Options{LifeSlots: life})
+		r, err := dlrm.Run(context.Background(), groups, nodes, dlrm.Profile(strings.TrimSpace(p)), dlrm.Options{LifeSlots: life, GangArgs: gangArgs})
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}

@@ -28,6 +28,15 @@ type Args struct {
 	// MaxGroupSize bounds min-member (and the pods the placer considers per
 	// cycle). Default 1024, at most 65536.
 	MaxGroupSize int `json:"maxGroupSize,omitempty"`
+	// ReserveBlockedMillis, when > 0, reserves capacity for a group that
+	// does not fit (the first one blocked while no reservation is live):
+	// other groups' plans leave its nodes alone for this many
+	// milliseconds, or until it is placed. 0 (the default) reserves
+	// nothing; at most MaxReserveBlockedMillis.
+	ReserveBlockedMillis int64 `json:"reserveBlockedMillis,omitempty"`
+	// Backfill lets other groups use a reservation's nodes for what is
+	// free there beside the reserved members (instead of not at all).
+	Backfill bool `json:"backfill,omitempty"`
 }
 
 // Defaults and limits of Args.
@@ -38,6 +47,7 @@ const (
 	MaxPermitWaitingTimeSeconds     = 3600
 	DefaultMaxGroupSize             = 1024
 	LimitGroupSize                  = 65536
+	MaxReserveBlockedMillis         = 3600 * 1000
 )
 
 // DeepCopyObject implements runtime.Object.
@@ -82,6 +92,9 @@ func ValidateGangArgs(path *field.Path, a *Args) error {
 	}
 	if a.MaxGroupSize < 1 || a.MaxGroupSize > LimitGroupSize {
 		all = append(all, field.Invalid(path.Child("maxGroupSize"), a.MaxGroupSize, fmt.Sprintf("must be in [1, %d]", LimitGroupSize)))
+	}
+	if a.ReserveBlockedMillis < 0 || a.ReserveBlockedMillis > MaxReserveBlockedMillis {
+		all = append(all, field.Invalid(path.Child("reserveBlockedMillis"), a.ReserveBlockedMillis, fmt.Sprintf("must be in [0, %d]", MaxReserveBlockedMillis)))
 	}
 	return all.ToAggregate()
 }

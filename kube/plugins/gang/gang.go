@@ -41,7 +41,11 @@ type Plugin struct {
 	plans map[string]*plan
 	// repairs marks the groups with a repair pending (see repairLater).
 	repairs map[string]bool
-	ctx     context.Context
+	// resv is the live reservation of a blocked group (nil: none), and
+	// lastResv the group whose reservation last expired.
+	resv     *reservation
+	lastResv string
+	ctx      context.Context
 }
 
 var (
@@ -209,7 +213,8 @@ func (p *Plugin) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Po
 	}
 	dst := make([]string, len(todo))
 	avoid := p.avoidOf(g.key)
-	nodes = p.withReservations(g.key, nodes)
+	everyNode := nodes
+	nodes = p.withReservation(g.key, p.withReservations(g.key, nodes))
 	placed := false
 	for _, all := range []bool{false, true} {
 		cand, fits, scannedAll, err := p.feasibility(ctx, todo, nodes, avoid, all)
@@ -221,10 +226,12 @@ func (p *Plugin) PreFilter(ctx context.Context, state fwk.CycleState, pod *v1.Po
 		}
 	}
 	if !placed {
+		p.reserveFor(g, todo, everyNode)
 		return nil, fwk.NewStatus(fwk.Unschedulable,
 			fmt.Sprintf("gang %s: the %d members still to place (min-member %d, %d held) do not fit the cluster together", g.key, len(todo), g.min, held.Len()))
 	}
 	p.keepPlan(g, todo, dst)
+	p.releaseReservation(g.key)
 	klog.FromContext(ctx).V(4).Info("gang plan", "group", g.key, "pod", klog.KObj(pod), "node", dst[0], "planned", len(todo), "held", held.Len())
 	return &fwk.PreFilterResult{NodeNames: sets.New(dst[0])}, nil
 }
