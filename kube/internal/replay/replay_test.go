@@ -225,7 +225,12 @@ func TestPermitTimeoutFired(t *testing.T) {
 			assert.Equal(t, 0, got.PermitTimeouts)
 			assert.GreaterOrEqual(t, took, tc.wait, "Settle returned before the Permit timer")
 		} else {
-			assert.Equal(t, 1, got.PermitTimeouts)
+			// The rejected pod is retried with backoff 0 and may reach
+			// Permit again before the scheduler is idle, so its timeout
+			// can fire more than once within the one Settle (CI saw 2);
+			// what matters is that it fires at all, within the bound.
+			assert.GreaterOrEqual(t, got.PermitTimeouts, 1)
+			assert.LessOrEqual(t, got.PermitTimeouts, 100, "more than MaxPermitTimeouts (default 100) in one Settle")
 			assert.Less(t, took, 10*time.Second, "Settle waited for the hour-long Permit")
 		}
 	}
