@@ -1,11 +1,10 @@
 package esdp_test
 
 import (
-	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/msched/msched/esdp"
+	"github.com/msched/msched/internal/dlrmslots"
 	"github.com/msched/msched/trace"
 )
 
@@ -15,56 +14,18 @@ import (
 // on every server: 58 704 channels): the median slot (by the number of
 // apps arriving, among the slots with an arrival: 8 apps), the busiest
 // (39 apps) and every app arrived. Values are uniform in [0.1, 1], seeded
-// (the trace has no rewards), as in scripts/gangbench. It skips when the
+// (the trace has no rewards), as in scripts/gangbench (both from internal/dlrmslots). It skips when the
 // trace is absent.
 func dlrmSlots(b *testing.B) (names []string, ps []*esdp.GangKnapsack) {
 	dir, err := trace.DefaultDLRMDir()
 	if err != nil {
 		b.Skipf("DLRM trace not found: %v", err)
 	}
-	tr, err := trace.LoadDLRM(dir)
+	sl, err := dlrmslots.Load(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	g, err := trace.DLRMGangInstance(tr, trace.DLRMGangSettings{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ch, err := esdp.NewGangChannels(g.Model)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(29, 2025))
-	val := make([]float64, ch.Len())
-	for i := range val {
-		val[i] = 0.1 + 0.9*rng.Float64()
-	}
-	type slot struct{ t, n int }
-	var slots []slot
-	for t, x := range g.Arrivals {
-		n := 0
-		for _, v := range x {
-			if v > 0 {
-				n++
-			}
-		}
-		if n > 0 {
-			slots = append(slots, slot{t, n})
-		}
-	}
-	slices.SortStableFunc(slots, func(a, b slot) int { return a.n - b.n })
-	arr := func(t int) []bool {
-		a := make([]bool, g.Model.NumJobs())
-		for l, v := range g.Arrivals[t] {
-			a[l] = v > 0
-		}
-		return a
-	}
-	return []string{"median", "busiest", "all"}, []*esdp.GangKnapsack{
-		{Channels: ch, Value: val, Arrived: arr(slots[len(slots)/2].t)},
-		{Channels: ch, Value: val, Arrived: arr(slots[len(slots)-1].t)},
-		{Channels: ch, Value: val}, // every app
-	}
+	return sl.Names, sl.Knapsacks
 }
 
 // BenchmarkGangOracleDLRM measures one gang knapsack of the DLRM trace at

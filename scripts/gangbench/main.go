@@ -13,6 +13,7 @@ import (
 
 	"github.com/msched/msched/bipartite"
 	"github.com/msched/msched/esdp"
+	"github.com/msched/msched/internal/dlrmslots"
 	"github.com/msched/msched/trace"
 )
 
@@ -125,55 +126,15 @@ func instances() ([]named, error) {
 		log.Printf("no DLRM trace (%v): medium instances only", err)
 		return out, nil
 	}
-	tr, err := trace.LoadDLRM(dir)
+	sl, err := dlrmslots.Load(dir)
 	if err != nil {
 		return nil, err
-	}
-	g, err := trace.DLRMGangInstance(tr, trace.DLRMGangSettings{})
-	if err != nil {
-		return nil, err
-	}
-	ch, err := esdp.NewGangChannels(g.Model)
-	if err != nil {
-		return nil, err
-	}
-	rng := rand.New(rand.NewPCG(29, 2025))
-	val := make([]float64, ch.Len())
-	for i := range val {
-		val[i] = 0.1 + 0.9*rng.Float64()
-	}
-	type slot struct{ t, n int }
-	var slots []slot
-	for t, x := range g.Arrivals {
-		n := 0
-		for _, v := range x {
-			if v > 0 {
-				n++
-			}
-		}
-		if n > 0 {
-			slots = append(slots, slot{t, n})
-		}
-	}
-	slices.SortStableFunc(slots, func(a, b slot) int { return a.n - b.n })
-	arr := func(t int) []bool {
-		a := make([]bool, g.Model.NumJobs())
-		for l, v := range g.Arrivals[t] {
-			a[l] = v > 0
-		}
-		return a
-	}
-	med, busy := slots[len(slots)/2], slots[len(slots)-1]
-	all := make([]bool, g.Model.NumJobs())
-	for l := range all {
-		all[l] = true
 	}
 	log.Printf("DLRM: %d slots with arrivals; median slot %d (%d apps), busiest slot %d (%d apps), %d apps in all",
-		len(slots), med.t, med.n, busy.t, busy.n, len(all))
-	out = append(out,
-		named{"dlrm-median", &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: arr(med.t)}},
-		named{"dlrm-busiest", &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: arr(busy.t)}},
-		named{"dlrm-all", &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: all}})
+		sl.WithArrivals, sl.Median, sl.MedianApps, sl.Busiest, sl.BusiestApps, sl.Apps)
+	for i, p := range sl.Knapsacks {
+		out = append(out, named{"dlrm-" + sl.Names[i], p})
+	}
 	return out, nil
 }
 
