@@ -74,7 +74,7 @@ func TestFaultCorruptThenDeleted(t *testing.T) {
 	bad := &v1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: DefaultStateNamespace, Name: faultCM}, Data: map[string]string{statestore.DataKey: `{"format":"msched/kube.ESDP","version":1,"lastSlot":-7}`}}
 	srv := storetest.New(bad)
 	pl := startFault(t, srv)
-	<-pl.loaded
+	<-pl.ld.Attempted()
 	require.ErrorIs(t, pl.lastLoadErr(), ErrState)
 	time.Sleep(200 * time.Millisecond) // four slots
 	cm, err := srv.Clientset.CoreV1().ConfigMaps(DefaultStateNamespace).Get(context.Background(), faultCM, metav1.GetOptions{})
@@ -99,7 +99,7 @@ func TestFaultCorruptThenReplaced(t *testing.T) {
 	bad.Data[statestore.DataKey] = good.Data[statestore.DataKey][:len(good.Data[statestore.DataKey])/2]
 	srv := storetest.New(bad)
 	pl := startFault(t, srv)
-	<-pl.loaded
+	<-pl.ld.Attempted()
 	require.ErrorIs(t, pl.lastLoadErr(), ErrState)
 	cur, err := srv.Clientset.CoreV1().ConfigMaps(DefaultStateNamespace).Get(context.Background(), faultCM, metav1.GetOptions{})
 	require.NoError(t, err)

@@ -88,14 +88,12 @@ type Plugin struct {
 	takenRV  string // the largest resourceVersion of the outcomes taken
 
 	// Learned state outside the process (state.go).
-	ctx        context.Context // the factory's: the background goroutine's lifetime
-	store      statestore.Store
-	release    func()
-	skipRV     atomic.Pointer[string] // outcomes up to this resourceVersion were taken before the restore
-	start      sync.Once
-	loaded     chan struct{} // closed after the first load attempt
-	loadedOnce sync.Once
-	loadErr    atomic.Pointer[error] // the last restore error, nil once loaded
+	ctx     context.Context // the factory's: the background goroutine's lifetime
+	store   statestore.Store
+	release func()
+	skipRV  atomic.Pointer[string] // outcomes up to this resourceVersion were taken before the restore
+	start   sync.Once
+	ld      *statestore.Loader // the first load attempt, the last refusal
 }
 
 var (
@@ -140,7 +138,7 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 	p := &Plugin{args: a, h: h, epoch: epoch, arrivals: map[string][]int{}, lastSlot: -1, finished: map[types.UID]struct{}{},
 		nodes:   h.SharedInformerFactory().Core().V1().Nodes().Lister(),
 		pods:    h.SharedInformerFactory().Core().V1().Pods().Lister(),
-		release: func() {}, loaded: make(chan struct{})}
+		release: func() {}, ld: statestore.NewLoader(nil, statestore.DefaultRetry)}
 	for _, r := range a.Resources {
 		q := resource.MustParse(r.Unit)
 		p.units = append(p.units, q.AsApproximateFloat64())

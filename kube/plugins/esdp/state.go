@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/klog/v2"
 
 	core "github.com/msched/msched/esdp"
@@ -71,17 +70,11 @@ func (p *Plugin) openStore() error {
 	if p.args.StateStore != StateStoreConfigMap || cs == nil {
 		return nil
 	}
-	profile := p.h.ProfileName()
-	name := p.args.StateName
-	if name == "" {
-		name = statestore.DefaultName(Name, profile)
-	}
-	st := &statestore.ConfigMap{Client: cs, Namespace: p.args.StateNamespace, Name: name, Profile: profile, Plugin: Name}
-	rel, err := statestore.Claim(cs, st.String(), profile, Name)
+	st, rel, err := statestore.OpenConfigMap(cs, p.args.StateNamespace, p.args.StateName, Name, p.h.ProfileName())
 	if err != nil {
-		return fmt.Errorf("%s: %w", Name, field.ErrorList{field.Duplicate(field.NewPath("args", "stateName"), err.Error())}.ToAggregate())
+		return err
 	}
-	p.store, p.release = st, rel
+	p.store, p.release, p.ld = st, rel, statestore.NewLoader(st, statestore.DefaultRetry)
 	return nil
 }
 
@@ -95,7 +88,7 @@ func (p *Plugin) ensureStarted(ctx context.Context) {
 	p.start.Do(func() {
 		go p.run()
 		select {
-		case <-p.loaded:
+		case <-p.ld.Attempted():
 		case <-time.After(loadTimeout):
 			klog.FromContext(ctx).Info("learned state not loaded yet; scoring without it", "plugin", Name, "profile", p.h.ProfileName(), "store", p.store)
 		case <-ctx.Done():
@@ -121,44 +114,21 @@ func (p *Plugin) run() {
 }
 
 // load reads the saved state into the plugin until one is usable or ctx
-// ends; a missing state starts fresh. p.loaded is closed after the first
-// attempt.
+// ends (statestore.Loader.Load); a missing state starts fresh.
 func (p *Plugin) load(ctx context.Context, logger klog.Logger) error {
-	if p.store == nil {
-		p.closeLoaded()
-		return nil
-	}
-	apply := func(b []byte, found bool) error {
-		if !found {
-			logger.Info("no saved state, starting fresh", "store", p.store)
-			return nil
-		}
+	return p.ld.Load(ctx, logger, func(b []byte) error {
 		if err := p.restore(b, time.Now()); err != nil {
-			err = fmt.Errorf("%s: %w", p.store, err)
-			p.loadErr.Store(&err)
 			return err
 		}
 		observed, _ := p.Stats()
 		logger.Info("restored learned state", "store", p.store, "shapes", len(p.portKeys), "nodes", len(p.servers), "lastSlot", p.lastSlotNow(), "observed", observed)
 		return nil
-	}
-	if err := statestore.LoadInto(ctx, p.store, apply, logger, statestore.DefaultRetry, p.closeLoaded); err != nil {
-		return err
-	}
-	p.loadErr.Store(nil)
-	return nil
+	})
 }
-
-func (p *Plugin) closeLoaded() { p.loadedOnce.Do(func() { close(p.loaded) }) }
 
 // lastLoadErr returns why the last state read was refused (nil once a
 // state is loaded).
-func (p *Plugin) lastLoadErr() error {
-	if e := p.loadErr.Load(); e != nil {
-		return *e
-	}
-	return nil
-}
+func (p *Plugin) lastLoadErr() error { return p.ld.Err() }
 
 // save writes the state; a failure is logged and retried after the next
 // slot. When another writer changed the object since this plugin read or
@@ -168,20 +138,13 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	if p.store == nil {
 		return
 	}
-	b, err := p.marshalState()
-	if err == nil {
-		err = statestore.Save(ctx, p.store, b)
-	}
-	switch {
-	case errors.Is(err, statestore.ErrConflict):
-		logger.Error(err, "the state object was written by someone else; loading it instead of overwriting it", "store", p.store)
+	n, err := statestore.Persist(ctx, logger, p.store, p.marshalState)
+	if errors.Is(err, statestore.ErrConflict) {
 		_ = p.load(ctx, logger)
-		return
-	case err != nil:
-		logger.Error(err, "saving the learned state", "store", p.store)
-		return
 	}
-	logger.V(2).Info("saved learned state", "store", p.store, "lastSlot", p.lastSlotNow(), "bytes", len(b))
+	if err == nil {
+		logger.V(2).Info("saved learned state", "store", p.store, "lastSlot", p.lastSlotNow(), "bytes", n)
+	}
 }
 
 func (p *Plugin) lastSlotNow() int {

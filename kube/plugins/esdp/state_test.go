@@ -130,7 +130,7 @@ func TestStateCorruptNotOverwritten(t *testing.T) {
 		pl.Arrive(mkPod("p", 1))
 		// The first scoring cycle starts the goroutine, which fails to load.
 		require.Equal(t, fwk.Skip, pl.PreScore(ctx, framework.NewCycleState(), mkPod("p", 1), nil).Code(), name)
-		<-pl.loaded
+		<-pl.ld.Attempted()
 		require.ErrorIs(t, pl.lastLoadErr(), ErrState, name)
 		time.Sleep(200 * time.Millisecond) // four slots: nothing steps, nothing is saved
 		cancel()

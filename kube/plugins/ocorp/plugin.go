@@ -71,14 +71,12 @@ type Plugin struct {
 	nodes    corelisters.NodeLister
 
 	// Learned state outside the process (state.go); managed profile only.
-	ctx        context.Context // the factory's: the goroutine's lifetime
-	store      statestore.Store
-	release    func()
-	start      sync.Once
-	evicting   chan struct{} // one token per preemption evicting (cap maxEvictions)
-	loaded     chan struct{} // closed after the first load attempt
-	loadedOnce sync.Once
-	loadErr    atomic.Pointer[error] // the last restore error, nil once loaded
+	ctx      context.Context // the factory's: the goroutine's lifetime
+	store    statestore.Store
+	release  func()
+	start    sync.Once
+	evicting chan struct{}      // one token per preemption evicting (cap maxEvictions)
+	ld       *statestore.Loader // the first load attempt, the last refusal
 }
 
 var (
@@ -124,7 +122,7 @@ func newPlugin(obj runtime.Object, h fwk.Handle, epoch time.Time) (*Plugin, erro
 		return nil, err
 	}
 	p := &Plugin{args: a, h: h, managed: map[string]*atomic.Pointer[snapshot]{}, ids: map[types.UID]int{}, lastSlot: -1,
-		release: func() {}, loaded: make(chan struct{}), evicting: make(chan struct{}, maxEvictions)}
+		release: func() {}, ld: statestore.NewLoader(nil, statestore.DefaultRetry), evicting: make(chan struct{}, maxEvictions)}
 	p.setEpoch(epoch)
 	for _, name := range a.Profiles {
 		p.managed[name] = entry(name)

@@ -109,7 +109,7 @@ func TestStateCorruptNotOverwritten(t *testing.T) {
 		st, s := pl.PreFilter(ctx, framework.NewCycleState(), statePods(prof)[0], nil)
 		require.Nil(t, st, name)
 		require.True(t, s.IsSuccess(), name)
-		<-pl.loaded
+		<-pl.ld.Attempted()
 		require.ErrorIs(t, pl.lastLoadErr(), ErrState, name)
 		time.Sleep(200 * time.Millisecond) // four slots
 		cancel()

@@ -52,45 +52,27 @@ func (p *Plugin) run() {
 // refuses the read, or holds a state that does not restore, load logs
 // it, retries, never writes, and the plugin scores nothing (every pod
 // skips its Score). It returns when a state is loaded, or ctx's error.
-// p.loaded is closed after the first attempt, so that the first
+// p.ld.Attempted() is closed after the first attempt, so that the first
 // scheduling cycle does not wait for the retries.
 func (p *Plugin) load(ctx context.Context, logger klog.Logger) error {
-	if p.store == nil {
-		p.loadOK.Store(true)
-		p.closeLoaded()
-		return nil
-	}
-	apply := func(b []byte, found bool) error {
-		if !found {
-			logger.Info("no saved state, starting fresh", "store", p.store)
-			return nil
-		}
+	err := p.ld.Load(ctx, logger, func(b []byte) error {
 		if err := p.e.unmarshalState(b); err != nil {
-			p.loadErr.Store(&err)
 			return err
 		}
 		logger.Info("restored learned state", "store", p.store, "ports", len(p.e.ports), "steps", p.e.steps)
 		return nil
-	}
-	if err := statestore.LoadInto(ctx, p.store, apply, logger, statestore.DefaultRetry, p.closeLoaded); err != nil {
+	})
+	if err != nil {
 		return err
 	}
-	p.loadErr.Store(nil)
 	p.loadOK.Store(true)
 	p.savedSteps = p.e.steps
 	return nil
 }
 
-func (p *Plugin) closeLoaded() { p.loadedOnce.Do(func() { close(p.loaded) }) }
-
 // lastLoadErr returns why the last state read was refused (nil once a
 // state is loaded).
-func (p *Plugin) lastLoadErr() error {
-	if e := p.loadErr.Load(); e != nil {
-		return *e
-	}
-	return nil
-}
+func (p *Plugin) lastLoadErr() error { return p.ld.Err() }
 
 // work does what the recorder queued, then publishes and saves as needed.
 func (p *Plugin) work(ctx context.Context, logger klog.Logger) {
@@ -175,13 +157,9 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 	if p.store == nil {
 		return
 	}
-	b, err := p.e.marshalState()
-	if err == nil {
-		err = statestore.Save(ctx, p.store, b)
-	}
+	n, err := statestore.Persist(ctx, logger, p.store, p.e.marshalState)
 	switch {
 	case errors.Is(err, statestore.ErrConflict):
-		logger.Error(err, "the state object was written by someone else; loading it instead of overwriting it", "store", p.store)
 		p.loadOK.Store(false)
 		if p.load(ctx, logger) == nil {
 			if _, _, err := p.e.sync(p.nodes()); err != nil {
@@ -189,11 +167,8 @@ func (p *Plugin) save(ctx context.Context, logger klog.Logger) {
 			}
 			p.publish(logger, "reload")
 		}
-		return
-	case err != nil:
-		logger.Error(err, "saving the learned state", "store", p.store)
-		return
+	case err == nil:
+		p.savedSteps = p.e.steps
+		logger.V(2).Info("saved learned state", "store", p.store, "steps", p.e.steps, "bytes", n)
 	}
-	p.savedSteps = p.e.steps
-	logger.V(2).Info("saved learned state", "store", p.store, "steps", p.e.steps, "bytes", len(b))
 }

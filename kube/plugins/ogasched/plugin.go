@@ -55,11 +55,9 @@ type Plugin struct {
 	// The learner goroutine: its engine, started once.
 	e          *engine
 	start      sync.Once
-	loaded     chan struct{} // closed after the first load attempt
-	loadedOnce sync.Once
-	loadErr    atomic.Pointer[error] // the last load's restore error, nil once loaded
-	loadOK     atomic.Bool           // a state was loaded (or none is kept): saving is allowed
-	savedSteps int                   // e.steps at the last load or save (learner goroutine)
+	ld         *statestore.Loader // the first load attempt, the last refusal
+	loadOK     atomic.Bool        // a state was loaded (or none is kept): saving is allowed
+	savedSteps int                // e.steps at the last load or save (learner goroutine)
 	cancel     context.CancelFunc
 	done       chan struct{}
 	ctx        context.Context
@@ -119,7 +117,7 @@ func newPlugin(ctx context.Context, name, policy string, obj runtime.Object, h f
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	p := &Plugin{name: name, handle: h, mp: e.mapping, now: now, rec: newRecorder(a.SlotSeconds), e: e,
-		loaded: make(chan struct{}), done: make(chan struct{}), release: func() {}}
+		done: make(chan struct{}), release: func() {}}
 	var client any
 	if h != nil {
 		p.profile = h.ProfileName()
@@ -155,6 +153,7 @@ func newPlugin(ctx context.Context, name, policy string, obj runtime.Object, h f
 		}
 		p.release = rel
 	}
+	p.ld = statestore.NewLoader(p.store, statestore.DefaultRetry)
 	if p.nodes == nil {
 		p.nodes = func() []*v1.Node { return nil }
 	}
@@ -201,7 +200,7 @@ func (p *Plugin) ensureStarted(ctx context.Context) {
 	p.start.Do(func() {
 		go p.run()
 		select {
-		case <-p.loaded:
+		case <-p.ld.Attempted():
 		case <-time.After(loadTimeout):
 			klog.FromContext(ctx).Info("learned state not loaded yet; scoring without it", "plugin", p.name, "profile", p.profile, "store", p.store)
 		case <-ctx.Done():
