@@ -187,8 +187,9 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 		sc = gpushare.NewScorer(name, w, rng)
 		tie = nil
 	default:
-		var ok bool
-		if sc, tie, learner, ok = fgdMsched(name, w, tie); !ok {
+		if s, t, l, ok := fgdMsched(name, w, tie); ok {
+			sc, tie, learner = s, t, l
+		} else {
 			sc = gpushare.NewScorer(name, w, rng)
 		}
 	}

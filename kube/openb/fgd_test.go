@@ -115,3 +115,30 @@ func TestRunFGDProfiles(t *testing.T) {
 		t.Fatal(sums)
 	}
 }
+
+// "+BF" breaks the ties of every profile by BestFit: a 1-GPU pod ties
+// under FGD and Lookahead on nodes a and b (no fragmentation either way);
+// by name it goes to a, and then a 31.5-core pod fits nowhere; by BestFit
+// it goes to b (less CPU free) and the second pod fits on a.
+func TestRunFGDTieBestFit(t *testing.T) {
+	a, _ := gpushare.NewNode("a", "T4", 32000, 1<<20, 4)
+	b, _ := gpushare.NewNode("b", "T4", 16000, 1<<20, 4)
+	p1 := gpushare.Request{CPUMilli: 1000, GPUCount: 1, GPUMilli: gpushare.Milli}
+	p2 := gpushare.Request{CPUMilli: 31500, GPUCount: 1, GPUMilli: gpushare.Milli}
+	w := gpushare.WorkloadOf([]gpushare.Request{p1}, 1)
+	for _, p := range []string{"FGD", Lookahead} {
+		for _, bf := range []bool{false, true} {
+			name, want := p, 1
+			if bf {
+				name, want = p+TieBestFit, 0
+			}
+			r, err := RunFGD([]*gpushare.Node{a, b}, []gpushare.Request{p1, p2}, w, name, FGDOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Failed != want {
+				t.Errorf("%s: %d failed, want %d", name, r.Failed, want)
+			}
+		}
+	}
+}
