@@ -73,10 +73,10 @@ outer:
 	return best
 }
 
-// LookaheadGamma is the Lookahead scorer's default weight of the
-// lookahead, chosen by screening on seeds 1–6 of FGD's protocol (outside
-// the reported seeds 42–51): 0.2 to 0.5 all placed more than FGD there,
-// 0.05, 0.1 and 0.7 did not (kube/README.md, FGD section).
+// LookaheadGamma is the Lookahead scorer's weight of the lookahead,
+// chosen by screening on seeds 1–6 of FGD's protocol (outside the
+// reported seeds 42–51): 0.2 to 0.5 all placed more than FGD there, 0.05,
+// 0.1 and 0.7 did not (package doc, "Lookahead").
 const LookaheadGamma = 0.3
 
 // Lookahead is msched's one-step-lookahead scorer for FGD's objective. FGD
