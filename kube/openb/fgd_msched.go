@@ -1,6 +1,9 @@
 package openb
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/msched/msched/kube/plugins/gpushare"
 )
 
@@ -26,13 +29,26 @@ var FGDMschedProfiles = []string{Lookahead, LookaheadLearned}
 // fgdMsched builds a lookahead profile: its scorer, its tie-breaker (tie,
 // the "+BF" tie-breaker asked by the profile name, passed through) and
 // its learner (nil when w is told).
+//
+// A lookahead profile name may end in "@γ" (Lookahead@0.2) to set γ in
+// [0, 1] instead of gpushare.LookaheadGamma: the screening of γ runs
+// through it.
 func fgdMsched(name string, w *gpushare.Workload, tie gpushare.Scorer) (sc, tb gpushare.Scorer, l *gpushare.Learner, ok bool) {
-	switch name {
+	gamma := gpushare.LookaheadGamma
+	base := name
+	if b, g, found := strings.Cut(name, "@"); found {
+		v, err := strconv.ParseFloat(g, 64)
+		if err != nil || !(v >= 0 && v <= 1) {
+			return nil, nil, nil, false
+		}
+		base, gamma = b, v
+	}
+	switch base {
 	case Lookahead:
-		return &gpushare.Lookahead{W: func() *gpushare.Workload { return w }, Gamma: gpushare.LookaheadGamma, Label: name}, tie, nil, true
+		return &gpushare.Lookahead{W: func() *gpushare.Workload { return w }, Gamma: gamma, Label: name}, tie, nil, true
 	case LookaheadLearned:
 		l = gpushare.NewLearner(LearnEvery)
-		return &gpushare.Lookahead{W: l.Workload, Gamma: gpushare.LookaheadGamma, Label: name}, tie, l, true
+		return &gpushare.Lookahead{W: l.Workload, Gamma: gamma, Label: name}, tie, l, true
 	}
 	return nil, nil, nil, false
 }

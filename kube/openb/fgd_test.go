@@ -142,3 +142,29 @@ func TestRunFGDTieBestFit(t *testing.T) {
 		}
 	}
 }
+
+// A lookahead profile's "@γ" suffix sets γ: @0 is FGD's placement
+// exactly, and out-of-range or malformed values are refused as unknown
+// profiles.
+func TestRunFGDLookaheadGamma(t *testing.T) {
+	tr := tinyTrace()
+	nodes, _ := FGDCluster(tr, 2)
+	w, _ := FGDWorkload(tr)
+	pods, _ := FGDPods(tr, 7, 1.3, int64(24*gpushare.Milli))
+	f, err := RunFGD(nodes, pods, w, "FGD", FGDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := RunFGD(nodes, pods, w, Lookahead+"@0", FGDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Alloc != l.Alloc || f.Failed != l.Failed {
+		t.Fatalf("Lookahead@0 placed differently from FGD: failed %d vs %d", l.Failed, f.Failed)
+	}
+	for _, bad := range []string{"Lookahead@1.5", "Lookahead@-0.1", "Lookahead@NaN", "Lookahead@x", "FGD@0.3"} {
+		if _, err := RunFGD(nodes, pods, w, bad, FGDOptions{}); !errors.Is(err, ErrFGD) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}
