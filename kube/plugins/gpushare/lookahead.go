@@ -15,13 +15,13 @@ import (
 // p × FragAmount(c). With w nil or c without free GPU milli it is 0.
 // Memory is not part of a shape and is ignored, as in FragAmount.
 func NextFrag(c *Node, w *Workload) float64 {
-	if w == nil || c.FreeGPUMilli() == 0 {
+	if c == nil || w == nil || c.FreeGPUMilli() == 0 {
 		return 0
 	}
 	f0 := -1.0
 	e := 0.0
 	var gpus [MaxGPUs]int64
-	d := &Node{Model: c.Model, GPUs: gpus[:len(c.GPUs)]}
+	d := &Node{Model: c.Model, GPUs: scratch(gpus[:], len(c.GPUs))}
 	for i := range w.Shapes {
 		t := &w.Shapes[i]
 		r := &t.req
@@ -52,21 +52,20 @@ func bestAfter(n, d *Node, r Request, w *Workload) float64 {
 		return place(n.WholeIDs(r))
 	}
 	best := math.Inf(1)
-	var tried [MaxGPUs]int64
-	nt := 0
+	var buf [MaxGPUs]int64
+	tried := buf[:0]
 	var one [1]int
 outer:
 	for i, g := range n.GPUs {
 		if g < r.GPUMilli {
 			continue
 		}
-		for k := range nt {
-			if tried[k] == g {
+		for _, t := range tried {
+			if t == g {
 				continue outer
 			}
 		}
-		tried[nt] = g
-		nt++
+		tried = append(tried, g)
 		one[0] = i
 		best = min(best, place(one[:]))
 	}
@@ -78,6 +77,15 @@ outer:
 // reported seeds 42–51): 0.2 to 0.5 all placed more than FGD there, 0.05,
 // 0.1 and 0.7 did not (package doc, "Lookahead").
 const LookaheadGamma = 0.3
+
+// scratch returns buf[:n], or a new slice when n exceeds buf (a node
+// built by hand past MaxGPUs).
+func scratch(buf []int64, n int) []int64 {
+	if n <= len(buf) {
+		return buf[:n]
+	}
+	return make([]int64, n)
+}
 
 // Lookahead is msched's one-step-lookahead scorer for FGD's objective. FGD
 // scores a node by the fragmentation its pod adds now, F(n) − F(n+pod),
@@ -102,7 +110,9 @@ const LookaheadGamma = 0.3
 // V is memoised by the node's state (model, free CPU, each GPU's free
 // milli; nodes of at most 8 GPUs), dropped when the workload changes
 // (pointer) or the memo holds MaxLookaheadMemo entries: a Lookahead is
-// not safe for concurrent use.
+// not safe for concurrent use. A nil W is no workload (score 50, as FGD
+// with nothing to fragment); a Gamma outside [0, 1] is clamped to it, NaN
+// taken as 0.
 type Lookahead struct {
 	W     func() *Workload
 	Gamma float64
@@ -138,13 +148,25 @@ func (l *Lookahead) Name() string {
 func (l *Lookahead) Normalize() bool { return false }
 
 // Value returns V(c) = (1 − γ)·FragAmount(c, w) + γ·NextFrag(c, w) for the
-// current workload, memoised.
+// current workload, memoised (0 for a nil node).
 func (l *Lookahead) Value(c *Node) float64 {
-	w := l.W()
+	if c == nil {
+		return 0
+	}
+	return l.value(c, l.workload())
+}
+
+// workload returns W() (nil without W) and resets the memo when it
+// changed or is full.
+func (l *Lookahead) workload() *Workload {
+	var w *Workload
+	if l.W != nil {
+		w = l.W()
+	}
 	if w != l.w || l.memo == nil || len(l.memo) >= MaxLookaheadMemo {
 		l.w, l.memo = w, map[laKey]float64{}
 	}
-	return l.value(c, w)
+	return w
 }
 
 func (l *Lookahead) value(c *Node, w *Workload) float64 {
@@ -158,9 +180,15 @@ func (l *Lookahead) value(c *Node, w *Workload) float64 {
 		}
 	}
 	g := l.Gamma
-	v := (1-g)*FragAmount(c, w) + g*NextFrag(c, w)
-	if g == 0 {
-		v = FragAmount(c, w)
+	switch {
+	case !(g > 0): // also NaN
+		g = 0
+	case g > 1:
+		g = 1
+	}
+	v := FragAmount(c, w)
+	if g > 0 {
+		v = (1-g)*v + g*NextFrag(c, w)
 	}
 	if keyed {
 		l.memo[k] = v
@@ -170,12 +198,12 @@ func (l *Lookahead) value(c *Node, w *Workload) float64 {
 
 // Score implements Scorer.
 func (l *Lookahead) Score(n *Node, r Request) (int64, []int) {
-	w := l.W()
-	if w != l.w || l.memo == nil || len(l.memo) >= MaxLookaheadMemo {
-		l.w, l.memo = w, map[laKey]float64{}
+	if n == nil {
+		return 0, nil
 	}
+	w := l.workload()
 	var gpus [MaxGPUs]int64
-	c := &Node{Model: n.Model, GPUs: gpus[:len(n.GPUs)]}
+	c := &Node{Model: n.Model, GPUs: scratch(gpus[:], len(n.GPUs))}
 	after := func(ids []int) float64 {
 		copy(c.GPUs, n.GPUs)
 		c.CPUMilli, c.MemoryMiB = n.CPUMilli-r.CPUMilli, n.MemoryMiB-r.MemoryMiB
@@ -194,17 +222,16 @@ func (l *Lookahead) Score(n *Node, r Request) (int64, []int) {
 		return score(after(ids)), ids
 	}
 	best, bestID := int64(0), -1
-	var tried [MaxGPUs]int64
-	var triedS [MaxGPUs]int64
-	nt := 0
+	var bufG, bufS [MaxGPUs]int64
+	tried, triedS := bufG[:0], bufS[:0]
 	var one [1]int
 	for i, g := range n.GPUs {
 		if g < r.GPUMilli {
 			continue
 		}
 		s, ok := int64(0), false
-		for k := range nt {
-			if tried[k] == g {
+		for k, t := range tried {
+			if t == g {
 				s, ok = triedS[k], true
 				break
 			}
@@ -212,8 +239,7 @@ func (l *Lookahead) Score(n *Node, r Request) (int64, []int) {
 		if !ok {
 			one[0] = i
 			s = score(after(one[:]))
-			tried[nt], triedS[nt] = g, s
-			nt++
+			tried, triedS = append(tried, g), append(triedS, s)
 		}
 		if bestID < 0 || s > best {
 			best, bestID = s, i

@@ -270,3 +270,40 @@ func TestLookaheadEdges(t *testing.T) {
 		t.Fatalf("full node value %v", v)
 	}
 }
+
+// Inputs built by hand: a nil node, a nil W, a node past MaxGPUs, a NaN or
+// out-of-range γ: no panic, scores in range, γ clamped.
+func TestLookaheadHandBuiltInputs(t *testing.T) {
+	w := WorkloadOf([]Request{{CPUMilli: 1000, GPUCount: 1, GPUMilli: 300}, {CPUMilli: 1000, GPUCount: 2, GPUMilli: Milli}}, 1)
+	r := Request{CPUMilli: 1000, GPUCount: 1, GPUMilli: 300}
+	if s, ids := (&Lookahead{}).Score(nil, r); s != 0 || ids != nil {
+		t.Fatal(s, ids)
+	}
+	if NextFrag(nil, w) != 0 || (&Lookahead{}).Value(nil) != 0 {
+		t.Fatal("nil node")
+	}
+	big := &Node{Model: "T4", CPUMilli: 64000, MemoryMiB: 1 << 20, GPUs: make([]int64, 2*MaxGPUs)}
+	for i := range big.GPUs {
+		big.GPUs[i] = int64(100 * (i % 11))
+	}
+	if f := NextFrag(big, w); !(f >= 0) {
+		t.Fatalf("NextFrag on %d GPUs: %v", len(big.GPUs), f)
+	}
+	told := func() *Workload { return w }
+	n := mustNode(t, 700, 1000, 300)
+	want, _ := (&Lookahead{W: told, Gamma: 1}).Score(n, r)
+	wantZero, _ := (&Lookahead{W: told}).Score(n, r)
+	for _, g := range []float64{math.NaN(), -1, 2, math.Inf(1)} {
+		la := &Lookahead{W: told, Gamma: g}
+		if s, ids := la.Score(big, r); s < 0 || s > MaxNodeScore || len(ids) != 1 {
+			t.Fatalf("γ %v on %d GPUs: %d %v", g, len(big.GPUs), s, ids)
+		}
+		s, _ := la.Score(n, r)
+		if w := map[bool]int64{true: want, false: wantZero}[g > 1]; s != w {
+			t.Fatalf("γ %v: score %d, want the clamped γ's %d", g, s, w)
+		}
+	}
+	if s, _ := (&Lookahead{Gamma: 0.3}).Score(n, r); s != 50 {
+		t.Fatalf("nil W: %d, want 50", s)
+	}
+}
