@@ -60,7 +60,8 @@
 // int(sigmoid((V(n) − V(n+pod))/1000) × 100), FGD's scale and integer
 // rounding (with the smallest-name tie-break the rounding is what packs
 // the near-ties onto the first nodes: FGD scored without it, on the exact
-// ΔF, places 2.5 points less on seed 1).
+// ΔF, placed 2.5 points less on seed 1 in a throwaway loop, not
+// committed).
 //
 // What it is told and what it learns: with the told workload it knows
 // FGD's prior and nothing else; Lookahead over a Learner's workload starts
