@@ -139,5 +139,10 @@
 // ready when the FGD runs were made).
 // FGD-learned is msched's learned-prior FGD (gpushare.Learner: the target
 // workload learned online from the arrivals, starting from nothing); "+BF"
-// breaks a profile's ties by BestFit's score.
+// breaks a profile's ties by BestFit's score. Lookahead and
+// Lookahead-learned (fgd_msched.go) are msched's profiles past FGD:
+// gpushare.Lookahead (FGD's fragmentation plus a γ-weighted one-step
+// lookahead over the next pod) over the told workload, and over the
+// workload learned online (a Learner rebuilt every LearnEvery arrivals,
+// as FGD-learned); "+BF" applies to them too.
 package openb

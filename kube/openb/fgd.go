@@ -35,7 +35,7 @@ const (
 )
 
 // FGDProfiles lists the profiles of the FGD protocol, in table order.
-var FGDProfiles = append(slices.Clone(gpushare.Policies), FGDLearned, "FGD"+TieBestFit, FGDLearned+TieBestFit)
+var FGDProfiles = append(append(slices.Clone(gpushare.Policies), FGDLearned, "FGD"+TieBestFit, FGDLearned+TieBestFit), FGDMschedProfiles...)
 
 // MaxFGDPods bounds the inflated pod list (a declared ratio cannot ask
 // for more).
@@ -187,7 +187,11 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 		sc = gpushare.NewScorer(name, w, rng)
 		tie = nil
 	default:
-		sc = gpushare.NewScorer(name, w, rng)
+		if s, t, l, ok := fgdMsched(name, w, tie); ok {
+			sc, tie, learner = s, t, l
+		} else {
+			sc = gpushare.NewScorer(name, w, rng)
+		}
 	}
 	if sc == nil {
 		return nil, fmt.Errorf("%w: unknown profile %q (known: %s)", ErrFGD, profile, strings.Join(FGDProfiles, ", "))

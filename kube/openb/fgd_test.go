@@ -115,3 +115,56 @@ func TestRunFGDProfiles(t *testing.T) {
 		t.Fatal(sums)
 	}
 }
+
+// "+BF" breaks the ties of every profile by BestFit: a 1-GPU pod ties
+// under FGD and Lookahead on nodes a and b (no fragmentation either way);
+// by name it goes to a, and then a 31.5-core pod fits nowhere; by BestFit
+// it goes to b (less CPU free) and the second pod fits on a.
+func TestRunFGDTieBestFit(t *testing.T) {
+	a, _ := gpushare.NewNode("a", "T4", 32000, 1<<20, 4)
+	b, _ := gpushare.NewNode("b", "T4", 16000, 1<<20, 4)
+	p1 := gpushare.Request{CPUMilli: 1000, GPUCount: 1, GPUMilli: gpushare.Milli}
+	p2 := gpushare.Request{CPUMilli: 31500, GPUCount: 1, GPUMilli: gpushare.Milli}
+	w := gpushare.WorkloadOf([]gpushare.Request{p1}, 1)
+	for _, p := range []string{"FGD", Lookahead} {
+		for _, bf := range []bool{false, true} {
+			name, want := p, 1
+			if bf {
+				name, want = p+TieBestFit, 0
+			}
+			r, err := RunFGD([]*gpushare.Node{a, b}, []gpushare.Request{p1, p2}, w, name, FGDOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Failed != want {
+				t.Errorf("%s: %d failed, want %d", name, r.Failed, want)
+			}
+		}
+	}
+}
+
+// A lookahead profile's "@γ" suffix sets γ: @0 is FGD's placement
+// exactly, and out-of-range or malformed values are refused as unknown
+// profiles.
+func TestRunFGDLookaheadGamma(t *testing.T) {
+	tr := tinyTrace()
+	nodes, _ := FGDCluster(tr, 2)
+	w, _ := FGDWorkload(tr)
+	pods, _ := FGDPods(tr, 7, 1.3, int64(24*gpushare.Milli))
+	f, err := RunFGD(nodes, pods, w, "FGD", FGDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := RunFGD(nodes, pods, w, Lookahead+"@0", FGDOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Alloc != l.Alloc || f.Failed != l.Failed {
+		t.Fatalf("Lookahead@0 placed differently from FGD: failed %d vs %d", l.Failed, f.Failed)
+	}
+	for _, bad := range []string{"Lookahead@1.5", "Lookahead@-0.1", "Lookahead@NaN", "Lookahead@x", "FGD@0.3"} {
+		if _, err := RunFGD(nodes, pods, w, bad, FGDOptions{}); !errors.Is(err, ErrFGD) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}

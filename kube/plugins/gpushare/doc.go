@@ -47,4 +47,40 @@
 // GPU models) covering 95 % of the pods, CPU pods included (NewWorkload).
 // Learner learns it online from the arrivals instead (msched's
 // learned-prior profile).
+//
+// # Lookahead: past FGD (msched)
+//
+// FGD is myopic: its score F(n) − F(n+pod) counts the fragmentation the
+// pod adds now, over the workload's shapes. Lookahead (msched's scorer)
+// also places the next pod: NextFrag(c) is the fragmentation of a node
+// state c expected after one more pod drawn from the workload is placed
+// on c greedily (its GPU choice minimising the fragmentation; a shape
+// that cannot run on c leaves it unchanged, it goes elsewhere). A state is
+// valued V(c) = (1 − γ)·F(c) + γ·NextFrag(c), and a node scored
+// int(sigmoid((V(n) − V(n+pod))/1000) × 100), FGD's scale and integer
+// rounding (with the smallest-name tie-break the rounding is what packs
+// the near-ties onto the first nodes: FGD scored without it, on the exact
+// ΔF, placed 2.5 points less on seed 1 in a throwaway loop, not
+// committed).
+//
+// What it is told and what it learns: with the told workload it knows
+// FGD's prior and nothing else; Lookahead over a Learner's workload starts
+// knowing nothing and learns the shapes and their frequencies from the
+// arrivals (the expectation is over the shapes seen so far, rebuilt as
+// the Learner rebuilds). γ = LookaheadGamma = 0.3 is fixed, not learned:
+// it was chosen by screening on seeds 1–6, outside the reported 42–51
+// (openb-compare profiles Lookahead@γ): 0.2, 0.3, 0.4 and 0.5 placed 0.21
+// to 0.38 points more than FGD at 100 % on 6 of 6 seeds, 0.3 best; 0.05,
+// 0.1, 0.7 and 1 placed less. It stands for the chance that the node,
+// not another, receives the next fitting pod (γ = 1, the full two-step
+// expectation, placed 0.81 less than FGD: the next pod mostly lands on
+// another node). The gain is a band, not smooth in γ: the score keeps
+// FGD's integer rounding, so γ changes which nodes tie.
+//
+// Decisions where FGD and the issue are silent: memory is not part of a
+// shape (as in FGD), so NextFrag ignores it; the lookahead's GPU choice
+// for a sharing shape is the one that minimises F after it (FGD's own),
+// for a whole-GPU shape the first wholly free GPUs; V is memoised by the
+// node's state (model, free CPU, each GPU's free milli), which is all V
+// depends on.
 package gpushare
