@@ -341,7 +341,14 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 		s.mu.Lock()
 		s.slot = slot
 		s.mu.Unlock()
-		for ; o.LifeSlots > 0 && gone < i && sgs[gone].g.Slot+o.LifeSlots <= slot; gone++ {
+		// Every group leaving at this slot is marked gone before the
+		// first deletion: the capacity a deletion frees must not complete
+		// another leaving group (counted placed as it leaves).
+		leave := gone
+		for ; o.LifeSlots > 0 && leave < i && sgs[leave].g.Slot+o.LifeSlots <= slot; leave++ {
+			s.markRemoved(sgs[leave])
+		}
+		for ; gone < leave; gone++ {
 			if err := s.remove(ctx, h, sgs[gone]); err != nil {
 				return nil, err
 			}
@@ -469,13 +476,23 @@ func (s *sim) admit(podName, nodeName string) error {
 	return nil
 }
 
+// markRemoved fixes the group's final bound count and refuses its
+// bindings from now on (admit); idempotent.
+func (s *sim) markRemoved(sg *simGroup) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !sg.removed {
+		sg.final = sg.bound
+		sg.removed = true
+	}
+}
+
 // remove deletes every pod of a group: bound pods free their node,
 // pending pods leave the queue. The group's bound count is kept as its
 // final state.
 func (s *sim) remove(ctx context.Context, h *replay.Harness, sg *simGroup) error {
+	s.markRemoved(sg)
 	s.mu.Lock()
-	sg.final = sg.bound
-	sg.removed = true
 	for _, pod := range sg.pods {
 		if ni, ok := s.podNode[pod.Name]; ok {
 			req := s.podReq[pod.Name]

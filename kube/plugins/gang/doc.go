@@ -98,6 +98,21 @@
 // Filter plugins still run on the planned node, and a member whose planned
 // node fails them gets a new plan without that node.
 //
+// # Queue order
+//
+// Enabled at queueSort (instead of PrioritySort), the plugin orders the
+// queue by priority, then by the time each pod first entered the queue
+// (Args.QueueOrder QueueByArrival): groups go whole and oldest first, and
+// a group's members follow each other, so a plan made at the first
+// member's PreFilter is used by the next ones before other groups plan.
+// kube-scheduler's own order uses the time a pod last entered the queue,
+// which it resets at every failed attempt, so the group that waited
+// longest goes behind those that failed before it in the last round. On
+// the DLRM replay this is what made plugins/gang place fewer groups than
+// the default profile: see Plugin.Less for the measurements, and package
+// dlrm for the whole trace. QueueByMinMember (smallest min-member first,
+// the order before) is kept as an option.
+//
 // # Reservation and backfill (off by default)
 //
 // Args.ReserveBlockedMillis > 0 reserves capacity for a blocked group: the
