@@ -159,7 +159,6 @@ type Harness struct {
 	gen             atomic.Int64
 	popGen, failGen map[string]int64
 	retrySettles    int
-	activations     int
 	wake            chan struct{} // poked on progress; buffered 1
 	timer           *time.Timer
 }
@@ -847,9 +846,6 @@ func (h *Harness) activate(pods []*v1.Pod) {
 	for _, p := range pods {
 		m[key(p.Namespace, p.Name)] = p
 	}
-	h.mu.Lock()
-	h.activations += len(pods)
-	h.mu.Unlock()
 	h.sched.SchedulingQueue.Activate(klog.Background(), m)
 }
 
