@@ -289,7 +289,7 @@ func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
 	}
 	failure := sched.FailureHandler
 	sched.FailureHandler = func(ctx context.Context, f framework.Framework, pi *framework.QueuedPodInfo, st *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
-		if cfg.SettleOnFailedRetries && pi != nil && pi.Pod != nil {
+		if cfg.SettleOnFailedRetries && pi != nil && pi.PodInfo != nil && pi.Pod != nil {
 			k := key(pi.Pod.Namespace, pi.Pod.Name)
 			h.mu.Lock()
 			if g, ok := h.popGen[k]; ok {
@@ -814,10 +814,10 @@ func (h *Harness) retrying() (idle bool, stale []*v1.Pod) {
 		return false, nil
 	}
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	g := h.gen.Load()
 	for _, p := range inflight {
 		if f, ok := h.failGen[key(p.Namespace, p.Name)]; !ok || f != g {
+			h.mu.Unlock()
 			return false, nil
 		}
 	}
@@ -826,7 +826,13 @@ func (h *Harness) retrying() (idle bool, stale []*v1.Pod) {
 			stale = append(stale, p)
 		}
 	}
+	h.mu.Unlock()
 	if len(stale) == 0 {
+		// The queue was read in three calls: a pod that moved between
+		// them must not go unseen.
+		if _, again := sq.PendingPods(); again != summary {
+			return false, nil
+		}
 		return true, nil
 	}
 	if len(inflight) != 0 || h.waiting.Load() == 0 {
