@@ -97,22 +97,22 @@ type Config struct {
 	// that retries a pod that cannot be placed for ever instead of
 	// parking it until an event may help (v1.37's pod group cycle: an
 	// infeasible PodGroup is an error, goes back on backoff, and is tried
-	// again each time its backoff expires). The scheduler then also counts as idle when the
-	// active queue is empty, every binding reached its cache, and every
-	// pending pod in the backoff queue or in flight has failed an attempt
-	// that started after the last change: a pod created, deleted, bound
-	// or refused, each seen by the informer, with the scheduler's cache
-	// holding exactly the bound pods when the attempt started (nothing
-	// assumed, waiting at Permit or being deleted). Such a pod is not
-	// work: given the same cluster, a deterministic scheduler fails it
-	// again, and its next attempt after a change is counted again (the
-	// backoff wait before that attempt is skipped: such pods are moved
-	// to the active queue once nothing else is in flight). Pods
-	// in the unschedulable pool count as idle, as always. Off by default:
-	// a plugin with state of its own (plugins/gang replans after a Permit
-	// rejection) can succeed on a retry with no change, so the rule is
-	// for stateless filters only. Counts.RetrySettles counts the Settles
-	// that returned this way.
+	// again each time its backoff expires). The scheduler then also
+	// counts as idle when the active queue is empty, every binding reached
+	// its cache, and every pending pod in the backoff queue or in flight
+	// has failed an attempt that started after the last change: a pod
+	// created, deleted, bound or refused, each seen by the informer, with
+	// the scheduler's cache holding exactly the bound pods when the
+	// attempt started (nothing assumed, waiting at Permit or being
+	// deleted). Such a pod is not work: given the same cluster, a
+	// deterministic scheduler fails it again. After a change it must fail
+	// again before the step ends, and the backoff wait before that
+	// attempt is skipped (such pods are moved to the active queue once
+	// nothing else is in flight). Pods in the unschedulable pool count as
+	// idle, as always. Off by default: a plugin with state of its own
+	// (plugins/gang replans after a Permit rejection) can succeed on a
+	// retry with no change, so the rule is for stateless filters only.
+	// Counts.RetrySettles counts the Settles that returned this way.
 	SettleOnFailedRetries bool
 	// Logger is the scheduler's logger (the zero value: silent).
 	Logger klog.Logger
