@@ -102,6 +102,10 @@ type Options struct {
 	// time; by default the replay fires the timeout as soon as nothing
 	// else can happen (replay.Config.WallPermitTimeouts).
 	WallPermitTimeouts bool
+	// SettleOnFailedRetries ends a slot when the only pods left are being
+	// retried after failing since the last change
+	// (replay.Config.SettleOnFailedRetries; on for Upstream).
+	SettleOnFailedRetries bool
 }
 
 // Groups returns the replay's groups and nodes from the DLRM trace through
@@ -206,6 +210,15 @@ type Result struct {
 	// scheduler held neither in its queue nor in flight
 	// (replay.Counts.LostSteps).
 	LostSteps int
+	// RetrySettles counts the slots that ended while pods that had failed
+	// since the last change were being retried
+	// (replay.Counts.RetrySettles).
+	RetrySettles int
+	// GroupBound holds, per group in arrival order, its members bound
+	// when it left (Options.LifeSlots) or at the end, and GroupWaited the
+	// slots from its arrival to its last binding (-1: never whole); for
+	// comparing profiles group by group.
+	GroupBound, GroupWaited []int
 }
 
 type simGroup struct {
@@ -313,6 +326,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 		Admit:                 func(pod *v1.Pod, node string) error { return s.admit(pod.Name, node) },
 		AfterBind:             afterBind,
 		WallPermitTimeouts:    o.WallPermitTimeouts,
+		SettleOnFailedRetries: o.SettleOnFailedRetries,
 		SettleTimeout:         settleTimeout,
 		Logger:                o.Logger,
 	})
@@ -327,7 +341,14 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 		s.mu.Lock()
 		s.slot = slot
 		s.mu.Unlock()
-		for ; o.LifeSlots > 0 && gone < i && sgs[gone].g.Slot+o.LifeSlots <= slot; gone++ {
+		// Every group leaving at this slot is marked gone before the
+		// first deletion: the capacity a deletion frees must not complete
+		// another leaving group (counted placed as it leaves).
+		leave := gone
+		for ; o.LifeSlots > 0 && leave < i && sgs[leave].g.Slot+o.LifeSlots <= slot; leave++ {
+			s.markRemoved(sgs[leave])
+		}
+		for ; gone < leave; gone++ {
 			if err := s.remove(ctx, h, sgs[gone]); err != nil {
 				return nil, err
 			}
@@ -373,6 +394,12 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 			b = sg.final
 		}
 		counts[i] = [2]int{b, len(sg.pods)}
+		res.GroupBound = append(res.GroupBound, b)
+		w := -1
+		if b == len(sg.pods) {
+			w = sg.waited
+		}
+		res.GroupWaited = append(res.GroupWaited, w)
 		if sg.half {
 			res.HalfBound++
 		}
@@ -387,7 +414,7 @@ func Run(ctx context.Context, groups []Group, nodes []Node, p Profile, o Options
 	res.Placed, res.PartialEnd, res.StrandedPods = countGroups(counts)
 	res.PodsBound, res.Violations = s.totalBound, s.violations
 	c := h.Counts()
-	res.PermitTimeouts, res.PermitLoops, res.LostSteps = c.PermitTimeouts, c.PermitLoops, c.LostSteps
+	res.PermitTimeouts, res.PermitLoops, res.LostSteps, res.RetrySettles = c.PermitTimeouts, c.PermitLoops, c.LostSteps, c.RetrySettles
 	res.Wall = time.Since(wall)
 	res.IdleGPUSeconds = clock.GPUSeconds()
 	return res, nil
@@ -449,13 +476,23 @@ func (s *sim) admit(podName, nodeName string) error {
 	return nil
 }
 
+// markRemoved fixes the group's final bound count and refuses its
+// bindings from now on (admit); idempotent.
+func (s *sim) markRemoved(sg *simGroup) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !sg.removed {
+		sg.final = sg.bound
+		sg.removed = true
+	}
+}
+
 // remove deletes every pod of a group: bound pods free their node,
 // pending pods leave the queue. The group's bound count is kept as its
 // final state.
 func (s *sim) remove(ctx context.Context, h *replay.Harness, sg *simGroup) error {
+	s.markRemoved(sg)
 	s.mu.Lock()
-	sg.final = sg.bound
-	sg.removed = true
 	for _, pod := range sg.pods {
 		if ni, ok := s.podNode[pod.Name]; ok {
 			req := s.podReq[pod.Name]

@@ -3,6 +3,7 @@ package dlrm
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -75,8 +76,13 @@ func TestReplayHalfBound(t *testing.T) {
 	}{
 		{Default, 1, 1, 1, 2, 4},
 		{Gang, 1, 0, 0, 0, 2},
+		// Upstream retries the big group for ever: before
+		// Options.SettleOnFailedRetries its replay never settled.
+		{Upstream, 1, 0, 0, 0, 2},
 	} {
-		r, err := Run(context.Background(), groups, []Node{node}, tc.p, Options{PermitSeconds: 2})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		r, err := Run(ctx, groups, []Node{node}, tc.p, Options{PermitSeconds: 2})
+		cancel()
 		require.NoError(t, err, tc.p)
 		assert.Equal(t, 0, r.Violations, tc.p)
 		assert.Equal(t, tc.placed, r.Placed, "%s placed", tc.p)

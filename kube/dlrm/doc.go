@@ -60,10 +60,10 @@
 // Profiles: Default is kube-scheduler's default profile, which has no gang
 // semantics (each pod is placed on its own); Gang adds plugins/gang
 // (PreFilter, Reserve, Permit, PostBind; knapsack placer, Permit timeout
-// 5 s) and uses it as the queue order (smallest group first); Upstream is
+// 5 s) and uses it as the queue order (groups whole, oldest first); Upstream is
 // the default profile with the GenericWorkload gate, so kube-scheduler's
-// GangScheduling places PodGroups (see Upstream for why it cannot finish
-// this trace). Every profile also runs a Reserve plugin that clocks the
+// GangScheduling places PodGroups (see Upstream for the idle rule its
+// endless retries need). Every profile also runs a Reserve plugin that clocks the
 // GPU time members hold between Reserve and their binding
 // (Result.IdleGPUSeconds).
 //

@@ -23,14 +23,15 @@ import (
 // spec.schedulingGroup.podGroupName (the same pods, resources and nodes as
 // the other profiles). v1.37 treats a group that does not fit as an
 // error ("minCount (8) cannot be satisfied"), puts it back on backoff and
-// retries it for ever: with the replay's backoff of 0 it spins, so this
-// profile runs with UpstreamBackoffSeconds. Even so, while any group is
-// infeasible the backoff queue is never empty and the replay harness
-// never sees an idle scheduler: on the DLRM trace the Upstream replay does
-// not get past the first slot whose group cannot fit (slot 1). The
-// side-by-side with upstream's plugin is therefore the e2e suite
-// (TestE2EGangUpstreamAPI) and BenchmarkGangPerf in plugins/gang, where
-// every group fits.
+// retries it for ever, each time its backoff expires (with the replay's
+// backoff of 0 it spins, so this profile runs with
+// UpstreamBackoffSeconds). The plain idle rule of the
+// replay harness never holds while a group is infeasible (a first
+// attempt did not get past slot 1 in 11 minutes), so this profile sets
+// Options.SettleOnFailedRetries: a slot ends when every pending member
+// has failed since the last change of the cluster, and the backoff wait
+// before that retry is skipped (replay.Config.SettleOnFailedRetries).
+// Upstream logs one error per member per failed attempt (klog, stderr).
 const Upstream Profile = "Upstream"
 
 // UpstreamBackoffSeconds is the pod backoff (initial and max) of the
@@ -54,6 +55,7 @@ profiles:
 	if o.BackoffSeconds == 0 {
 		o.BackoffSeconds = UpstreamBackoffSeconds
 	}
+	o.SettleOnFailedRetries = true
 	if o.PodObject == nil {
 		o.PodObject = func(g Group, j int, req [nres]int64) *v1.Pod {
 			p := podObject(g, j, req)

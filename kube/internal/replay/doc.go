@@ -60,6 +60,27 @@
 // rejected as unschedulable stay in the queue until an event moves them
 // (upstream's queueing hints decide which), as in a cluster.
 //
+// A scheduler that retries for ever what cannot be placed never gets
+// there: v1.37's pod group cycle treats a PodGroup that does not fit as
+// an error, puts it on backoff and tries it again each time its backoff
+// expires. With
+// Config.SettleOnFailedRetries the harness also counts as idle a
+// scheduler whose active queue is empty, whose bindings all reached its
+// cache, and whose pending pods in the backoff queue or in flight have
+// each failed an attempt that started after the last cluster change (a
+// pod created, deleted, bound or refused, and its informer event) with
+// the cache holding exactly the bound pods. Such a pod is retrying, not
+// working: a scheduler whose filters have no state of their own fails it
+// again until something changes, and after a change it must fail again
+// before the step ends. Backoff pods that have not failed since the last
+// change, when the scheduling loop waits for a pod and nothing is in
+// flight, are moved to the active queue (SchedulingQueue.Activate) at
+// once: their backoff timer brought forward, the same clock jump as for
+// Permit timeouts below. Counts.RetrySettles counts the steps that ended
+// this way. The rule is off by default: plugins/gang keeps state across
+// attempts (a rejected member replans) and could succeed on a retry with
+// nothing changed.
+//
 // Two states end a step without being idle, and are counted instead of
 // hanging the replay: Config.MaxPermitTimeouts fired Permit timeouts in
 // one Settle (a plugin that requeues a rejected pod which waits again;

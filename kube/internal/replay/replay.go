@@ -93,6 +93,27 @@ type Config struct {
 	// returns with those pods still waiting at Permit (their wall-clock
 	// timers still run) and counts the step in Counts.PermitLoops.
 	MaxPermitTimeouts int
+	// SettleOnFailedRetries adds a second idle state, for a scheduler
+	// that retries a pod that cannot be placed for ever instead of
+	// parking it until an event may help (v1.37's pod group cycle: an
+	// infeasible PodGroup is an error, goes back on backoff, and is tried
+	// again each time its backoff expires). The scheduler then also
+	// counts as idle when the active queue is empty, every binding reached
+	// its cache, and every pending pod in the backoff queue or in flight
+	// has failed an attempt that started after the last change: a pod
+	// created, deleted, bound or refused, each seen by the informer, with
+	// the scheduler's cache holding exactly the bound pods when the
+	// attempt started (nothing assumed, waiting at Permit or being
+	// deleted). Such a pod is not work: given the same cluster, a
+	// deterministic scheduler fails it again. After a change it must fail
+	// again before the step ends, and the backoff wait before that
+	// attempt is skipped (such pods are moved to the active queue once
+	// nothing else is in flight). Pods in the unschedulable pool count as
+	// idle, as always. Off by default: a plugin with state of its own
+	// (plugins/gang replans after a Permit rejection) can succeed on a
+	// retry with no change, so the rule is for stateless filters only.
+	// Counts.RetrySettles counts the Settles that returned this way.
+	SettleOnFailedRetries bool
 	// Logger is the scheduler's logger (the zero value: silent).
 	Logger klog.Logger
 }
@@ -127,11 +148,19 @@ type Harness struct {
 	cycles      []time.Duration // SchedulePod durations, in call order
 	nCycles     int             // cycles, including those dropped by TakeCycles
 
-	created, deleted int64         // Create and Delete calls (replay goroutine)
-	seenAdd, seenDel atomic.Int64  // pod add and delete events delivered by the informer
-	waiting          atomic.Int32  // scheduling loops blocked in NextEntity
-	wake             chan struct{} // poked on progress; buffered 1
-	timer            *time.Timer
+	created, deleted int64        // Create and Delete calls (replay goroutine)
+	seenAdd, seenDel atomic.Int64 // pod add and delete events delivered by the informer
+	waiting          atomic.Int32 // scheduling loops blocked in NextEntity
+	// gen counts the cluster changes (Create, Delete and their informer
+	// events, bindings, refusals); popGen holds, per pod, gen when its
+	// last attempt started (-1: the scheduler's cache then held more
+	// than the bound pods), failGen the popGen of its last failed
+	// attempt (Config.SettleOnFailedRetries; guarded by mu).
+	gen             atomic.Int64
+	popGen, failGen map[string]int64
+	retrySettles    int
+	wake            chan struct{} // poked on progress; buffered 1
+	timer           *time.Timer
 }
 
 var podsGVR = v1.SchemeGroupVersion.WithResource("pods")
@@ -161,7 +190,7 @@ func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
 	if cfg.InitialBackoffSeconds < 0 || cfg.MaxBackoffSeconds < cfg.InitialBackoffSeconds {
 		return nil, fmt.Errorf("%w: backoff %d s initial, %d s max: want 0 <= initial <= max", ErrReplay, cfg.InitialBackoffSeconds, cfg.MaxBackoffSeconds)
 	}
-	h := &Harness{cfg: cfg, pods: map[string]*v1.Pod{}, seq: map[string]int64{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	h := &Harness{cfg: cfg, pods: map[string]*v1.Pod{}, seq: map[string]int64{}, popGen: map[string]int64{}, failGen: map[string]int64{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	if len(cfg.FeatureGates) > 0 {
 		known := feature.DefaultMutableFeatureGate.GetAll()
 		old := map[string]bool{}
@@ -253,11 +282,26 @@ func Start(ctx context.Context, cfg Config) (_ *Harness, err error) {
 		h.poke()
 		e, err := next(logger)
 		h.waiting.Add(-1)
+		if cfg.SettleOnFailedRetries && e != nil {
+			h.startAttempt(e)
+		}
 		return e, err
 	}
+	failure := sched.FailureHandler
+	sched.FailureHandler = func(ctx context.Context, f framework.Framework, pi *framework.QueuedPodInfo, st *fwk.Status, ni *fwk.NominatingInfo, start time.Time) {
+		if cfg.SettleOnFailedRetries && pi != nil && pi.PodInfo != nil && pi.Pod != nil {
+			k := key(pi.Pod.Namespace, pi.Pod.Name)
+			h.mu.Lock()
+			if g, ok := h.popGen[k]; ok {
+				h.failGen[k] = g
+			}
+			h.mu.Unlock()
+		}
+		failure(ctx, f, pi, st, ni, start)
+	}
 	if _, err := informerFactory.Core().V1().Pods().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { h.seenAdd.Add(1); h.poke() },
-		DeleteFunc: func(any) { h.seenDel.Add(1); h.poke() },
+		AddFunc:    func(any) { h.gen.Add(1); h.seenAdd.Add(1); h.poke() },
+		DeleteFunc: func(any) { h.gen.Add(1); h.seenDel.Add(1); h.poke() },
 	}); err != nil {
 		return nil, fmt.Errorf("%w: pod event handler: %w", ErrReplay, err)
 	}
@@ -325,6 +369,7 @@ func (h *Harness) Create(ctx context.Context, pod *v1.Pod) error {
 	h.pods[k] = pod
 	h.seq[k] = h.nextSeq
 	h.nextSeq++
+	h.gen.Add(1)
 	h.pending++
 	h.mu.Unlock()
 	// Straight to the tracker: the clientset would record the action
@@ -353,6 +398,9 @@ func (h *Harness) Delete(ctx context.Context, namespace, name string) (bool, err
 	}
 	delete(h.pods, k)
 	delete(h.seq, k)
+	delete(h.popGen, k)
+	delete(h.failGen, k)
+	h.gen.Add(1)
 	wasBound := pod.Spec.NodeName != ""
 	if wasBound {
 		h.bound--
@@ -420,6 +468,7 @@ func (h *Harness) bind(ns, name, node string) error {
 	if h.cfg.Admit != nil {
 		if err := h.cfg.Admit(pod, node); err != nil {
 			h.refused++
+			h.gen.Add(1)
 			h.poke()
 			return err
 		}
@@ -435,6 +484,7 @@ func (h *Harness) bind(ns, name, node string) error {
 	h.pending--
 	h.bound++
 	h.boundTotal++
+	h.gen.Add(1)
 	if h.cfg.AfterBind != nil {
 		h.cfg.AfterBind(&cp, node)
 	}
@@ -457,13 +507,17 @@ type Counts struct {
 	// with nothing else happening (seen with plugins/gang: a member
 	// rejected at Permit that the scheduler did not requeue).
 	LostSteps int
+	// RetrySettles counts the Settles that returned while pods that had
+	// failed since the last change were still being retried
+	// (Config.SettleOnFailedRetries).
+	RetrySettles int
 }
 
 // Counts returns the current counts.
 func (h *Harness) Counts() Counts {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts, PermitLoops: h.loops, LostSteps: h.lostSteps}
+	return Counts{Pending: h.pending, Bound: h.bound, BoundTotal: h.boundTotal, Refused: h.refused, Cycles: h.nCycles, PermitTimeouts: h.timeouts, PermitLoops: h.loops, LostSteps: h.lostSteps, RetrySettles: h.retrySettles}
 }
 
 // TakeCycles returns the durations of the scheduling algorithm runs
@@ -541,9 +595,23 @@ func (h *Harness) Settle(ctx context.Context) error {
 	permitOnly, fired := 0, 0
 	for {
 		idle, waiting, why, progress := h.idle()
+		retrying := false
+		if !idle && waiting == nil && h.cfg.SettleOnFailedRetries {
+			var stale []*v1.Pod
+			idle, stale = h.retrying()
+			retrying = idle
+			if len(stale) > 0 {
+				h.activate(stale)
+			}
+		}
 		if idle {
 			stable++
 			if stable >= 2 {
+				if retrying {
+					h.mu.Lock()
+					h.retrySettles++
+					h.mu.Unlock()
+				}
 				// The fake clientset records every action it serves (the
 				// scheduler's bindings and status patches) with two deep
 				// copies, for ever: drop them.
@@ -680,6 +748,111 @@ func (h *Harness) idle() (ok bool, waiting []fwk.WaitingPod, why func() string, 
 		return false, waiting, why, progress
 	}
 	return true, nil, why, progress
+}
+
+// startAttempt records, for every pod of an entity the scheduling loop
+// just popped, the change count at the start of its attempt, or -1 when
+// the scheduler's cache then held other pods than the bound ones (assumed,
+// waiting at Permit, binding, or deleted and not yet removed): such an
+// attempt saw capacity that may come back, and its failure proves
+// nothing (Config.SettleOnFailedRetries).
+func (h *Harness) startAttempt(e framework.QueuedEntityInfo) {
+	cached, err := h.sched.Cache.PodCount()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	g := h.gen.Load()
+	if err != nil || cached != h.bound {
+		g = -1
+	}
+	e.ForEachPodInfo(func(pi *framework.QueuedPodInfo) bool {
+		if pi != nil && pi.Pod != nil {
+			h.popGen[key(pi.Pod.Namespace, pi.Pod.Name)] = g
+		}
+		return true
+	})
+}
+
+// retrying reports the second idle state of Config.SettleOnFailedRetries:
+// every add and delete delivered, every binding in the scheduler's cache,
+// nothing in the active queue, the cache holding the bound pods (and at
+// most the in-flight ones, assumed by an attempt that will be reverted),
+// and every pending pod in the backoff queue or in flight failed since
+// the last change. When all but the last hold, the scheduling loop waits
+// for a pod and nothing is in flight, stale returns the backoff queue's
+// pods that have not failed since the last change: they wait only for
+// their backoff to expire.
+func (h *Harness) retrying() (idle bool, stale []*v1.Pod) {
+	if h.created != h.seenAdd.Load() || h.deleted != h.seenDel.Load() {
+		return false, nil
+	}
+	sq := h.sched.SchedulingQueue
+	bq, ok := sq.(interface{ PodsInBackoffQ() []*v1.Pod })
+	if !ok {
+		return false, nil
+	}
+	queued, summary := sq.PendingPods()
+	var active int
+	if _, err := fmt.Sscanf(summary, "activeQ:%d;", &active); err != nil || active != 0 {
+		return false, nil
+	}
+	inflight := sq.InFlightPods()
+	backoff := bq.PodsInBackoffQ()
+	cached, err := h.sched.Cache.PodCount()
+	if err != nil {
+		return false, nil
+	}
+	h.mu.Lock()
+	unconfirmed := h.unconfirmed
+	pending, bound := h.pending, h.bound
+	h.mu.Unlock()
+	for _, pod := range unconfirmed {
+		if assumed, err := h.sched.Cache.IsAssumedPod(pod); err == nil && assumed {
+			return false, nil
+		}
+	}
+	if cached < bound || cached > bound+len(inflight) || len(queued)+len(inflight) != pending {
+		return false, nil
+	}
+	h.mu.Lock()
+	g := h.gen.Load()
+	for _, p := range inflight {
+		if f, ok := h.failGen[key(p.Namespace, p.Name)]; !ok || f != g {
+			h.mu.Unlock()
+			return false, nil
+		}
+	}
+	for _, p := range backoff {
+		if f, ok := h.failGen[key(p.Namespace, p.Name)]; !ok || f != g {
+			stale = append(stale, p)
+		}
+	}
+	h.mu.Unlock()
+	if len(stale) == 0 {
+		// The queue was read in three calls: a pod that moved between
+		// them must not go unseen.
+		if _, again := sq.PendingPods(); again != summary {
+			return false, nil
+		}
+		return true, nil
+	}
+	if len(inflight) != 0 || h.waiting.Load() == 0 {
+		return false, nil
+	}
+	return false, stale
+}
+
+// activate moves pods from the backoff queue to the active queue, as
+// their backoff timers would once expired (the queue's own Activate, which
+// moves a pod group member's whole group): the clock jump of a
+// discrete-event simulation, as for Permit timeouts. Without it an
+// Upstream DLRM replay waited out the 1 s backoff, and the queue's flush
+// period, at every slot (3.7 s a slot on 400 groups).
+func (h *Harness) activate(pods []*v1.Pod) {
+	m := make(map[string]*v1.Pod, len(pods))
+	for _, p := range pods {
+		m[key(p.Namespace, p.Name)] = p
+	}
+	h.sched.SchedulingQueue.Activate(klog.Background(), m)
 }
 
 // lost names the pending pods that are neither in the scheduler's queue

@@ -37,7 +37,21 @@ type Args struct {
 	// Backfill lets other groups use a reservation's nodes for what is
 	// free there beside the reserved members (instead of not at all).
 	Backfill bool `json:"backfill,omitempty"`
+	// QueueOrder is the queue order when the profile uses Gang at
+	// queueSort (see Plugin.Less): QueueByArrival (the default) or
+	// QueueByMinMember.
+	QueueOrder string `json:"queueOrder,omitempty"`
 }
+
+// The values of Args.QueueOrder.
+const (
+	// QueueByArrival orders pods by the time they first entered the
+	// scheduling queue: groups oldest first, whole.
+	QueueByArrival = "arrival"
+	// QueueByMinMember orders pods by their group's min-member, smallest
+	// first, then by the time they last entered the queue.
+	QueueByMinMember = "minMember"
+)
 
 // Defaults and limits of Args.
 const (
@@ -70,6 +84,9 @@ func SetDefaults(a *Args) {
 	if a.MaxGroupSize == 0 {
 		a.MaxGroupSize = DefaultMaxGroupSize
 	}
+	if a.QueueOrder == "" {
+		a.QueueOrder = QueueByArrival
+	}
 }
 
 // ValidateGangArgs collects every problem of defaulted args, each naming its
@@ -95,6 +112,9 @@ func ValidateGangArgs(path *field.Path, a *Args) error {
 	}
 	if a.ReserveBlockedMillis < 0 || a.ReserveBlockedMillis > MaxReserveBlockedMillis {
 		all = append(all, field.Invalid(path.Child("reserveBlockedMillis"), a.ReserveBlockedMillis, fmt.Sprintf("must be in [0, %d]", MaxReserveBlockedMillis)))
+	}
+	if a.QueueOrder != QueueByArrival && a.QueueOrder != QueueByMinMember {
+		all = append(all, field.NotSupported(path.Child("queueOrder"), a.QueueOrder, []string{QueueByArrival, QueueByMinMember}))
 	}
 	return all.ToAggregate()
 }
