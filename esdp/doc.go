@@ -334,6 +334,23 @@
 // its budget reports NodeLimit (with GangExact the policy's Decide then
 // fails with ErrNodeLimit).
 //
+// Time limit (GangOracleSettings.TimeLimit, opt-in, issue 29). Nodes stay
+// the deterministic budget; a time limit is a cut-off on top of them. With
+// one, the node budget becomes MaxNodes (MaxGangNodes when 0), the
+// improvement phase and the search run at the budget they have without a
+// time limit (on a problem of at most AutoSearchComponents components the
+// search gets every node left, so it can prove the optimum), and then,
+// until the time or the nodes end, rounds of len(active) improvement steps
+// whose neighbourhoods grow in turn (5 jobs and 2^9 nodes a step, 8 and
+// 2^11, 12 and 2^13; a round ends early after len(active) steps without
+// improvement). The clock is read at every subgradient iteration and every
+// 1024 search nodes and only decides where this fixed sequence of steps
+// stops: a result whose TimeLimited is false is reproducible bit for bit,
+// and a longer limit never returns a smaller value. A limit shorter than
+// the subgradient still returns the rounding's placement and a certified
+// bound (TestGangOracleTimeLimitCutOff). The policy's fingerprint covers
+// the time limit when one is set.
+//
 // Exactness: on instances built to sum exactly (decimal demands, each
 // capacity the decimal or float64 sum of a subset of them), 100 000 of up
 // to 6 components and 3 servers, every mode's Bound is at least the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/msched/msched/bipartite"
 )
@@ -60,6 +61,8 @@ const (
 	DefaultGangExactIterations = 1024
 	// MaxGangIterations bounds GangOracleSettings.Iterations.
 	MaxGangIterations = 1 << 16
+	// MaxGangTimeLimit bounds GangOracleSettings.TimeLimit.
+	MaxGangTimeLimit = 24 * time.Hour
 	// MaxGangValue bounds |Value| of a channel of a GangKnapsack, so that
 	// every sum over MaxGangChannels channels stays finite and exact to
 	// about 2^-2 of a unit at worst.
@@ -80,6 +83,26 @@ type GangOracleSettings struct {
 	// bound, 0..MaxGangIterations; 0 means DefaultGangIterations. Each
 	// costs O(channels · K + servers · K).
 	Iterations int
+	// TimeLimit, if positive (at most MaxGangTimeLimit), is an opt-in
+	// wall-clock cut-off of one Solve; 0 means none. With a time limit
+	// the node budget is MaxNodes, or MaxGangNodes when MaxNodes is 0
+	// (the time ends the solve), and GangAuto and GangExact keep
+	// improving the placement until one of them ends: the improvement
+	// phase and the search run at the budget they have without a time
+	// limit and MaxNodes = 0 (on a problem of at most
+	// AutoSearchComponents components the search gets every node left),
+	// then rounds of large-neighbourhood search with growing
+	// neighbourhoods (see the package doc). MaxNodes stays the
+	// deterministic knob: the solve's steps do not depend on the clock,
+	// which only decides where the sequence stops, so a result is
+	// reproducible when the node budget, not the time, ends it
+	// (GangKnapsackResult.TimeLimited false), and a longer limit never
+	// returns a smaller value. The clock
+	// is read every 1024 nodes and every subgradient iteration, so a
+	// Solve overruns its limit by at most about one such step (the
+	// per-job bounds of the tightening, at most 2^12 nodes a job, run
+	// after the subgradient whatever the time).
+	TimeLimit time.Duration
 }
 
 // Validate returns every problem of s, joined, each wrapping ErrSettings.
@@ -93,6 +116,9 @@ func (s GangOracleSettings) Validate() error {
 	}
 	if s.Iterations < 0 || s.Iterations > MaxGangIterations {
 		errs = append(errs, fmt.Errorf("%w: GangOracleSettings.Iterations = %d, want 0..%d", ErrSettings, s.Iterations, MaxGangIterations))
+	}
+	if s.TimeLimit < 0 || s.TimeLimit > MaxGangTimeLimit {
+		errs = append(errs, fmt.Errorf("%w: GangOracleSettings.TimeLimit = %v, want 0..%v", ErrSettings, s.TimeLimit, MaxGangTimeLimit))
 	}
 	return errors.Join(errs...)
 }
@@ -162,6 +188,9 @@ type GangKnapsackResult struct {
 	// iterations.
 	Nodes      int64
 	Iterations int
+	// TimeLimited reports that GangOracleSettings.TimeLimit ended the
+	// solve: the result then depends on the machine's speed.
+	TimeLimited bool
 }
 
 // GangOracle solves gang knapsacks. The zero value is ready (GangAuto);
@@ -248,6 +277,9 @@ func (o *GangOracle) Solve(dst []int, p *GangKnapsack) (GangKnapsackResult, erro
 	}
 	o.grow(ch)
 	s := gangSolve{o: o, ch: ch, p: p, K: m.K()}
+	if tl := o.Settings.TimeLimit; tl > 0 {
+		s.timed, s.deadline = true, time.Now().Add(tl)
+	}
 	res = s.run()
 	copy(dst, o.inc[:m.NumComponents()])
 	return res, nil
@@ -329,6 +361,21 @@ type gangSolve struct {
 	active []int // arrived jobs that can be served with a positive value
 	incVal float64
 	tol    float64
+
+	// Time limit (GangOracleSettings.TimeLimit): the clock is read only
+	// when timed, and late stays true once the deadline has passed.
+	timed, expired bool
+	deadline       time.Time
+	step           int // improvement steps so far (their generator's seed)
+}
+
+// late reports whether the time limit has passed.
+func (s *gangSolve) late() bool {
+	if !s.timed || s.expired {
+		return s.expired
+	}
+	s.expired = !time.Now().Before(s.deadline)
+	return s.expired
 }
 
 func (s *gangSolve) arrived(l int) bool { return s.p.Arrived == nil || s.p.Arrived[l] }
@@ -510,7 +557,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 				g2 += d * d
 			}
 		}
-		if g2 == 0 {
+		if g2 == 0 || s.late() {
 			break
 		}
 		step := theta * (L - s.incVal) / g2
@@ -522,8 +569,20 @@ func (s *gangSolve) run() GangKnapsackResult {
 	res.Bound = math.Max(best, s.incVal)
 	meth := s.o.Settings.Method
 	search := meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents
-	if meth != GangScalable && res.Bound-s.incVal > s.tol {
+	if meth != GangScalable && res.Bound-s.incVal > s.tol && !s.late() {
+		// budget: the nodes of the improvement phase and the search;
+		// total: with a time limit, those of every phase (MaxNodes, or
+		// MaxGangNodes), the first two at the budget they have without
+		// a time limit and MaxNodes = 0 (capped by total).
 		budget := s.o.Settings.nodes()
+		total := budget
+		if s.timed {
+			total = MaxGangNodes
+			if s.o.Settings.MaxNodes > 0 {
+				total = s.o.Settings.MaxNodes
+			}
+			budget = min(total, GangOracleSettings{Method: meth}.nodes())
+		}
 		large := s.activeComponents() > AutoSearchComponents
 		lns, work := budget/4, int64(MaxGangSearchWork)
 		switch {
@@ -536,16 +595,32 @@ func (s *gangSolve) run() GangKnapsackResult {
 			// a quarter of the work cap.
 			lns, work = budget-budget/4, MaxGangSearchWork/4
 		}
-		res.Nodes = s.improve(capv, lns)
-		if search && res.Bound-s.incVal > s.tol {
+		res.Nodes = s.improve(capv, lns, lnsJobs, lnsNodes, lnsFails*len(s.active))
+		done := false
+		if search && res.Bound-s.incVal > s.tol && !s.late() {
+			// A small problem searched with a time limit: the search gets
+			// every node left (the time, or the work cap, ends it).
+			left := budget - res.Nodes
+			if s.timed && !large {
+				left = total - res.Nodes
+			}
 			jobs := append(o.idx[:0], s.active...)
-			n, done := s.searchAll(capv, s.searchWork(jobs, budget-res.Nodes, work))
+			var n int64
+			n, done = s.searchAll(capv, s.searchWork(jobs, left, work))
 			res.Nodes += n
 			if done {
 				res.Bound = s.incVal
 			}
 		}
+		// With a time limit, improve until it (or the nodes) end:
+		// rounds of len(active) steps, each round's neighbourhoods
+		// larger (lnsGrow).
+		for round := 0; s.timed && !done && res.Bound-s.incVal > s.tol && res.Nodes < total && !s.late(); round++ {
+			g := lnsGrow[round%len(lnsGrow)]
+			res.Nodes += s.improve(capv, min(total-res.Nodes, int64(len(s.active))*g.nodes), g.jobs, g.nodes, len(s.active))
+		}
 	}
+	res.TimeLimited = s.expired
 	res.Value = s.incVal
 	res.Gap = math.Max(0, res.Bound-res.Value)
 	if res.Gap <= s.tol {
@@ -799,23 +874,33 @@ const (
 	lnsFails = 2
 )
 
+// lnsGrow are the neighbourhoods (jobs freed, nodes per step) of the
+// rounds of improvement that a time limit adds, in turn.
+var lnsGrow = [...]struct {
+	jobs  int
+	nodes int64
+}{{5, 1 << 9}, {8, 1 << 11}, {12, 1 << 13}}
+
 // improve runs the improvement phase from the incumbent within budget
 // nodes and returns the nodes used. Each step picks a target job (the
 // unserved active jobs in turn by decreasing relaxed value, then any
-// active job), adds up to lnsJobs-1 other jobs drawn from a generator
-// seeded by the step (deterministic), fixes every other component at its
-// incumbent server and runs search on the freed jobs.
-func (s *gangSolve) improve(capv []float64, budget int64) int64 {
+// active job), adds up to size-1 other jobs drawn from a generator
+// seeded by the step (deterministic; steps are counted across calls),
+// fixes every other component at its incumbent server and runs search on
+// the freed jobs within perStep nodes. It stops after maxFails steps in a
+// row without improvement, at its budget or at the time limit.
+func (s *gangSolve) improve(capv []float64, budget int64, size int, perStep int64, maxFails int) int64 {
 	o, m := s.o, s.ch.model
 	A := len(s.active)
 	if A < 2 || budget <= 0 {
 		return 0
 	}
 	var used int64
-	fails, step := 0, 0
+	fails := 0
 	cur := o.chosen[:m.NumComponents()]
-	for used < budget && fails < lnsFails*A {
-		step++
+	for used < budget && fails < maxFails && !s.late() {
+		s.step++
+		step := s.step
 		// The incumbent's served jobs.
 		nserved := 0
 		for _, l := range s.active {
@@ -867,13 +952,13 @@ func (s *gangSolve) improve(capv []float64, budget int64) int64 {
 		for _, r := range m.Graph().LeftNeighbors(target) {
 			o.adj[r] = false
 		}
-		for len(cand) > 0 && len(sub) < min(lnsJobs, A) {
+		for len(cand) > 0 && len(sub) < min(size, A) {
 			j := int(rng.next() % uint64(len(cand)))
 			sub = append(sub, cand[j])
 			cand[j] = cand[len(cand)-1]
 			cand = cand[:len(cand)-1]
 		}
-		for tries := 0; len(sub) < min(lnsJobs, A) && tries < 4*lnsJobs; tries++ {
+		for tries := 0; len(sub) < min(size, A) && tries < 4*size; tries++ {
 			l := s.active[int(rng.next()%uint64(A))]
 			if !containsInt(sub, l) {
 				sub = append(sub, l)
@@ -899,7 +984,7 @@ func (s *gangSolve) improve(capv []float64, budget int64) int64 {
 			}
 		}
 		before := s.incVal
-		n, _ := s.search(capv, sub, val0, min(lnsNodes, budget-used))
+		n, _ := s.search(capv, sub, val0, min(perStep, budget-used))
 		used += n
 		if s.incVal > before {
 			fails = 0
@@ -1023,6 +1108,9 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			nodes++
 			if nodes > budget {
 				return nodes - 1, false
+			}
+			if nodes&1023 == 0 && s.late() {
+				return nodes, false
 			}
 			if d == n {
 				if val > s.incVal+s.tol {

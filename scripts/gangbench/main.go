@@ -45,6 +45,10 @@ type result struct {
 	Jobs    int     `json:"jobs"` // arrived jobs
 	Comps   int     `json:"components"`
 	Chans   int     `json:"channels"`
+	// TimeLimit is the oracle's TimeLimit in seconds (0: none); TimeLimited
+	// says it ended the solve.
+	TimeLimit   float64 `json:"time_limit"`
+	TimeLimited bool    `json:"time_limited"`
 }
 
 func main() {
@@ -54,6 +58,7 @@ func main() {
 	nodes := flag.Int64("nodes", 0, "MaxNodes of the oracle (0: each mode's default)")
 	only := flag.String("only", "", "solve only the instance of this name")
 	iters := flag.Int("iters", 0, "Iterations of the oracle (0: the default)")
+	limit := flag.Duration("time", 0, "TimeLimit of the oracle (0: none; the node budget ends the solve)")
 	flag.Parse()
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
@@ -72,11 +77,12 @@ func main() {
 		}
 		for _, name := range splitModes(*modes) {
 			meth := map[string]esdp.GangMethod{"auto": esdp.GangAuto, "exact": esdp.GangExact, "scalable": esdp.GangScalable}[name]
-			r, err := solve(in, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters}, *runs)
+			r, err := solve(in, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters, TimeLimit: *limit}, *runs)
 			if err != nil {
 				log.Fatal(err)
 			}
 			r.Mode = name
+			r.TimeLimit = limit.Seconds()
 			res = append(res, r)
 			fmt.Printf("%-16s %-8s %10.4f s  value %12.4f  bound %12.4f  gap %7.3f%%  %-9s nodes %d\n",
 				r.Name, r.Mode, r.Seconds, r.Value, r.Bound, 100*(r.Bound-r.Value)/max(r.Value, 1e-12), r.Status, r.Nodes)
@@ -222,5 +228,5 @@ func solve(in named, set esdp.GangOracleSettings, runs int) (result, error) {
 		}
 	}
 	return result{Name: in.name, Seconds: times[len(times)/2], Value: r.Value, Bound: r.Bound, Status: r.Status.String(),
-		Nodes: r.Nodes, Served: r.Served, Jobs: jobs, Comps: comps, Chans: in.p.Channels.Len()}, nil
+		Nodes: r.Nodes, Served: r.Served, TimeLimited: r.TimeLimited, Jobs: jobs, Comps: comps, Chans: in.p.Channels.Len()}, nil
 }
