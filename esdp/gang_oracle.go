@@ -1162,6 +1162,18 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 				continue
 			}
 			i := o.perm[clo+j]
+			// The child's first bounds, checked before entering it
+			// (reduced-cost fixing at the node): channels come by
+			// decreasing reduced value, so once the Lagrangian bound
+			// with channel i cannot beat the incumbent no later one
+			// can; the capacity-free bound prunes channel i alone.
+			if muC+red+o.w[i]+o.sufM[d+1] <= s.incVal+s.tol {
+				o.opt[d] = nc
+				continue
+			}
+			if val+s.p.Value[i]+o.suf0[d+1] <= s.incVal+s.tol {
+				continue
+			}
 			r := s.ch.Server(i)
 			a := m.Demand(c)
 			if !s.ch.fits[i] || !s.fitsAt(a, r) {

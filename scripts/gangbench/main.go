@@ -59,7 +59,23 @@ func main() {
 	only := flag.String("only", "", "solve only the instance of this name")
 	iters := flag.Int("iters", 0, "Iterations of the oracle (0: the default)")
 	limit := flag.Duration("time", 0, "TimeLimit of the oracle (0: none; the node budget ends the solve)")
+	policy := flag.Int("policy", 0, "instead of the instances: run ESDP-gang this many slots on the DLRM trace with the oracle of -modes (one mode), -nodes, -iters and -time, and count the slots stopped at the node budget")
+	seed := flag.Uint64("seed", 1, "seed of the -policy run")
 	flag.Parse()
+	if *policy > 0 {
+		meth, ok := map[string]esdp.GangMethod{"auto": esdp.GangAuto, "exact": esdp.GangExact, "scalable": esdp.GangScalable}[*modes]
+		if !ok {
+			log.Fatalf("-policy needs one mode in -modes, got %q", *modes)
+		}
+		dir, err := trace.DefaultDLRMDir()
+		if err != nil {
+			log.Fatalf("%v: %v", errNoTrace, err)
+		}
+		if err := policyRun(dir, *policy, *seed, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters, TimeLimit: *limit}); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
