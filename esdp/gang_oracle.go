@@ -91,8 +91,8 @@ type GangOracleSettings struct {
 	// phase and the search run at the budget they have without a time
 	// limit and MaxNodes = 0 (on a problem of at most
 	// AutoSearchComponents components the search gets every node left),
-	// then rounds of large-neighbourhood search with growing
-	// neighbourhoods (see the package doc). MaxNodes stays the
+	// then the large-neighbourhood search goes on, every other step
+	// reworking the served jobs (see the package doc). MaxNodes stays the
 	// deterministic knob: the solve's steps do not depend on the clock,
 	// which only decides where the sequence stops, so a result is
 	// reproducible when the node budget, not the time, ends it
@@ -366,7 +366,8 @@ type gangSolve struct {
 	// when timed, and late stays true once the deadline has passed.
 	timed, expired bool
 	deadline       time.Time
-	step           int // improvement steps so far (their generator's seed)
+	step           int  // improvement steps so far (their generator's seed)
+	anyTarget      bool // improvement: every other target any active job
 }
 
 // late reports whether the time limit has passed.
@@ -612,12 +613,11 @@ func (s *gangSolve) run() GangKnapsackResult {
 				res.Bound = s.incVal
 			}
 		}
-		// With a time limit, improve until it (or the nodes) end:
-		// rounds of len(active) steps, each round's neighbourhoods
-		// larger (lnsGrow).
-		for round := 0; s.timed && !done && res.Bound-s.incVal > s.tol && res.Nodes < total && !s.late(); round++ {
-			g := lnsGrow[round%len(lnsGrow)]
-			res.Nodes += s.improve(capv, min(total-res.Nodes, int64(len(s.active))*g.nodes), g.jobs, g.nodes, len(s.active))
+		// With a time limit, improve until it (or the nodes) end, every
+		// other step's target any active job in turn (served ones too).
+		if s.timed && !done && res.Bound-s.incVal > s.tol {
+			s.anyTarget = true
+			res.Nodes += s.improve(capv, total-res.Nodes, lnsJobs, lnsNodes, math.MaxInt)
 		}
 	}
 	res.TimeLimited = s.expired
@@ -874,17 +874,11 @@ const (
 	lnsFails = 2
 )
 
-// lnsGrow are the neighbourhoods (jobs freed, nodes per step) of the
-// rounds of improvement that a time limit adds, in turn.
-var lnsGrow = [...]struct {
-	jobs  int
-	nodes int64
-}{{5, 1 << 9}, {8, 1 << 11}, {12, 1 << 13}}
-
 // improve runs the improvement phase from the incumbent within budget
 // nodes and returns the nodes used. Each step picks a target job (the
 // unserved active jobs in turn by decreasing relaxed value, then any
-// active job), adds up to size-1 other jobs drawn from a generator
+// active job; with anyTarget every other step any active job in turn),
+// adds up to size-1 other jobs drawn from a generator
 // seeded by the step (deterministic; steps are counted across calls),
 // fixes every other component at its incumbent server and runs search on
 // the freed jobs within perStep nodes. It stops after maxFails steps in a
@@ -914,9 +908,10 @@ func (s *gangSolve) improve(capv []float64, budget int64, size int, perStep int6
 				}
 			}
 		}
-		// Target: the unserved active jobs in turn, then any.
+		// Target: the unserved active jobs in turn, then any (with
+		// anyTarget, every other step any).
 		target := -1
-		if nu := A - nserved; nu > 0 {
+		if nu := A - nserved; nu > 0 && !(s.anyTarget && step%2 == 0) {
 			k := (step - 1) % nu
 			for _, l := range s.active {
 				if !o.served[l] {
