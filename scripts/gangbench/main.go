@@ -56,7 +56,7 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per instance and mode (the median time is kept)")
 	modes := flag.String("modes", "auto,exact,scalable", "oracle modes")
 	nodes := flag.Int64("nodes", 0, "MaxNodes of the oracle (0: each mode's default)")
-	only := flag.String("only", "", "solve only the instance of this name")
+	only := flag.String("only", "", "solve only the instances of these names (comma-separated)")
 	iters := flag.Int("iters", 0, "Iterations of the oracle (0: the default)")
 	limit := flag.Duration("time", 0, "TimeLimit of the oracle (0: none; the node budget ends the solve)")
 	policy := flag.Int("policy", 0, "instead of the instances: run ESDP-gang this many slots on the DLRM trace with the oracle of -modes (one mode), -nodes, -iters and -time, and count the slots stopped at the node budget")
@@ -85,7 +85,7 @@ func main() {
 	}
 	var res []result
 	for _, in := range ins {
-		if *only != "" && in.name != *only {
+		if *only != "" && !slices.Contains(splitModes(*only), in.name) {
 			continue
 		}
 		if err := write(*out, in); err != nil {
