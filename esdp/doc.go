@@ -351,7 +351,7 @@
 // those on the servers of the target's two best channels per component,
 // instead of at random, lost 0.4-0.5 % (busiest 214.20 -> 213.40, every
 // app 260.83 -> 259.51, without a time limit). The clock is read at every subgradient iteration and every
-// 1024 search nodes and only decides where this fixed sequence of steps
+// 64 search nodes and only decides where this fixed sequence of steps
 // stops: a result whose TimeLimited is false is reproducible bit for bit,
 // and a longer limit never returns a smaller value. A limit shorter than
 // the subgradient still returns the rounding's placement and a certified

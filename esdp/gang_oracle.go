@@ -98,10 +98,10 @@ type GangOracleSettings struct {
 	// reproducible when the node budget, not the time, ends it
 	// (GangKnapsackResult.TimeLimited false), and a longer limit never
 	// returns a smaller value. The clock
-	// is read every 1024 nodes and every subgradient iteration, so a
-	// Solve overruns its limit by at most about one such step (the
-	// per-job bounds of the tightening, at most 2^12 nodes a job, run
-	// after the subgradient whatever the time).
+	// is read every 64 nodes and every subgradient iteration, so a
+	// Solve overruns its limit by at most about one such step (or one
+	// job's exact bound, at most 2^12 nodes, in the tightening; past the
+	// limit the tightening skips them).
 	TimeLimit time.Duration
 }
 
@@ -807,14 +807,22 @@ func (s *gangSolve) tighten(capv []float64) float64 {
 	for _, l := range s.active {
 		// A job whose components' best channels fit the capacities
 		// together reaches its relaxed value on its own: no search.
-		if s.bestFit(l, o.bch0) {
+		// Past the time limit the per-job searches are skipped (+Inf:
+		// no cap, a weaker but valid bound).
+		switch {
+		case s.bestFit(l, o.bch0):
 			o.cap0[l] = o.phi0[l]
-		} else {
+		case s.late():
+			o.cap0[l] = math.Inf(1)
+		default:
 			o.cap0[l] = s.jobExact(l, false)
 		}
-		if s.bestFit(l, o.bch) {
+		switch {
+		case s.bestFit(l, o.bch):
 			o.capM[l] = o.phi[l]
-		} else {
+		case s.late():
+			o.capM[l] = math.Inf(1)
+		default:
 			o.capM[l] = s.jobExact(l, true)
 		}
 		b0 += o.cap0[l]
@@ -1104,7 +1112,7 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			if nodes > budget {
 				return nodes - 1, false
 			}
-			if nodes&1023 == 0 && s.late() {
+			if nodes&63 == 0 && s.late() {
 				return nodes, false
 			}
 			if d == n {
