@@ -413,12 +413,18 @@
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the
 // oracle returns a placement and its certified gap; at the median slot
 // both reach 61.4532 (HiGHS proves it in 0.09 s, GangExact in 0.08 s).
-// Given 120 s (HiGHS's values of the earlier runs, not re-run after the
-// job order changed), HiGHS ends 0.12 % above GangExact's placement at the
-// busiest slot (214.45 against 214.20 in 1.3 s) and 0.3 % below it with
-// every app arrived (260.07 against 260.83 in 2.7 s).
-// In earlier runs HiGHS's first placement with every app arrived came
-// after 53 s, and once not within 65 s.
+// At equal time limits (GangExact with TimeLimit L, HiGHS with time_limit
+// L, one after the other in one run, machine load 9-14 on 2 cores;
+// gangbench -time, gang_highs.py --time-limit): at 1 s HiGHS has no
+// placement at the busiest slot nor with every app arrived (it returned
+// after 7.6 s there), GangExact 214.2131 (gap 3.13 %) and 255.6809
+// (5.9 %: the subgradient had not ended); at 10 s HiGHS still none (in an
+// earlier run of the same session, less loaded, 214.4166 at the busiest
+// slot), GangExact 214.3243 and 260.8248; at 120 s HiGHS 214.4507 (gap
+// 2.68 %) and 260.0574 (3.72 %), GangExact 214.3964 (3.05 %, 0.025 %
+// below HiGHS) and 261.7368 (3.37 %, 0.65 % above). Unloaded, HiGHS
+// proved 214.6796 optimal at the busiest slot in 117 s. At the median
+// slot both prove 61.4532 in 0.1-0.5 s.
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
