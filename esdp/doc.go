@@ -408,6 +408,16 @@
 // nodes go (medium-0, -4, -5, -8): 60-75 % of the nodes are pruned by the
 // residual bounds at entry, the rest expanded, the tree widest 15-30
 // components deep: the node bound, not the order, is what is short.
+// Also tried for issue 29, not kept: 256 subgradient iterations instead of
+// 1024 (nodes to the proof -60 % on medium-3 and -8, +15-420 % on -1, -2,
+// -5, -6, -7, and medium-4's placement 20.51 -> 19.67 at the budget);
+// with a time limit, neighbourhoods that grow after a round without
+// improvement (5, 8, 12 jobs; 2^9, 2^11, 2^13 nodes): DLRM busiest slot
+// 214.3922 at 2^23 nodes against 214.3964 already at 2^22 with the fixed
+// size. What HiGHS has and this search lacks is a node bound stronger
+// than the LP's (its cuts): the per-server knapsacks of a Lagrangian
+// decomposition (the assignment relaxed instead of the capacities) would
+// give one, and are the next step; not built in this session.
 // At the DLRM trace's size (below) HiGHS is slow to find a first
 // placement: at the time each oracle mode takes (0.02-2.1 s at the
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the
