@@ -137,3 +137,32 @@ func TestGangOracleTimeLimitDeterministic(t *testing.T) {
 		require.Equal(t, r0, r1)
 	}
 }
+
+// TestGangPolicyTimeLimitError: ESDP-gang with GangExact and a time limit
+// that ends the knapsack fails its Decide with ErrNodeLimit naming the
+// time limit, and the policy's fingerprint covers the limit.
+func TestGangPolicyTimeLimitError(t *testing.T) {
+	cfg := DefaultGangConfig()
+	cfg.Jobs = 16
+	in, err := GenerateGang(cfg, rand.New(rand.NewPCG(0, 29)))
+	require.NoError(t, err)
+	p, err := NewGang(in.Model, GangSettings{Oracle: GangOracleSettings{Method: GangExact, TimeLimit: 1}})
+	require.NoError(t, err)
+	q, err := NewGang(in.Model, GangSettings{Oracle: GangOracleSettings{Method: GangExact}})
+	require.NoError(t, err)
+	require.NotEqual(t, p.fp, q.fp)
+	arrived := make([]bool, in.Model.NumJobs())
+	for l := range arrived {
+		arrived[l] = true
+	}
+	// Play every channel first, so that the slot solves the UCB knapsack.
+	ch, err := in.Channels()
+	require.NoError(t, err)
+	for i := range ch.Len() {
+		p.stats.count[i], p.stats.sum[i] = 1, float64(i%7)/7
+	}
+	p.started = true
+	_, err = p.Decide(1, arrived)
+	require.ErrorIs(t, err, ErrNodeLimit)
+	require.ErrorContains(t, err, "GangOracleSettings.TimeLimit = 1ns")
+}
