@@ -347,7 +347,9 @@
 // comparison does not depend on the machine's load): 214.3374 with
 // unserved targets only, 214.3964 alternating (kept); neighbourhoods
 // growing in turn (5 jobs and 2^9 nodes, 8 and 2^11, 12 and 2^13)
-// 214.3088, and 214.3503 alternating; choosing the co-freed jobs among
+// 214.3088, and 214.3503 alternating; 4-8 jobs and 2^9-2^10 nodes a
+// step, any target every second or third step: 214.34-214.41, a flat
+// landscape (HiGHS: 214.4507 in 120 s); choosing the co-freed jobs among
 // those on the servers of the target's two best channels per component,
 // instead of at random, lost 0.4-0.5 % (busiest 214.20 -> 213.40, every
 // app 260.83 -> 259.51, without a time limit). The clock is read at every subgradient iteration and every
