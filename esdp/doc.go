@@ -417,9 +417,24 @@
 // improvement (5, 8, 12 jobs; 2^9, 2^11, 2^13 nodes): DLRM busiest slot
 // 214.3922 at 2^23 nodes against 214.3964 already at 2^22 with the fixed
 // size. What HiGHS has and this search lacks is a node bound stronger
-// than the LP's (its cuts): the per-server knapsacks of a Lagrangian
-// decomposition (the assignment relaxed instead of the capacities) would
-// give one, and are the next step; not built in this session.
+// than the LP's (its cuts). The per-server knapsacks of a Lagrangian
+// decomposition (the assignment relaxed instead of the capacities; its
+// bound is the Dantzig-Wolfe LP over per-server patterns,
+// scripts/gang_dw_bound.py) give one, measured at the root of the ten
+// medium instances (LP = the oracle's root bound -> Dantzig-Wolfe ->
+// optimum): medium-0 25.3093 -> 24.6517 -> 24.4962 (gap 3.3 % -> 0.6 %),
+// -1 17.5747 -> 17.4379 (closed), -2 24.4501 (closed by both), -3
+// 20.4164 -> 20.1063 -> 19.7442 (3.4 % -> 1.8 %), -4 20.9988 -> 20.5142
+// -> 20.5123 (2.4 % -> 0.01 %), -5 25.0844 -> 24.7979 -> 24.3439 (3.0 %
+// -> 1.9 %), -6 23.9451 (both; optimum 23.9224), -7 24.7463 -> 24.3336
+// (closed), -8 20.8033 -> 20.5339 -> 20.4574 (1.7 % -> 0.4 %), -9
+// 20.7434 -> 20.6301 -> 20.4390 (1.5 % -> 0.9 %): 60 % of the root gap on
+// average, the two open instances nearly closed. A medium server has few
+// feasible patterns (163-316 in all), so the bound is cheap there; a DLRM
+// server has far too many (its knapsacks need a DP or column
+// generation). Using it at the nodes (per-server knapsacks on the
+// residual capacities, multipliers per channel) is the next step; not
+// built in this session.
 // At the DLRM trace's size (below) HiGHS is slow to find a first
 // placement: at the time each oracle mode takes (0.02-2.1 s at the
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the
