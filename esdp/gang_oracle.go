@@ -222,6 +222,7 @@ type GangOracle struct {
 	lns                         []int     // jobs of an improvement step
 	served                      []bool    // per job, in the incumbent
 	adj                         []bool    // per server, false between improvement steps
+	ld                          ldState   // the Lagrangian decomposition bound
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -567,6 +568,10 @@ func (s *gangSolve) run() GangKnapsackResult {
 		}
 	}
 	best = min(best, s.tighten(capv))
+	if meth := s.o.Settings.Method; (meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents) &&
+		best-s.incVal > s.tol && !s.late() && s.ldBuild() {
+		best = min(best, s.ldRoot())
+	}
 	res.Bound = math.Max(best, s.incVal)
 	meth := s.o.Settings.Method
 	search := meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents
@@ -1087,6 +1092,14 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 		n += hi - lo
 	}
 	seq := o.seq[:n]
+	if o.ld.on {
+		for c := range o.ld.pos {
+			o.ld.pos[c] = -1
+		}
+		for j, c := range seq {
+			o.ld.pos[c] = j
+		}
+	}
 	// Suffix bounds: within a job Σ max(0, best component), after it the
 	// job's relaxed value; at mu = 0 and at bestMu.
 	o.suf0[n], o.sufM[n] = 0, 0
@@ -1129,6 +1142,10 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 				continue
 			}
 			if b0, bm := s.residBound(seq, d); min(val+b0, muC+red+bm) <= s.incVal+s.tol {
+				d, enter = d-1, false
+				continue
+			}
+			if o.ld.on && val+s.ldNode(seq, d) <= s.incVal+s.tol {
 				d, enter = d-1, false
 				continue
 			}
