@@ -15,8 +15,11 @@ import "math"
 // channels that fit together): ldMaxPatterns in all.
 const (
 	ldMaxPatterns  = 1 << 12
-	ldIterations   = 1 << 11
+	ldIterations   = 1 << 8
 	ldMaxPerServer = 1 << 9
+	// ldCapIterations caps GangExact's default subgradient iterations of
+	// the capacity relaxation when the decomposition bound is used.
+	ldCapIterations = 1 << 8
 )
 
 // ldState holds the patterns and the multipliers, in the oracle's

@@ -525,6 +525,14 @@ func (s *gangSolve) run() GangKnapsackResult {
 	best := math.Inf(1)
 	theta, stall := 2.0, 0
 	iters := o.Settings.iterations()
+	// The decomposition bound, when every server has few patterns: it
+	// starts from the capacity prices, so GangExact's default needs
+	// fewer iterations of the capacity relaxation (ldCapIterations).
+	meth := s.o.Settings.Method
+	ld := (meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents) && s.ldBuild()
+	if ld && meth == GangExact && o.Settings.Iterations == 0 {
+		iters = min(iters, ldCapIterations)
+	}
 	// theta halves after stallMax iterations without a better bound: 4 at
 	// the default 48 iterations, more patience with more iterations (at
 	// 4 a long run stalls far above the LP bound, with theta vanishing).
@@ -568,12 +576,12 @@ func (s *gangSolve) run() GangKnapsackResult {
 		}
 	}
 	best = min(best, s.tighten(capv))
-	if meth := s.o.Settings.Method; (meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents) &&
-		best-s.incVal > s.tol && !s.late() && s.ldBuild() {
+	if ld && best-s.incVal > s.tol && !s.late() {
 		best = min(best, s.ldRoot())
+	} else {
+		o.ld.on = false
 	}
 	res.Bound = math.Max(best, s.incVal)
-	meth := s.o.Settings.Method
 	search := meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents
 	if meth != GangScalable && res.Bound-s.incVal > s.tol && !s.late() {
 		// budget: the nodes of the improvement phase and the search;
