@@ -322,8 +322,11 @@
 // contended jobs first; components and channels by reduced value at the
 // best multipliers, then "not placed"),
 // pruning with the capacity-free and the Lagrangian bounds on the
-// residual capacities, per job capped by its exact optimum; GangExact
-// (1024 subgradient iterations, 2^20 nodes by default; above
+// residual capacities, per job capped by its exact optimum, and, when
+// every server has few feasible patterns, with the Lagrangian
+// decomposition bound (below); GangExact
+// (1024 subgradient iterations, 256 with the decomposition bound, 2^20
+// nodes by default; above
 // AutoSearchComponents components three quarters of them go to the
 // improvement phase and the search gets a quarter of MaxGangSearchWork)
 // is exact unless its Status is NodeLimit, GangAuto (the policy's default: 48 iterations,
@@ -373,13 +376,16 @@
 //
 // Against HiGHS (scipy.optimize.milp on the same MILP; scripts/gangbench
 // and scripts/gang_highs.py, which print the table; measured on a shared,
-// loaded 2-core machine): with 16 job types (40 servers, 38-50
-// components) HiGHS proves the optimum in 0.003-0.02 s; GangExact proves 8
-// of 10 (0.003-0.44 s, faster than HiGHS on two) and stops at NodeLimit
-// on the other 2 (one at the optimum, unproved, which -nodes 2^24 proves
-// in 5.0 M nodes, 2.5 s; one 1.6 % short, still open when the work cap
-// stops it at 8.0 M nodes), so on such instances HiGHS is the faster
-// exact solver, by up to two orders of magnitude (0.07 s against 1.5 s for the ten). The oracle's bound is the
+// loaded 2-core machine, load 6-7, median of 5 runs each): with 16 job
+// types (40 servers, 38-50 components) HiGHS proves the optimum in
+// 0.003-0.013 s, GangExact (with the decomposition bound) in
+// 0.001-0.028 s, all ten at HiGHS's optima; time HiGHS/GangExact per
+// instance 0.47, 2.87, 0.45, 1.23, 0.85, 1.02, 0.91, 3.21, 2.24, 2.36
+// (medium-0 .. -9): GangExact faster on six, HiGHS on four (at most 2.2
+// times), 0.069 s against 0.065 s for the ten. Before the decomposition
+// bound GangExact proved 8 of 10 (0.003-0.44 s) and HiGHS was faster by
+// up to two orders of magnitude. Without the decomposition bound the
+// oracle's bound is the
 // LP relaxation's (the subgradient reaches it: scipy's LP gives the same
 // value); the depth-first search is what falls short, where HiGHS closes
 // the 2-3 % root gap with cuts and LP bounds at every node. The search's
@@ -406,7 +412,8 @@
 // proof on the medium instances 4 115 -> 2 451, 7 541 -> 6 687,
 // 49 006 -> 45 712, 675 557 -> 644 929, 2 273 -> 2 088, 17 454 -> 16 293,
 // 214 926 -> 167 195, 5 968 -> 5 233 (medium-1, -2, -3, -5 .. -9; -0 and
-// -4 still stop at 2^20), DLRM median slot 278 342 -> 20 743. Where the
+// -4 still stopped at 2^20 before the decomposition bound below), DLRM
+// median slot 278 342 -> 20 743. Where the
 // nodes go (medium-0, -4, -5, -8): 60-75 % of the nodes are pruned by the
 // residual bounds at entry, the rest expanded, the tree widest 15-30
 // components deep: the node bound, not the order, is what is short.
@@ -416,13 +423,13 @@
 // with a time limit, neighbourhoods that grow after a round without
 // improvement (5, 8, 12 jobs; 2^9, 2^11, 2^13 nodes): DLRM busiest slot
 // 214.3922 at 2^23 nodes against 214.3964 already at 2^22 with the fixed
-// size. What HiGHS has and this search lacks is a node bound stronger
+// size. What HiGHS had and this search lacked is a node bound stronger
 // than the LP's (its cuts). The per-server knapsacks of a Lagrangian
 // decomposition (the assignment relaxed instead of the capacities; its
-// bound is the Dantzig-Wolfe LP over per-server patterns,
+// best bound is the Dantzig-Wolfe LP over per-server patterns,
 // scripts/gang_dw_bound.py) give one, measured at the root of the ten
-// medium instances (LP = the oracle's root bound -> Dantzig-Wolfe ->
-// optimum): medium-0 25.3093 -> 24.6517 -> 24.4962 (gap 3.3 % -> 0.6 %),
+// medium instances (LP = the oracle's root bound without it ->
+// Dantzig-Wolfe -> optimum): medium-0 25.3093 -> 24.6517 -> 24.4962 (gap 3.3 % -> 0.6 %),
 // -1 17.5747 -> 17.4379 (closed), -2 24.4501 (closed by both), -3
 // 20.4164 -> 20.1063 -> 19.7442 (3.4 % -> 1.8 %), -4 20.9988 -> 20.5142
 // -> 20.5123 (2.4 % -> 0.01 %), -5 25.0844 -> 24.7979 -> 24.3439 (3.0 %
@@ -431,10 +438,37 @@
 // 20.7434 -> 20.6301 -> 20.4390 (1.5 % -> 0.9 %): 60 % of the root gap on
 // average, the two open instances nearly closed. A medium server has few
 // feasible patterns (163-316 in all), so the bound is cheap there; a DLRM
-// server has far too many (its knapsacks need a DP or column
-// generation). Using it at the nodes (per-server knapsacks on the
-// residual capacities, multipliers per channel) is the next step; not
-// built in this session.
+// server has far too many (its knapsacks would need a DP or column
+// generation).
+//
+// Lagrangian decomposition bound (issue 29, esdp/gang_ld.go). The
+// channels are duplicated, x on the assignment side (each component on
+// one server at most, each job unserved or served with m_l components)
+// and z on the server side (one integer knapsack per server), and x = z
+// is priced by one multiplier lambda per channel:
+// LD(lambda) = max_x Σ (v - lambda) x + Σ_r max_{pattern p of r}
+// Σ_{i in p} lambda_i, a bound for every lambda. When the active jobs'
+// channels give every server at most 2^9 feasible patterns (sets of
+// channels that fit together, the empty one included; 2^12 in all), the
+// oracle enumerates them, starts lambda at the capacity prices of the
+// best multipliers (lambda_i = mu_r · a_c, where LD equals the capacity
+// relaxation's bound at mu) and runs 256 subgradient steps (Polyak, x - z);
+// GangExact's default capacity-relaxation iterations drop to 256 then.
+// Every search node is also bounded by the placed value plus LD at the
+// best lambda on the completion: the assignment side on the free
+// components (best channel fitting the residual capacities, the jobs'
+// minimums with what is placed) and, per server, the best pattern of
+// free components that fits its residual capacities (capacities relaxed
+// by a relative 1e-9 in both the enumeration and this check, so that a
+// set that fits in one summation order is never refused for another's
+// rounding: the bound stays valid under bipartite's rule; the exact-sum
+// and brute-force tests pass). On the ten medium instances: all proved
+// (8 before), nodes to the proof 1 048 576 (open) -> 14 549, 2 451 ->
+// 299, 6 687 -> 4 282, 45 712 -> 2 386, 1 048 576 (open) -> 3 081,
+// 644 929 -> 4 509, 2 088 -> 1 257, 16 293 -> 452, 167 195 -> 2 574,
+// 5 233 -> 1 320 (medium-0 .. -9); 0.07 s for the ten against HiGHS's
+// 0.065 s in the same run (table below). The DLRM slots have too many
+// patterns: there the oracle is unchanged.
 // At the DLRM trace's size (below) HiGHS is slow to find a first
 // placement: at the time each oracle mode takes (0.02-2.1 s at the
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the

@@ -57,7 +57,9 @@ const (
 	// DefaultGangExactIterations is GangExact's number of subgradient
 	// iterations when GangOracleSettings.Iterations is 0: enough for the
 	// bound to reach the LP relaxation's on the instances of
-	// scripts/gangbench, which the search then prunes with.
+	// scripts/gangbench, which the search then prunes with; 256
+	// (ldCapIterations) when the Lagrangian decomposition bound is used
+	// (see the package doc).
 	DefaultGangExactIterations = 1024
 	// MaxGangIterations bounds GangOracleSettings.Iterations.
 	MaxGangIterations = 1 << 16
