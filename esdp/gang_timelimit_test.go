@@ -166,3 +166,26 @@ func TestGangPolicyTimeLimitError(t *testing.T) {
 	require.ErrorIs(t, err, ErrNodeLimit)
 	require.ErrorContains(t, err, "GangOracleSettings.TimeLimit = 1ns")
 }
+
+// TestGangDecompositionBoundUsed: on a medium instance (few patterns per
+// server) GangExact and GangAuto use the Lagrangian decomposition bound,
+// and a repeated Solve allocates nothing; it logs whether a 56-job-type
+// instance still has few enough patterns.
+func TestGangDecompositionBoundUsed(t *testing.T) {
+	p := mediumGangKnapsack(t, 4, 16)
+	x := make([]int, p.Channels.Model().NumComponents())
+	for _, meth := range []GangMethod{GangExact, GangAuto} {
+		o := GangOracle{Settings: GangOracleSettings{Method: meth}}
+		r, err := o.Solve(x, p)
+		require.NoError(t, err)
+		require.True(t, o.ld.on, "%v", meth)
+		require.Equal(t, Optimal, r.Status, "%v", meth)
+		require.Zero(t, testing.AllocsPerRun(3, func() { _, _ = o.Solve(x, p) }), "%v", meth)
+	}
+	big := mediumGangKnapsack(t, 3, 56)
+	xb := make([]int, big.Channels.Model().NumComponents())
+	o := GangOracle{Settings: GangOracleSettings{Method: GangExact, MaxNodes: 1 << 10}}
+	_, err := o.Solve(xb, big)
+	require.NoError(t, err)
+	t.Logf("56 job types: decomposition bound used: %v", o.ld.on)
+}
