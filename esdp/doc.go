@@ -504,9 +504,10 @@
 // ./scripts/gangbench -policy 900 -modes exact: 900 slots of Bernoulli
 // arrivals at the trace's per-app frequencies, seed 1) stopped at the node
 // budget (Decide fails with ErrNodeLimit) in 96 of the 900 slots, of the
-// 179 past the exploration slots; a slot took 0.10 s median, 1.36 s mean,
-// a stopped one 9.2 s median and 31 s at most (up to 4 knapsacks a slot;
-// a machine at load 9-10). Before the node-level check (above) the same
+// 179 past the exploration slots; a slot took 0.04 s median, 0.53 s mean,
+// a stopped one 3.3 s median and 15 s at most (up to 4 knapsacks a slot;
+// 330 s of CPU in all; a machine at load 6.5-7.7; at load 9-10 the same
+// run took 0.10 s, 1.36 s, 9.2 s and 31 s). Before the node-level check (above) the same
 // command gave 171 of 900 (of 237 past exploration; stopped slots 1.2 s
 // median at load 5): a stopped slot draws no rewards, so the two runs
 // diverge after the first slot that one of them stops. The count
