@@ -322,8 +322,11 @@
 // contended jobs first; components and channels by reduced value at the
 // best multipliers, then "not placed"),
 // pruning with the capacity-free and the Lagrangian bounds on the
-// residual capacities, per job capped by its exact optimum; GangExact
-// (1024 subgradient iterations, 2^20 nodes by default; above
+// residual capacities, per job capped by its exact optimum, and (GangExact,
+// when every server has few feasible patterns) with the Lagrangian
+// decomposition bound (below); GangExact
+// (1024 subgradient iterations, 256 with the decomposition bound, 2^20
+// nodes by default; above
 // AutoSearchComponents components three quarters of them go to the
 // improvement phase and the search gets a quarter of MaxGangSearchWork)
 // is exact unless its Status is NodeLimit, GangAuto (the policy's default: 48 iterations,
@@ -333,6 +336,32 @@
 // feasible placement, a certified bound and its gap; a search stopped by
 // its budget reports NodeLimit (with GangExact the policy's Decide then
 // fails with ErrNodeLimit).
+//
+// Time limit (GangOracleSettings.TimeLimit, opt-in, issue 29). Nodes stay
+// the deterministic budget; a time limit is a cut-off on top of them. With
+// one, the node budget becomes MaxNodes (MaxGangNodes when 0), the
+// improvement phase and the search run at the budget they have without a
+// time limit (on a problem of at most AutoSearchComponents components the
+// search gets every node left, so it can prove the optimum), and then,
+// until the time or the nodes end, improvement steps of the same size (5
+// jobs, 2^9 nodes), every other step's target any active job in turn
+// rather than an unserved one, so that the served jobs' placements are
+// reworked too. On the DLRM busiest slot at a fixed 2^22 nodes (so the
+// comparison does not depend on the machine's load): 214.3374 with
+// unserved targets only, 214.3964 alternating (kept); neighbourhoods
+// growing in turn (5 jobs and 2^9 nodes, 8 and 2^11, 12 and 2^13)
+// 214.3088, and 214.3503 alternating; 4-8 jobs and 2^9-2^10 nodes a
+// step, any target every second or third step: 214.34-214.41, a flat
+// landscape (HiGHS: 214.4507 in 120 s); choosing the co-freed jobs among
+// those on the servers of the target's two best channels per component,
+// instead of at random, lost 0.4-0.5 % (busiest 214.20 -> 213.40, every
+// app 260.83 -> 259.51, without a time limit). The clock is read at every subgradient iteration and every
+// 64 search nodes and only decides where this fixed sequence of steps
+// stops: a result whose TimeLimited is false is reproducible bit for bit,
+// and a longer limit never returns a smaller value. A limit shorter than
+// the subgradient still returns the rounding's placement and a certified
+// bound (TestGangOracleTimeLimitCutOff). The policy's fingerprint covers
+// the time limit when one is set.
 //
 // Exactness: on instances built to sum exactly (decimal demands, each
 // capacity the decimal or float64 sum of a subset of them), 100 000 of up
@@ -347,13 +376,16 @@
 //
 // Against HiGHS (scipy.optimize.milp on the same MILP; scripts/gangbench
 // and scripts/gang_highs.py, which print the table; measured on a shared,
-// loaded 2-core machine): with 16 job types (40 servers, 38-50
-// components) HiGHS proves the optimum in 0.003-0.02 s; GangExact proves 8
-// of 10 (0.003-0.44 s, faster than HiGHS on two) and stops at NodeLimit
-// on the other 2 (one at the optimum, unproved, which -nodes 2^24 proves
-// in 5.0 M nodes, 2.5 s; one 1.6 % short, still open when the work cap
-// stops it at 8.0 M nodes), so on such instances HiGHS is the faster
-// exact solver, by up to two orders of magnitude (0.07 s against 1.5 s for the ten). The oracle's bound is the
+// loaded 2-core machine, load 6-7, median of 5 runs each): with 16 job
+// types (40 servers, 38-50 components) HiGHS proves the optimum in
+// 0.003-0.013 s, GangExact (with the decomposition bound) in
+// 0.001-0.028 s, all ten at HiGHS's optima; time HiGHS/GangExact per
+// instance 0.47, 2.87, 0.45, 1.23, 0.85, 1.02, 0.91, 3.21, 2.24, 2.36
+// (medium-0 .. -9): GangExact faster on six, HiGHS on four (at most 2.2
+// times), 0.069 s against 0.065 s for the ten. Before the decomposition
+// bound GangExact proved 8 of 10 (0.003-0.44 s) and HiGHS was faster by
+// up to two orders of magnitude. Without the decomposition bound the
+// oracle's bound is the
 // LP relaxation's (the subgradient reaches it: scipy's LP gives the same
 // value); the depth-first search is what falls short, where HiGHS closes
 // the 2-3 % root gap with cuts and LP bounds at every node. The search's
@@ -370,17 +402,92 @@
 // component) was not built: no gangbench instance has two such servers
 // (channel values are drawn per channel), so it could not prune a node
 // there.
+// Reduced-cost check at the node (issue 29): before entering the child
+// that places a component on a channel, the search checks that child's
+// first bounds (the Lagrangian one at the best multipliers plus the
+// channel's reduced value, and the capacity-free one); channels come by
+// decreasing reduced value, so the first channel that fails the
+// Lagrangian check ends the loop. The tree is the same without the leaves
+// these bounds prune, and a node budget reaches further: nodes to the
+// proof on the medium instances 4 115 -> 2 451, 7 541 -> 6 687,
+// 49 006 -> 45 712, 675 557 -> 644 929, 2 273 -> 2 088, 17 454 -> 16 293,
+// 214 926 -> 167 195, 5 968 -> 5 233 (medium-1, -2, -3, -5 .. -9; -0 and
+// -4 still stopped at 2^20 before the decomposition bound below), DLRM
+// median slot 278 342 -> 20 743. Where the
+// nodes go (medium-0, -4, -5, -8): 60-75 % of the nodes are pruned by the
+// residual bounds at entry, the rest expanded, the tree widest 15-30
+// components deep: the node bound, not the order, is what is short.
+// Also tried for issue 29, not kept: 256 subgradient iterations instead of
+// 1024 (nodes to the proof -60 % on medium-3 and -8, +15-420 % on -1, -2,
+// -5, -6, -7, and medium-4's placement 20.51 -> 19.67 at the budget);
+// with a time limit, neighbourhoods that grow after a round without
+// improvement (5, 8, 12 jobs; 2^9, 2^11, 2^13 nodes): DLRM busiest slot
+// 214.3922 at 2^23 nodes against 214.3964 already at 2^22 with the fixed
+// size. What HiGHS had and this search lacked is a node bound stronger
+// than the LP's (its cuts). The per-server knapsacks of a Lagrangian
+// decomposition (the assignment relaxed instead of the capacities; its
+// best bound is the Dantzig-Wolfe LP over per-server patterns,
+// scripts/gang_dw_bound.py) give one, measured at the root of the ten
+// medium instances (LP = the oracle's root bound without it ->
+// Dantzig-Wolfe -> optimum): medium-0 25.3093 -> 24.6517 -> 24.4962 (gap 3.3 % -> 0.6 %),
+// -1 17.5747 -> 17.4379 (closed), -2 24.4501 (closed by both), -3
+// 20.4164 -> 20.1063 -> 19.7442 (3.4 % -> 1.8 %), -4 20.9988 -> 20.5142
+// -> 20.5123 (2.4 % -> 0.01 %), -5 25.0844 -> 24.7979 -> 24.3439 (3.0 %
+// -> 1.9 %), -6 23.9451 (both; optimum 23.9224), -7 24.7463 -> 24.3336
+// (closed), -8 20.8033 -> 20.5339 -> 20.4574 (1.7 % -> 0.4 %), -9
+// 20.7434 -> 20.6301 -> 20.4390 (1.5 % -> 0.9 %): 60 % of the root gap on
+// average, the two open instances nearly closed. A medium server has few
+// feasible patterns (163-316 in all), so the bound is cheap there; a DLRM
+// server has far too many (its knapsacks would need a DP or column
+// generation).
+//
+// Lagrangian decomposition bound (issue 29, esdp/gang_ld.go). The
+// channels are duplicated, x on the assignment side (each component on
+// one server at most, each job unserved or served with m_l components)
+// and z on the server side (one integer knapsack per server), and x = z
+// is priced by one multiplier lambda per channel:
+// LD(lambda) = max_x Σ (v - lambda) x + Σ_r max_{pattern p of r}
+// Σ_{i in p} lambda_i, a bound for every lambda. When the active jobs'
+// channels give every server at most 2^9 feasible patterns (sets of
+// channels that fit together, the empty one included; 2^12 in all),
+// GangExact enumerates them (GangAuto does not: on its small problems
+// the bound's root cost doubled ESDP-gang's time per slot,
+// TestGangRunDefault 0.56-0.76 s -> 1.15-1.48 s, for the same decisions), starts lambda at the capacity prices of the
+// best multipliers (lambda_i = mu_r · a_c, where LD equals the capacity
+// relaxation's bound at mu) and runs 256 subgradient steps (Polyak, x - z);
+// GangExact's default capacity-relaxation iterations drop to 256 then.
+// Every search node is also bounded by the placed value plus LD at the
+// best lambda on the completion: the assignment side on the free
+// components (best channel fitting the residual capacities, the jobs'
+// minimums with what is placed) and, per server, the best pattern of
+// free components that fits its residual capacities (capacities relaxed
+// by a relative 1e-9 in both the enumeration and this check, so that a
+// set that fits in one summation order is never refused for another's
+// rounding: the bound stays valid under bipartite's rule; the exact-sum
+// and brute-force tests pass). On the ten medium instances: all proved
+// (8 before), nodes to the proof 1 048 576 (open) -> 14 549, 2 451 ->
+// 299, 6 687 -> 4 282, 45 712 -> 2 386, 1 048 576 (open) -> 3 081,
+// 644 929 -> 4 509, 2 088 -> 1 257, 16 293 -> 452, 167 195 -> 2 574,
+// 5 233 -> 1 320 (medium-0 .. -9); 0.07 s for the ten against HiGHS's
+// 0.065 s in the same run (table below). The DLRM slots have too many
+// patterns: there the oracle is unchanged.
 // At the DLRM trace's size (below) HiGHS is slow to find a first
 // placement: at the time each oracle mode takes (0.02-2.1 s at the
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the
 // oracle returns a placement and its certified gap; at the median slot
 // both reach 61.4532 (HiGHS proves it in 0.09 s, GangExact in 0.08 s).
-// Given 120 s (HiGHS's values of the earlier runs, not re-run after the
-// job order changed), HiGHS ends 0.12 % above GangExact's placement at the
-// busiest slot (214.45 against 214.20 in 1.3 s) and 0.3 % below it with
-// every app arrived (260.07 against 260.83 in 2.7 s).
-// In earlier runs HiGHS's first placement with every app arrived came
-// after 53 s, and once not within 65 s.
+// At equal time limits (GangExact with TimeLimit L, HiGHS with time_limit
+// L, one after the other in one run, machine load 9-14 on 2 cores;
+// gangbench -time, gang_highs.py --time-limit): at 1 s HiGHS has no
+// placement at the busiest slot nor with every app arrived (it returned
+// after 7.6 s there), GangExact 214.2131 (gap 3.13 %) and 255.6809
+// (5.9 %: the subgradient had not ended); at 10 s HiGHS still none (in an
+// earlier run of the same session, less loaded, 214.4166 at the busiest
+// slot), GangExact 214.3243 and 260.8248; at 120 s HiGHS 214.4507 (gap
+// 2.68 %) and 260.0574 (3.72 %), GangExact 214.3964 (3.05 %, 0.025 %
+// below HiGHS) and 261.7368 (3.37 %, 0.65 % above). Unloaded, HiGHS
+// proved 214.6796 optimal at the busiest slot in 117 s. At the median
+// slot both prove 61.4532 in 0.1-0.5 s.
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
@@ -392,7 +499,20 @@
 // median slot 0.14 % (scalable), 0.06 % (auto), 0 % (exact, proved);
 // busiest 7.8 %, 7.8 %, 3.1 %; every app 84 %, 56 %, 3.7 % (GangExact's
 // 1024 iterations bring the bound to the LP relaxation's, 270.6, and its
-// placement to 260.8). BenchmarkGangOracleDLRM times the same knapsacks
+// placement to 260.8).
+// ESDP-gang with GangExact at its defaults on the DLRM trace (go run
+// ./scripts/gangbench -policy 900 -modes exact: 900 slots of Bernoulli
+// arrivals at the trace's per-app frequencies, seed 1) stopped at the node
+// budget (Decide fails with ErrNodeLimit) in 96 of the 900 slots, of the
+// 179 past the exploration slots; a slot took 0.04 s median, 0.53 s mean,
+// a stopped one 3.3 s median and 15 s at most (up to 4 knapsacks a slot;
+// 330 s of CPU in all; a machine at load 6.5-7.7; at load 9-10 the same
+// run took 0.10 s, 1.36 s, 9.2 s and 31 s). Before the node-level check (above) the same
+// command gave 171 of 900 (of 237 past exploration; stopped slots 1.2 s
+// median at load 5): a stopped slot draws no rewards, so the two runs
+// diverge after the first slot that one of them stops. The issue's count
+// was 158 of 900.
+// BenchmarkGangOracleDLRM times the same knapsacks
 // (GangExact there with 2^12 nodes). The
 // synthetic 156 × 2-component model on 192 servers of BenchmarkGangSlot
 // and BenchmarkGangOracle is a stress shape, not the trace's size.

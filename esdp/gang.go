@@ -333,7 +333,11 @@ func (p *GangPolicy) solve(info *GangSlotInfo) (GangKnapsackResult, error) {
 	info.Nodes += r.Nodes
 	if r.Status != Optimal {
 		if p.set.Oracle.Method == GangExact {
-			return r, fmt.Errorf("%w: gang knapsack after %d nodes (GangOracleSettings.MaxNodes), gap %v", ErrNodeLimit, r.Nodes, r.Gap)
+			budget := "GangOracleSettings.MaxNodes"
+			if r.TimeLimited {
+				budget = "GangOracleSettings.TimeLimit = " + p.set.Oracle.TimeLimit.String()
+			}
+			return r, fmt.Errorf("%w: gang knapsack after %d nodes (%s), gap %v", ErrNodeLimit, r.Nodes, budget, r.Gap)
 		}
 		info.Status = r.Status
 	}

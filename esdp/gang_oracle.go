@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/msched/msched/bipartite"
 )
@@ -56,10 +57,14 @@ const (
 	// DefaultGangExactIterations is GangExact's number of subgradient
 	// iterations when GangOracleSettings.Iterations is 0: enough for the
 	// bound to reach the LP relaxation's on the instances of
-	// scripts/gangbench, which the search then prunes with.
+	// scripts/gangbench, which the search then prunes with; 256
+	// (ldCapIterations) when the Lagrangian decomposition bound is used
+	// (see the package doc).
 	DefaultGangExactIterations = 1024
 	// MaxGangIterations bounds GangOracleSettings.Iterations.
 	MaxGangIterations = 1 << 16
+	// MaxGangTimeLimit bounds GangOracleSettings.TimeLimit.
+	MaxGangTimeLimit = 24 * time.Hour
 	// MaxGangValue bounds |Value| of a channel of a GangKnapsack, so that
 	// every sum over MaxGangChannels channels stays finite and exact to
 	// about 2^-2 of a unit at worst.
@@ -80,6 +85,26 @@ type GangOracleSettings struct {
 	// bound, 0..MaxGangIterations; 0 means DefaultGangIterations. Each
 	// costs O(channels · K + servers · K).
 	Iterations int
+	// TimeLimit, if positive (at most MaxGangTimeLimit), is an opt-in
+	// wall-clock cut-off of one Solve; 0 means none. With a time limit
+	// the node budget is MaxNodes, or MaxGangNodes when MaxNodes is 0
+	// (the time ends the solve), and GangAuto and GangExact keep
+	// improving the placement until one of them ends: the improvement
+	// phase and the search run at the budget they have without a time
+	// limit and MaxNodes = 0 (on a problem of at most
+	// AutoSearchComponents components the search gets every node left),
+	// then the large-neighbourhood search goes on, every other step
+	// reworking the served jobs (see the package doc). MaxNodes stays the
+	// deterministic knob: the solve's steps do not depend on the clock,
+	// which only decides where the sequence stops, so a result is
+	// reproducible when the node budget, not the time, ends it
+	// (GangKnapsackResult.TimeLimited false), and a longer limit never
+	// returns a smaller value. The clock
+	// is read every 64 nodes and every subgradient iteration, so a
+	// Solve overruns its limit by at most about one such step (or one
+	// job's exact bound, at most 2^12 nodes, in the tightening; past the
+	// limit the tightening skips them).
+	TimeLimit time.Duration
 }
 
 // Validate returns every problem of s, joined, each wrapping ErrSettings.
@@ -93,6 +118,9 @@ func (s GangOracleSettings) Validate() error {
 	}
 	if s.Iterations < 0 || s.Iterations > MaxGangIterations {
 		errs = append(errs, fmt.Errorf("%w: GangOracleSettings.Iterations = %d, want 0..%d", ErrSettings, s.Iterations, MaxGangIterations))
+	}
+	if s.TimeLimit < 0 || s.TimeLimit > MaxGangTimeLimit {
+		errs = append(errs, fmt.Errorf("%w: GangOracleSettings.TimeLimit = %v, want 0..%v", ErrSettings, s.TimeLimit, MaxGangTimeLimit))
 	}
 	return errors.Join(errs...)
 }
@@ -162,6 +190,9 @@ type GangKnapsackResult struct {
 	// iterations.
 	Nodes      int64
 	Iterations int
+	// TimeLimited reports that GangOracleSettings.TimeLimit ended the
+	// solve: the result then depends on the machine's speed.
+	TimeLimited bool
 }
 
 // GangOracle solves gang knapsacks. The zero value is ready (GangAuto);
@@ -193,6 +224,7 @@ type GangOracle struct {
 	lns                         []int     // jobs of an improvement step
 	served                      []bool    // per job, in the incumbent
 	adj                         []bool    // per server, false between improvement steps
+	ld                          ldState   // the Lagrangian decomposition bound
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -248,6 +280,9 @@ func (o *GangOracle) Solve(dst []int, p *GangKnapsack) (GangKnapsackResult, erro
 	}
 	o.grow(ch)
 	s := gangSolve{o: o, ch: ch, p: p, K: m.K()}
+	if tl := o.Settings.TimeLimit; tl > 0 {
+		s.timed, s.deadline = true, time.Now().Add(tl)
+	}
 	res = s.run()
 	copy(dst, o.inc[:m.NumComponents()])
 	return res, nil
@@ -329,6 +364,22 @@ type gangSolve struct {
 	active []int // arrived jobs that can be served with a positive value
 	incVal float64
 	tol    float64
+
+	// Time limit (GangOracleSettings.TimeLimit): the clock is read only
+	// when timed, and late stays true once the deadline has passed.
+	timed, expired bool
+	deadline       time.Time
+	step           int  // improvement steps so far (their generator's seed)
+	anyTarget      bool // improvement: every other target any active job
+}
+
+// late reports whether the time limit has passed.
+func (s *gangSolve) late() bool {
+	if !s.timed || s.expired {
+		return s.expired
+	}
+	s.expired = !time.Now().Before(s.deadline)
+	return s.expired
 }
 
 func (s *gangSolve) arrived(l int) bool { return s.p.Arrived == nil || s.p.Arrived[l] }
@@ -476,6 +527,17 @@ func (s *gangSolve) run() GangKnapsackResult {
 	best := math.Inf(1)
 	theta, stall := 2.0, 0
 	iters := o.Settings.iterations()
+	// The decomposition bound, when every server has few patterns: it
+	// starts from the capacity prices, so GangExact's default needs
+	// fewer iterations of the capacity relaxation (ldCapIterations).
+	meth := s.o.Settings.Method
+	// GangExact only: on GangAuto's small problems its root cost doubled
+	// ESDP-gang's time per slot (TestGangRunDefault 0.56-0.76 s ->
+	// 1.15-1.48 s) for the same decisions.
+	ld := meth == GangExact && s.ldBuild()
+	if ld && o.Settings.Iterations == 0 {
+		iters = min(iters, ldCapIterations)
+	}
 	// theta halves after stallMax iterations without a better bound: 4 at
 	// the default 48 iterations, more patience with more iterations (at
 	// 4 a long run stalls far above the LP bound, with theta vanishing).
@@ -510,7 +572,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 				g2 += d * d
 			}
 		}
-		if g2 == 0 {
+		if g2 == 0 || s.late() {
 			break
 		}
 		step := theta * (L - s.incVal) / g2
@@ -519,11 +581,27 @@ func (s *gangSolve) run() GangKnapsackResult {
 		}
 	}
 	best = min(best, s.tighten(capv))
+	if ld && best-s.incVal > s.tol && !s.late() {
+		best = min(best, s.ldRoot())
+	} else {
+		o.ld.on = false
+	}
 	res.Bound = math.Max(best, s.incVal)
-	meth := s.o.Settings.Method
 	search := meth == GangExact || meth == GangAuto && s.activeComponents() <= AutoSearchComponents
-	if meth != GangScalable && res.Bound-s.incVal > s.tol {
+	if meth != GangScalable && res.Bound-s.incVal > s.tol && !s.late() {
+		// budget: the nodes of the improvement phase and the search;
+		// total: with a time limit, those of every phase (MaxNodes, or
+		// MaxGangNodes), the first two at the budget they have without
+		// a time limit and MaxNodes = 0 (capped by total).
 		budget := s.o.Settings.nodes()
+		total := budget
+		if s.timed {
+			total = MaxGangNodes
+			if s.o.Settings.MaxNodes > 0 {
+				total = s.o.Settings.MaxNodes
+			}
+			budget = min(total, GangOracleSettings{Method: meth}.nodes())
+		}
 		large := s.activeComponents() > AutoSearchComponents
 		lns, work := budget/4, int64(MaxGangSearchWork)
 		switch {
@@ -536,16 +614,31 @@ func (s *gangSolve) run() GangKnapsackResult {
 			// a quarter of the work cap.
 			lns, work = budget-budget/4, MaxGangSearchWork/4
 		}
-		res.Nodes = s.improve(capv, lns)
-		if search && res.Bound-s.incVal > s.tol {
+		res.Nodes = s.improve(capv, lns, lnsJobs, lnsNodes, lnsFails*len(s.active))
+		done := false
+		if search && res.Bound-s.incVal > s.tol && !s.late() {
+			// A small problem searched with a time limit: the search gets
+			// every node left (the time, or the work cap, ends it).
+			left := budget - res.Nodes
+			if s.timed && !large {
+				left = total - res.Nodes
+			}
 			jobs := append(o.idx[:0], s.active...)
-			n, done := s.searchAll(capv, s.searchWork(jobs, budget-res.Nodes, work))
+			var n int64
+			n, done = s.searchAll(capv, s.searchWork(jobs, left, work))
 			res.Nodes += n
 			if done {
 				res.Bound = s.incVal
 			}
 		}
+		// With a time limit, improve until it (or the nodes) end, every
+		// other step's target any active job in turn (served ones too).
+		if s.timed && !done && res.Bound-s.incVal > s.tol {
+			s.anyTarget = true
+			res.Nodes += s.improve(capv, total-res.Nodes, lnsJobs, lnsNodes, math.MaxInt)
+		}
 	}
+	res.TimeLimited = s.expired
 	res.Value = s.incVal
 	res.Gap = math.Max(0, res.Bound-res.Value)
 	if res.Gap <= s.tol {
@@ -732,14 +825,22 @@ func (s *gangSolve) tighten(capv []float64) float64 {
 	for _, l := range s.active {
 		// A job whose components' best channels fit the capacities
 		// together reaches its relaxed value on its own: no search.
-		if s.bestFit(l, o.bch0) {
+		// Past the time limit the per-job searches are skipped (+Inf:
+		// no cap, a weaker but valid bound).
+		switch {
+		case s.bestFit(l, o.bch0):
 			o.cap0[l] = o.phi0[l]
-		} else {
+		case s.late():
+			o.cap0[l] = math.Inf(1)
+		default:
 			o.cap0[l] = s.jobExact(l, false)
 		}
-		if s.bestFit(l, o.bch) {
+		switch {
+		case s.bestFit(l, o.bch):
 			o.capM[l] = o.phi[l]
-		} else {
+		case s.late():
+			o.capM[l] = math.Inf(1)
+		default:
 			o.capM[l] = s.jobExact(l, true)
 		}
 		b0 += o.cap0[l]
@@ -802,20 +903,24 @@ const (
 // improve runs the improvement phase from the incumbent within budget
 // nodes and returns the nodes used. Each step picks a target job (the
 // unserved active jobs in turn by decreasing relaxed value, then any
-// active job), adds up to lnsJobs-1 other jobs drawn from a generator
-// seeded by the step (deterministic), fixes every other component at its
-// incumbent server and runs search on the freed jobs.
-func (s *gangSolve) improve(capv []float64, budget int64) int64 {
+// active job; with anyTarget every other step any active job in turn),
+// adds up to size-1 other jobs drawn from a generator
+// seeded by the step (deterministic; steps are counted across calls),
+// fixes every other component at its incumbent server and runs search on
+// the freed jobs within perStep nodes. It stops after maxFails steps in a
+// row without improvement, at its budget or at the time limit.
+func (s *gangSolve) improve(capv []float64, budget int64, size int, perStep int64, maxFails int) int64 {
 	o, m := s.o, s.ch.model
 	A := len(s.active)
 	if A < 2 || budget <= 0 {
 		return 0
 	}
 	var used int64
-	fails, step := 0, 0
+	fails := 0
 	cur := o.chosen[:m.NumComponents()]
-	for used < budget && fails < lnsFails*A {
-		step++
+	for used < budget && fails < maxFails && !s.late() {
+		s.step++
+		step := s.step
 		// The incumbent's served jobs.
 		nserved := 0
 		for _, l := range s.active {
@@ -829,9 +934,10 @@ func (s *gangSolve) improve(capv []float64, budget int64) int64 {
 				}
 			}
 		}
-		// Target: the unserved active jobs in turn, then any.
+		// Target: the unserved active jobs in turn, then any (with
+		// anyTarget, every other step any).
 		target := -1
-		if nu := A - nserved; nu > 0 {
+		if nu := A - nserved; nu > 0 && !(s.anyTarget && step%2 == 0) {
 			k := (step - 1) % nu
 			for _, l := range s.active {
 				if !o.served[l] {
@@ -867,13 +973,13 @@ func (s *gangSolve) improve(capv []float64, budget int64) int64 {
 		for _, r := range m.Graph().LeftNeighbors(target) {
 			o.adj[r] = false
 		}
-		for len(cand) > 0 && len(sub) < min(lnsJobs, A) {
+		for len(cand) > 0 && len(sub) < min(size, A) {
 			j := int(rng.next() % uint64(len(cand)))
 			sub = append(sub, cand[j])
 			cand[j] = cand[len(cand)-1]
 			cand = cand[:len(cand)-1]
 		}
-		for tries := 0; len(sub) < min(lnsJobs, A) && tries < 4*lnsJobs; tries++ {
+		for tries := 0; len(sub) < min(size, A) && tries < 4*size; tries++ {
 			l := s.active[int(rng.next()%uint64(A))]
 			if !containsInt(sub, l) {
 				sub = append(sub, l)
@@ -899,7 +1005,7 @@ func (s *gangSolve) improve(capv []float64, budget int64) int64 {
 			}
 		}
 		before := s.incVal
-		n, _ := s.search(capv, sub, val0, min(lnsNodes, budget-used))
+		n, _ := s.search(capv, sub, val0, min(perStep, budget-used))
 		used += n
 		if s.incVal > before {
 			fails = 0
@@ -999,6 +1105,14 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 		n += hi - lo
 	}
 	seq := o.seq[:n]
+	if o.ld.on {
+		for c := range o.ld.pos {
+			o.ld.pos[c] = -1
+		}
+		for j, c := range seq {
+			o.ld.pos[c] = j
+		}
+	}
 	// Suffix bounds: within a job Σ max(0, best component), after it the
 	// job's relaxed value; at mu = 0 and at bestMu.
 	o.suf0[n], o.sufM[n] = 0, 0
@@ -1024,6 +1138,9 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			if nodes > budget {
 				return nodes - 1, false
 			}
+			if nodes&63 == 0 && s.late() {
+				return nodes, false
+			}
 			if d == n {
 				if val > s.incVal+s.tol {
 					s.incVal = val
@@ -1038,6 +1155,10 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 				continue
 			}
 			if b0, bm := s.residBound(seq, d); min(val+b0, muC+red+bm) <= s.incVal+s.tol {
+				d, enter = d-1, false
+				continue
+			}
+			if o.ld.on && val+s.ldNode(seq, d) <= s.incVal+s.tol {
 				d, enter = d-1, false
 				continue
 			}
@@ -1074,6 +1195,18 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 				continue
 			}
 			i := o.perm[clo+j]
+			// The child's first bounds, checked before entering it
+			// (reduced-cost fixing at the node): channels come by
+			// decreasing reduced value, so once the Lagrangian bound
+			// with channel i cannot beat the incumbent no later one
+			// can; the capacity-free bound prunes channel i alone.
+			if muC+red+o.w[i]+o.sufM[d+1] <= s.incVal+s.tol {
+				o.opt[d] = nc
+				continue
+			}
+			if val+s.p.Value[i]+o.suf0[d+1] <= s.incVal+s.tol {
+				continue
+			}
 			r := s.ch.Server(i)
 			a := m.Demand(c)
 			if !s.ch.fits[i] || !s.fitsAt(a, r) {

@@ -18,6 +18,8 @@ over the channels i of the arrived jobs that fit their server alone, twice:
 with --time-limit (default 120 s) and mip_rel_gap 1e-9 (the optimum, or the
 best placement and bound within the limit), and with the time limit set to
 each msched mode's own time ("same time": the placement HiGHS has by then).
+With equal time limits (gangbench -time L, this script --time-limit L, in
+seconds) the one solve at L serves for both.
 It prints one row per instance and msched mode: the time ratio
 HiGHS/msched (HiGHS's time to its answer over msched's), the value ratio
 msched/HiGHS, the certified gaps of both, and the value ratio against HiGHS
@@ -136,7 +138,10 @@ def main():
         h = runs[len(runs) // 2]
         out[name] = {"long": h, "same_time": {}}
         for r in [r for r in ms if r["name"] == name]:
-            same = solve(inst, r["seconds"])
+            if r.get("time_limit", 0) > 0 and abs(r["time_limit"] - args.time_limit) < 1e-9:
+                same = h  # equal time limits (gangbench -time): the long solve is the same-time one
+            else:
+                same = solve(inst, r["seconds"])
             out[name]["same_time"][r["mode"]] = same
             hgap = pct(h["bound"], h["value"]) if h["bound"] == h["bound"] else float("nan")
             print("| %s | %d/%d | %s | %.4f | %.4f | %.3f%% | %.3f | %.4f | %.3f%% | %.2f | %.4f | %.4f | %s |" % (

@@ -7,6 +7,19 @@
 //	go run ./scripts/gangbench -out /tmp/gangbench
 //	/usr/bin/python3 scripts/gang_highs.py /tmp/gangbench
 //
+// At equal time limits (the oracle's GangOracleSettings.TimeLimit and
+// HiGHS's time_limit, L seconds; one run per instance):
+//
+//	go run ./scripts/gangbench -out /tmp/gb10 -modes exact -runs 1 -time 10s -only dlrm-median,dlrm-busiest,dlrm-all
+//	/usr/bin/python3 scripts/gang_highs.py /tmp/gb10 --time-limit 10
+//
+// With -policy N it instead runs ESDP-gang N slots on the DLRM trace with
+// the oracle of -modes (one mode), -nodes, -iters and -time, and prints
+// how many slots stopped at the oracle's budget (Decide fails with
+// esdp.ErrNodeLimit) and the time per slot:
+//
+//	go run ./scripts/gangbench -policy 900 -modes exact
+//
 // Instances: 10 medium random instances (esdp.GenerateGang with 16 job
 // types, DefaultGangConfig otherwise: 40 servers, K = 3, 2-4 components,
 // arrival probability 0.9; channel values uniform in [0, 1]) and three

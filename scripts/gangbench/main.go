@@ -45,6 +45,10 @@ type result struct {
 	Jobs    int     `json:"jobs"` // arrived jobs
 	Comps   int     `json:"components"`
 	Chans   int     `json:"channels"`
+	// TimeLimit is the oracle's TimeLimit in seconds (0: none); TimeLimited
+	// says it ended the solve.
+	TimeLimit   float64 `json:"time_limit"`
+	TimeLimited bool    `json:"time_limited"`
 }
 
 func main() {
@@ -52,9 +56,26 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per instance and mode (the median time is kept)")
 	modes := flag.String("modes", "auto,exact,scalable", "oracle modes")
 	nodes := flag.Int64("nodes", 0, "MaxNodes of the oracle (0: each mode's default)")
-	only := flag.String("only", "", "solve only the instance of this name")
+	only := flag.String("only", "", "solve only the instances of these names (comma-separated)")
 	iters := flag.Int("iters", 0, "Iterations of the oracle (0: the default)")
+	limit := flag.Duration("time", 0, "TimeLimit of the oracle (0: none; the node budget ends the solve)")
+	policy := flag.Int("policy", 0, "instead of the instances: run ESDP-gang this many slots on the DLRM trace with the oracle of -modes (one mode), -nodes, -iters and -time, and count the slots stopped at the node budget")
+	seed := flag.Uint64("seed", 1, "seed of the -policy run")
 	flag.Parse()
+	if *policy > 0 {
+		meth, ok := map[string]esdp.GangMethod{"auto": esdp.GangAuto, "exact": esdp.GangExact, "scalable": esdp.GangScalable}[*modes]
+		if !ok {
+			log.Fatalf("-policy needs one mode in -modes, got %q", *modes)
+		}
+		dir, err := trace.DefaultDLRMDir()
+		if err != nil {
+			log.Fatalf("%v: %v", errNoTrace, err)
+		}
+		if err := policyRun(dir, *policy, *seed, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters, TimeLimit: *limit}); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
@@ -64,7 +85,7 @@ func main() {
 	}
 	var res []result
 	for _, in := range ins {
-		if *only != "" && in.name != *only {
+		if *only != "" && !slices.Contains(splitModes(*only), in.name) {
 			continue
 		}
 		if err := write(*out, in); err != nil {
@@ -72,11 +93,12 @@ func main() {
 		}
 		for _, name := range splitModes(*modes) {
 			meth := map[string]esdp.GangMethod{"auto": esdp.GangAuto, "exact": esdp.GangExact, "scalable": esdp.GangScalable}[name]
-			r, err := solve(in, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters}, *runs)
+			r, err := solve(in, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters, TimeLimit: *limit}, *runs)
 			if err != nil {
 				log.Fatal(err)
 			}
 			r.Mode = name
+			r.TimeLimit = limit.Seconds()
 			res = append(res, r)
 			fmt.Printf("%-16s %-8s %10.4f s  value %12.4f  bound %12.4f  gap %7.3f%%  %-9s nodes %d\n",
 				r.Name, r.Mode, r.Seconds, r.Value, r.Bound, 100*(r.Bound-r.Value)/max(r.Value, 1e-12), r.Status, r.Nodes)
@@ -222,5 +244,5 @@ func solve(in named, set esdp.GangOracleSettings, runs int) (result, error) {
 		}
 	}
 	return result{Name: in.name, Seconds: times[len(times)/2], Value: r.Value, Bound: r.Bound, Status: r.Status.String(),
-		Nodes: r.Nodes, Served: r.Served, Jobs: jobs, Comps: comps, Chans: in.p.Channels.Len()}, nil
+		Nodes: r.Nodes, Served: r.Served, TimeLimited: r.TimeLimited, Jobs: jobs, Comps: comps, Chans: in.p.Channels.Len()}, nil
 }

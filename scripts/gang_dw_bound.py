@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+"""The Dantzig-Wolfe (per-server pattern) LP bound of the gang knapsacks
+written by scripts/gangbench: a measurement for the gang oracle's next
+node bound (issue 29), not used by msched.
+
+    go run ./scripts/gangbench -out /tmp/gangbench -modes exact
+    /usr/bin/python3 scripts/gang_dw_bound.py /tmp/gangbench/medium-*.json
+
+Every feasible set of channels of one server (each component at most
+once, the server's capacities under bipartite's rule) is a column; the LP
+
+    max  sum_p value(p) lambda_p
+    s.t. sum_{p on r} lambda_p <= 1                      each server one pattern
+         sum_{p holding c} lambda_p <= y_l              component c of job l
+         sum_p |p ∩ Q_l| lambda_p >= m_l y_l            a served job's minimum
+         lambda >= 0, 0 <= y <= 1
+
+is the Lagrangian-decomposition bound (the assignment relaxed, one
+integer knapsack per server): at least as strong as the LP relaxation,
+which is the oracle's Lagrangian bound. Only for instances whose servers
+have few feasible patterns (the medium ones: 163-316 columns in all; a
+DLRM slot has far too many). Needs scipy (apt-get install python3-scipy).
+"""
+import json
+import sys
+
+import numpy as np
+from scipy.optimize import linprog
+from scipy.sparse import lil_matrix
+
+
+def patterns(inst, demand, K, cap, tol, cs):
+    """Every feasible set of the channels cs of one server."""
+    lim = cap * (1 + tol)
+    out = []
+
+    def rec(k, load, chosen, comps):
+        out.append(list(chosen))
+        for j in range(k, len(cs)):
+            i = cs[j]
+            c = inst["comp"][i]
+            if c in comps:
+                continue
+            nl = load + np.array(demand[c])
+            if np.all(nl <= lim):
+                chosen.append(i)
+                comps.add(c)
+                rec(j + 1, nl, chosen, comps)
+                chosen.pop()
+                comps.discard(c)
+
+    rec(0, np.zeros(K), [], set())
+    return out
+
+
+def bound(path):
+    inst = json.load(open(path))
+    m = inst["model"]
+    K = m["k"]
+    cap = np.array(m["capacity"], float)
+    demand, job_of, mins = [], [], []
+    for l, j in enumerate(m["jobs"]):
+        d = j["demand"]
+        q = len(d) // K
+        for c in range(q):
+            demand.append(d[c * K:(c + 1) * K])
+            job_of.append(l)
+        mins.append(j["min"] if j["min"] > 0 else q)
+    arr = inst["arrived"]
+    chans = [i for i in range(len(inst["comp"])) if inst["fits"][i] and arr[job_of[inst["comp"][i]]]]
+    by_srv = {}
+    for i in chans:
+        by_srv.setdefault(inst["server"][i], []).append(i)
+    cols = []  # (server, channels)
+    for r, cs in by_srv.items():
+        cols += [(r, p) for p in patterns(inst, demand, K, cap[r * K:(r + 1) * K], inst["capacity_tol"], cs)]
+    jobs = sorted({job_of[inst["comp"][i]] for i in chans})
+    comps = sorted({inst["comp"][i] for i in chans})
+    srvs = sorted(by_srv)
+    si = {r: t for t, r in enumerate(srvs)}
+    ci = {c: len(srvs) + t for t, c in enumerate(comps)}
+    ji = {l: len(srvs) + len(comps) + t for t, l in enumerate(jobs)}
+    yi = {l: len(cols) + t for t, l in enumerate(jobs)}
+    nv, nrow = len(cols) + len(jobs), len(srvs) + len(comps) + len(jobs)
+    A, b, obj = lil_matrix((nrow, nv)), np.zeros(nrow), np.zeros(nv)
+    for p, (r, ch) in enumerate(cols):
+        A[si[r], p] = 1
+        b[si[r]] = 1
+        obj[p] = -sum(inst["value"][i] for i in ch)
+        for i in ch:
+            c = inst["comp"][i]
+            A[ci[c], p] += 1          # sum lambda - y_l <= 0
+            A[ji[job_of[c]], p] -= 1  # m_l y_l - sum |p ∩ Q_l| lambda <= 0
+    for c in comps:
+        A[ci[c], yi[job_of[c]]] = -1
+    for l in jobs:
+        A[ji[l], yi[l]] = mins[l]
+    res = linprog(obj, A_ub=A.tocsr(), b_ub=b, bounds=[(0, None)] * len(cols) + [(0, 1)] * len(jobs), method="highs")
+    return len(cols), -res.fun
+
+
+if __name__ == "__main__":
+    for p in sys.argv[1:]:
+        n, v = bound(p)
+        print("%s: %d columns, Dantzig-Wolfe bound %.4f" % (p, n, v))
