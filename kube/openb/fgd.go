@@ -136,6 +136,19 @@ type FGDOptions struct {
 	// Seed seeds the run's random choices (Random's node and GPU, random
 	// ties).
 	Seed uint64
+	// Direct computes FGD's fragmentation directly at every score, without
+	// the gpushare.FragMemo (the same placements, bit for bit, only
+	// slower: for tests and benchmarks).
+	Direct bool
+	// Record keeps every pod's placement in FGDResult.Placements.
+	Record bool
+}
+
+// FGDPlacement is one pod's placement: the node's index in the nodes
+// given to RunFGD (-1: no node could hold it) and its GPU ids.
+type FGDPlacement struct {
+	Node int
+	GPUs []int
 }
 
 // FGDBins is the largest arrived-demand bin (130 %).
@@ -159,6 +172,8 @@ type FGDResult struct {
 	// Cycles are the times of each pod's filter, score and choice.
 	Cycles []time.Duration
 	Wall   time.Duration
+	// Placements, in pod order, with FGDOptions.Record.
+	Placements []FGDPlacement
 }
 
 // RunFGD places pods one at a time on a copy of nodes with the profile,
@@ -182,12 +197,15 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 	switch name {
 	case FGDLearned:
 		learner = gpushare.NewLearner(100)
-		sc = &gpushare.FGD{W: learner.Workload, Label: profile, Cache: true}
+		sc = &gpushare.FGD{W: learner.Workload, Label: profile, Cache: true, Memo: gpushare.NewFragMemo()}
 	case "Random":
 		sc = gpushare.NewScorer(name, w, rng)
 		tie = nil
 	default:
 		sc = gpushare.NewScorer(name, w, rng)
+	}
+	if f, ok := sc.(*gpushare.FGD); ok && o.Direct {
+		f.Memo = nil
 	}
 	if sc == nil {
 		return nil, fmt.Errorf("%w: unknown profile %q (known: %s)", ErrFGD, profile, strings.Join(FGDProfiles, ", "))
@@ -234,6 +252,9 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 			}
 		}
 		if len(feasible) == 0 {
+			if o.Record {
+				res.Placements = append(res.Placements, FGDPlacement{Node: -1})
+			}
 			res.Failed++
 			res.Cycles = append(res.Cycles, time.Since(t0))
 			record()
@@ -289,6 +310,9 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 			return nil, fmt.Errorf("%w: %s chose GPUs %v on %s: %w", ErrFGD, profile, ids[pick], ns[pick].Name, err)
 		}
 		allocated += r.TotalGPUMilli()
+		if o.Record {
+			res.Placements = append(res.Placements, FGDPlacement{Node: pick, GPUs: slices.Clone(ids[pick])})
+		}
 		res.Cycles = append(res.Cycles, time.Since(t0))
 		record()
 	}

@@ -2,6 +2,7 @@ package openb
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -113,5 +114,64 @@ func TestRunFGDProfiles(t *testing.T) {
 	sums := SummarizeFGD([]*FGDResult{}, "x")
 	if len(sums) != 0 {
 		t.Fatal(sums)
+	}
+}
+
+// The memoised fragmentation (gpushare.FragMemo, the default) places
+// every pod exactly as the direct computation does: same node, same GPU
+// ids, same metrics, for FGD (fixed workload) and FGD-learned (a workload
+// rebuilt every 100 arrivals, so the memo is reset and refilled). On the
+// OpenB trace, seed 42: the first 3 000 pods with -short, all of them
+// otherwise; on the tiny trace when OpenB is absent.
+func TestRunFGDMemoIdentical(t *testing.T) {
+	tr := tinyTrace()
+	if dir, err := trace.DefaultDir(); err == nil {
+		if big, err := trace.Load(dir, ""); err == nil {
+			tr = big
+		}
+	}
+	nodes, err := FGDCluster(tr, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := FGDWorkload(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var capMilli int64
+	for _, n := range nodes {
+		capMilli += int64(len(n.GPUs)) * gpushare.Milli
+	}
+	pods, err := FGDPods(tr, 42, 1.3, capMilli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() && len(pods) > 3000 {
+		pods = pods[:3000]
+	}
+	for _, p := range []string{"FGD", FGDLearned, "FGD" + TieBestFit} {
+		memo, err := RunFGD(nodes, pods, w, p, FGDOptions{Seed: 42, Record: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct, err := RunFGD(nodes, pods, w, p, FGDOptions{Seed: 42, Record: true, Direct: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range pods {
+			a, b := memo.Placements[i], direct.Placements[i]
+			if a.Node != b.Node || !slices.Equal(a.GPUs, b.GPUs) {
+				t.Fatalf("%s pod %d: memo placed it on node %d GPUs %v, direct on %d GPUs %v", p, i, a.Node, a.GPUs, b.Node, b.GPUs)
+			}
+		}
+		if memo.Alloc != direct.Alloc || memo.Failed != direct.Failed {
+			t.Fatalf("%s: metrics differ", p)
+		}
+		for k, v := range direct.FragAmount {
+			if math.Float64bits(memo.FragAmount[k]) != math.Float64bits(v) {
+				t.Fatalf("%s: frag amount at %d%%: %v vs %v", p, k, memo.FragAmount[k], v)
+			}
+		}
+		t.Logf("%s: %d pods on %d nodes, every placement identical; wall memo %v, direct %v", p, len(pods), len(nodes), memo.Wall, direct.Wall)
 	}
 }

@@ -74,6 +74,7 @@ type Plugin struct {
 	handle fwk.Handle
 	policy string
 	prior  *Workload
+	memo   *FragMemo // FGD's fragmentation by node state, shared by the cycles
 
 	mu       sync.Mutex
 	learner  *Learner
@@ -110,7 +111,7 @@ func New(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error
 			return nil, err
 		}
 	}
-	p := &Plugin{handle: h, policy: args.Policy, reserved: map[types.UID]reservation{}, nodes: map[string]nodeCache{}}
+	p := &Plugin{handle: h, policy: args.Policy, reserved: map[types.UID]reservation{}, nodes: map[string]nodeCache{}, memo: NewFragMemo()}
 	switch args.Policy {
 	case "", "BestFit", "DotProd", "GpuPacking", "GpuClustering", "Random", "LeastAllocated", "MostAllocated":
 	case "FGD":
@@ -324,7 +325,7 @@ func (p *Plugin) scorer(w *Workload) Scorer {
 	case "":
 		return nil
 	case "FGD", "FGD-learned":
-		return &FGD{W: func() *Workload { return w }}
+		return &FGD{W: func() *Workload { return w }, Memo: p.memo}
 	case "Random":
 		return NewScorer("Random", nil, nil)
 	}
