@@ -219,32 +219,17 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 	res := &FGDResult{Profile: profile, Seed: o.Seed, Pods: len(pods), FragAmount: map[int]float64{}, FragRatio: map[int]float64{},
 		Cycles: make([]time.Duration, 0, len(pods))}
 	start := time.Now()
-	var arrived, allocated int64
-	nextBin, nextFrag := 0, 50
+	m := newFGDMetrics(res, ns, w, capMilli)
 	feasible := make([]int, 0, len(ns))
 	scores := make([]int64, len(ns))
 	ids := make([][]int, len(ns))
-	record := func() {
-		k := int(arrived * 100 / capMilli)
-		for nextBin <= min(k, FGDBins) {
-			res.Alloc[nextBin] = 100 * float64(allocated) / float64(capMilli)
-			nextBin++
-		}
-		for nextFrag <= min(k, 100) {
-			f, idle := gpushare.ClusterFrag(ns, w)
-			res.FragAmount[nextFrag] = 100 * f / float64(capMilli)
-			if idle > 0 {
-				res.FragRatio[nextFrag] = 100 * f / idle
-			}
-			nextFrag += 5
-		}
-	}
+	record := m.record
 	for _, r := range pods {
 		t0 := time.Now()
 		if learner != nil {
 			learner.Observe(r)
 		}
-		arrived += r.TotalGPUMilli()
+		m.arrived += r.TotalGPUMilli()
 		feasible = feasible[:0]
 		for i, n := range ns {
 			if n.Fits(r) {
@@ -309,17 +294,14 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 		if err := ns[pick].Assign(r, ids[pick]); err != nil {
 			return nil, fmt.Errorf("%w: %s chose GPUs %v on %s: %w", ErrFGD, profile, ids[pick], ns[pick].Name, err)
 		}
-		allocated += r.TotalGPUMilli()
+		m.allocated += r.TotalGPUMilli()
 		if o.Record {
 			res.Placements = append(res.Placements, FGDPlacement{Node: pick, GPUs: slices.Clone(ids[pick])})
 		}
 		res.Cycles = append(res.Cycles, time.Since(t0))
 		record()
 	}
-	for nextBin <= FGDBins {
-		res.Alloc[nextBin] = 100 * float64(allocated) / float64(capMilli)
-		nextBin++
-	}
+	m.finish()
 	res.Wall = time.Since(start)
 	return res, nil
 }
