@@ -140,4 +140,48 @@
 // FGD-learned is msched's learned-prior FGD (gpushare.Learner: the target
 // workload learned online from the arrivals, starting from nothing); "+BF"
 // breaks a profile's ties by BestFit's score.
+//
+// # FGD protocol inside kube-scheduler
+//
+// RunFGDScheduler (openb-compare -protocol fgd -scheduler) runs the same
+// nodes and pods through the real scheduler (kube/internal/replay), one
+// pod at a time: create, settle, read where it went; a pod left unbound
+// is counted failed and deleted (with no departures it could never fit
+// later, and the scheduler would retry it at every binding). The
+// configuration is FGD's: percentageOfNodesToScore 100, every default
+// PreScore and Score plugin disabled and the scorer under test enabled at
+// weight 1000 (GPUShare with the profile's policy, or OGASched, DRF, ESDP
+// beside GPUShare's device model), and DefaultPreemption disabled in
+// every profile, the default included, since FGD's simulator never
+// preempts. Decisions where the issue is silent:
+//
+//   - ties: kube-scheduler's selectHost picks uniformly among the best;
+//     GPUShare's NormalizeScore (Args.TieBreak "name") leaves the smallest
+//     node name alone at the top, FGD's rule, after BestFit's min-max
+//     normalisation (which the plugin now does, as the loop does);
+//   - Random is not run inside the scheduler (its "every node scores the
+//     same" needs kube-scheduler's random tie-break, and the plugin picks
+//     its GPU by best fit), nor the "+BF" tie-breaks;
+//   - the GPU ids come from GPUShare's reservation (Plugin.Reserved): the
+//     harness binds its own copy of the pod, without the annotation the
+//     plugin patches at PreBind, as the plugin's own NodeState reads them;
+//     the driver replays every placement on a copy of the device model
+//     (Assign refuses a GPU set that does not fit) for the metrics;
+//   - FGD's prior is given to the plugin in process (Args.Prior), the
+//     same *Workload as the loop's, so its fragmentation has the same
+//     bits; OGASched's and DRF's clock advances one second per pod
+//     created, their slot is 60 pods; ESDP's slots run on the wall clock
+//     (5 s).
+//
+// On seed 42 every placement of LeastAllocated, BestFit, FGD and
+// FGD-learned is the loop's (node and GPU ids, 10 879 pods; see the
+// closing note of issue 32); TestRunFGDSchedulerMatchesLoop checks it on
+// a small trace.
+//
+// FGDThroughput (openb-compare -protocol fgd -throughput R) is the cost
+// inside kube-scheduler: a burst of the first pods of a seed's list
+// (default 2 000, about a fifth of the capacity, so that none fails and
+// the queue holds no pod the scheduler retries at every binding), every
+// profile R times interleaved, pods bound per second and the p99 of
+// SchedulePod as ratios to LeastAllocated in the same rounds.
 package openb
