@@ -175,3 +175,49 @@ func TestRunFGDMemoIdentical(t *testing.T) {
 		t.Logf("%s: %d pods on %d nodes, every placement identical; wall memo %v, direct %v", p, len(pods), len(nodes), memo.Wall, direct.Wall)
 	}
 }
+
+// BenchmarkRunFGD replays the first 3 000 pods of OpenB seed 42 (the tiny
+// trace without OpenB) with FGD and FGD-learned, memoised (the default)
+// and with the direct computation, and LeastAllocated for scale: one op
+// is one whole replay.
+func BenchmarkRunFGD(b *testing.B) {
+	tr := tinyTrace()
+	if dir, err := trace.DefaultDir(); err == nil {
+		if big, err := trace.Load(dir, ""); err == nil {
+			tr = big
+		}
+	}
+	nodes, err := FGDCluster(tr, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := FGDWorkload(tr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var capMilli int64
+	for _, n := range nodes {
+		capMilli += int64(len(n.GPUs)) * gpushare.Milli
+	}
+	pods, err := FGDPods(tr, 42, 1.3, capMilli)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pods = pods[:min(len(pods), 3000)]
+	for _, c := range []struct {
+		name, profile string
+		direct        bool
+	}{
+		{"FGD/direct", "FGD", true}, {"FGD/memo", "FGD", false},
+		{"FGD-learned/direct", FGDLearned, true}, {"FGD-learned/memo", FGDLearned, false},
+		{"LeastAllocated", "LeastAllocated", false},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := RunFGD(nodes, pods, w, c.profile, FGDOptions{Seed: 42, Direct: c.direct}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
