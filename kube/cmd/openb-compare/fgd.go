@@ -242,7 +242,7 @@ func fgdThroughput(f fgdFlags, tr *trace.Trace, nodes []*gpushare.Node, w *gpush
 	if err != nil {
 		return err
 	}
-	openb.WriteThroughputTable(os.Stdout, rows)
+	openb.WriteFGDThroughputTable(os.Stdout, rows)
 	fmt.Printf("wall %v\n", time.Since(start).Round(time.Second))
 	return nil
 }
