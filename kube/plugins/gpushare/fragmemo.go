@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // FragMemo memoises FragAmount by the node's canonical state, for one
@@ -29,12 +30,13 @@ import (
 // model name longer than MaxMemoModel, or a free milli outside [0, 1000]
 // (a Node built by hand) are computed directly, never stored.
 type FragMemo struct {
-	mu   sync.Mutex
+	mu   sync.RWMutex
 	w    *Workload
 	cuts []int64 // distinct CPU requests of w's shapes, increasing
 	m    map[memoKey]float64
 
-	hits, misses, resets uint64
+	hits, misses atomic.Uint64
+	resets       uint64 // under mu
 }
 
 // Bounds of FragMemo.
@@ -64,13 +66,13 @@ type MemoStats struct{ Hits, Misses, Resets uint64 }
 
 // Stats returns the memo's counters.
 func (m *FragMemo) Stats() MemoStats {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return MemoStats{m.hits, m.misses, m.resets}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return MemoStats{m.hits.Load(), m.misses.Load(), m.resets}
 }
 
 // key returns the canonical state, false when it is not memoised.
-// Called with m.mu held and m.w current.
+// Called with m.mu held (read or write) and m.w current.
 func (m *FragMemo) key(model string, cpu int64, gpus []int64) (memoKey, bool) {
 	var k memoKey
 	if len(gpus) > MemoGPUs || len(model) > MaxMemoModel {
@@ -106,22 +108,42 @@ func (m *FragMemo) frag(model string, cpu int64, gpus []int64, w *Workload) floa
 	if m == nil || w == nil {
 		return direct()
 	}
+	// Hits (nearly every lookup once warm) take the read lock only:
+	// kube-scheduler scores nodes from 16 goroutines at once.
+	m.mu.RLock()
+	current := m.w == w
+	var k memoKey
+	var ok bool
+	if current {
+		k, ok = m.key(model, cpu, gpus)
+		if ok {
+			if v, hit := m.m[k]; hit {
+				m.mu.RUnlock()
+				m.hits.Add(1)
+				return v
+			}
+		}
+	}
+	m.mu.RUnlock()
+	if current && !ok {
+		return direct()
+	}
 	m.mu.Lock()
 	if m.w != w {
 		m.reset(w)
 	}
-	k, ok := m.key(model, cpu, gpus)
+	k, ok = m.key(model, cpu, gpus)
 	if !ok {
 		m.mu.Unlock()
 		return direct()
 	}
-	if v, ok := m.m[k]; ok {
-		m.hits++
+	if v, hit := m.m[k]; hit {
 		m.mu.Unlock()
+		m.hits.Add(1)
 		return v
 	}
-	m.misses++
 	m.mu.Unlock()
+	m.misses.Add(1)
 	v := direct()
 	m.mu.Lock()
 	if m.w == w {
