@@ -173,15 +173,18 @@
 //     created, their slot is 60 pods; ESDP's slots run on the wall clock
 //     (5 s).
 //
-// On seed 42 every placement of LeastAllocated, BestFit, FGD and
-// FGD-learned is the loop's (node and GPU ids, 10 879 pods; see the
-// closing note of issue 32); TestRunFGDSchedulerMatchesLoop checks it on
-// a small trace.
+// Every placement is the loop's (node and GPU ids): LeastAllocated,
+// BestFit, FGD and FGD-learned on seed 42 (10 879 pods), FGD and BestFit
+// on seeds 42–51 (108 360 pods each), so the kube-scheduler numbers are the
+// loop's (fgd-results/kube-scheduler/scheduler-vs-loop.md);
+// TestRunFGDSchedulerMatchesLoop checks it on a small trace.
 //
 // FGDThroughput (openb-compare -protocol fgd -throughput R) is the cost
 // inside kube-scheduler: a burst of the first pods of a seed's list
 // (default 2 000, about a fifth of the capacity, so that none fails and
 // the queue holds no pod the scheduler retries at every binding), every
-// profile R times interleaved, pods bound per second and the p99 of
-// SchedulePod as ratios to LeastAllocated in the same rounds.
+// profile R times interleaved, pods bound per second (of wall time, and
+// of the process's CPU time, which other processes on a shared machine
+// disturb less) and the p99 of SchedulePod as ratios to LeastAllocated in
+// the same rounds (fgd-results/kube-scheduler/throughput.md).
 package openb
