@@ -145,4 +145,51 @@
 // lookahead over the next pod) over the told workload, and over the
 // workload learned online (a Learner rebuilt every LearnEvery arrivals,
 // as FGD-learned); "+BF" applies to them too.
+//
+// # FGD protocol inside kube-scheduler
+//
+// RunFGDScheduler (openb-compare -protocol fgd -scheduler) runs the same
+// nodes and pods through the real scheduler (kube/internal/replay), one
+// pod at a time: create, settle, read where it went; a pod left unbound
+// is counted failed and deleted (with no departures it could never fit
+// later, and the scheduler would retry it at every binding). The
+// configuration is FGD's: percentageOfNodesToScore 100, every default
+// PreScore and Score plugin disabled and the scorer under test enabled at
+// weight 1000 (GPUShare with the profile's policy, or OGASched, DRF, ESDP
+// beside GPUShare's device model), and DefaultPreemption disabled in
+// every profile, the default included, since FGD's simulator never
+// preempts. Decisions where the issue is silent:
+//
+//   - ties: kube-scheduler's selectHost picks uniformly among the best;
+//     GPUShare's NormalizeScore (Args.TieBreak "name") leaves the smallest
+//     node name alone at the top, FGD's rule, after BestFit's min-max
+//     normalisation (which the plugin now does, as the loop does);
+//   - Random is not run inside the scheduler (its "every node scores the
+//     same" needs kube-scheduler's random tie-break, and the plugin picks
+//     its GPU by best fit), nor the "+BF" tie-breaks;
+//   - the GPU ids come from GPUShare's reservation (Plugin.Reserved): the
+//     harness binds its own copy of the pod, without the annotation the
+//     plugin patches at PreBind, as the plugin's own NodeState reads them;
+//     the driver replays every placement on a copy of the device model
+//     (Assign refuses a GPU set that does not fit) for the metrics;
+//   - FGD's prior is given to the plugin in process (Args.Prior), the
+//     same *Workload as the loop's, so its fragmentation has the same
+//     bits; OGASched's and DRF's clock advances one second per pod
+//     created, their slot is 60 pods; ESDP's slots run on the wall clock
+//     (5 s).
+//
+// Every placement is the loop's (node and GPU ids): LeastAllocated,
+// BestFit, FGD and FGD-learned on seed 42 (10 879 pods), FGD and BestFit
+// on seeds 42–51 (108 360 pods each), so the kube-scheduler numbers are the
+// loop's (fgd-results/kube-scheduler/scheduler-vs-loop.md);
+// TestRunFGDSchedulerMatchesLoop checks it on a small trace.
+//
+// FGDThroughput (openb-compare -protocol fgd -throughput R) is the cost
+// inside kube-scheduler: a burst of the first pods of a seed's list
+// (default 2 000, about a fifth of the capacity, so that none fails and
+// the queue holds no pod the scheduler retries at every binding), every
+// profile R times interleaved, pods bound per second (of wall time, and
+// of the process's CPU time, which other processes on a shared machine
+// disturb less) and the p99 of SchedulePod as ratios to LeastAllocated in
+// the same rounds (fgd-results/kube-scheduler/throughput.md).
 package openb

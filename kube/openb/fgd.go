@@ -136,6 +136,19 @@ type FGDOptions struct {
 	// Seed seeds the run's random choices (Random's node and GPU, random
 	// ties).
 	Seed uint64
+	// Direct computes FGD's fragmentation directly at every score, without
+	// the gpushare.FragMemo (the same placements, bit for bit, only
+	// slower: for tests and benchmarks).
+	Direct bool
+	// Record keeps every pod's placement in FGDResult.Placements.
+	Record bool
+}
+
+// FGDPlacement is one pod's placement: the node's index in the nodes
+// given to RunFGD (-1: no node could hold it) and its GPU ids.
+type FGDPlacement struct {
+	Node int
+	GPUs []int
 }
 
 // FGDBins is the largest arrived-demand bin (130 %).
@@ -159,6 +172,8 @@ type FGDResult struct {
 	// Cycles are the times of each pod's filter, score and choice.
 	Cycles []time.Duration
 	Wall   time.Duration
+	// Placements, in pod order, with FGDOptions.Record.
+	Placements []FGDPlacement
 }
 
 // RunFGD places pods one at a time on a copy of nodes with the profile,
@@ -182,7 +197,7 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 	switch name {
 	case FGDLearned:
 		learner = gpushare.NewLearner(100)
-		sc = &gpushare.FGD{W: learner.Workload, Label: profile, Cache: true}
+		sc = &gpushare.FGD{W: learner.Workload, Label: profile, Cache: true, Memo: gpushare.NewFragMemo()}
 	case "Random":
 		sc = gpushare.NewScorer(name, w, rng)
 		tie = nil
@@ -192,6 +207,9 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 		} else {
 			sc = gpushare.NewScorer(name, w, rng)
 		}
+	}
+	if f, ok := sc.(*gpushare.FGD); ok && o.Direct {
+		f.Memo = nil
 	}
 	if sc == nil {
 		return nil, fmt.Errorf("%w: unknown profile %q (known: %s)", ErrFGD, profile, strings.Join(FGDProfiles, ", "))
@@ -205,32 +223,17 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 	res := &FGDResult{Profile: profile, Seed: o.Seed, Pods: len(pods), FragAmount: map[int]float64{}, FragRatio: map[int]float64{},
 		Cycles: make([]time.Duration, 0, len(pods))}
 	start := time.Now()
-	var arrived, allocated int64
-	nextBin, nextFrag := 0, 50
+	m := newFGDMetrics(res, ns, w, capMilli)
 	feasible := make([]int, 0, len(ns))
 	scores := make([]int64, len(ns))
 	ids := make([][]int, len(ns))
-	record := func() {
-		k := int(arrived * 100 / capMilli)
-		for nextBin <= min(k, FGDBins) {
-			res.Alloc[nextBin] = 100 * float64(allocated) / float64(capMilli)
-			nextBin++
-		}
-		for nextFrag <= min(k, 100) {
-			f, idle := gpushare.ClusterFrag(ns, w)
-			res.FragAmount[nextFrag] = 100 * f / float64(capMilli)
-			if idle > 0 {
-				res.FragRatio[nextFrag] = 100 * f / idle
-			}
-			nextFrag += 5
-		}
-	}
+	record := m.record
 	for _, r := range pods {
 		t0 := time.Now()
 		if learner != nil {
 			learner.Observe(r)
 		}
-		arrived += r.TotalGPUMilli()
+		m.arrived += r.TotalGPUMilli()
 		feasible = feasible[:0]
 		for i, n := range ns {
 			if n.Fits(r) {
@@ -238,6 +241,9 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 			}
 		}
 		if len(feasible) == 0 {
+			if o.Record {
+				res.Placements = append(res.Placements, FGDPlacement{Node: -1})
+			}
 			res.Failed++
 			res.Cycles = append(res.Cycles, time.Since(t0))
 			record()
@@ -292,14 +298,14 @@ func RunFGD(nodes []*gpushare.Node, pods []gpushare.Request, w *gpushare.Workloa
 		if err := ns[pick].Assign(r, ids[pick]); err != nil {
 			return nil, fmt.Errorf("%w: %s chose GPUs %v on %s: %w", ErrFGD, profile, ids[pick], ns[pick].Name, err)
 		}
-		allocated += r.TotalGPUMilli()
+		m.allocated += r.TotalGPUMilli()
+		if o.Record {
+			res.Placements = append(res.Placements, FGDPlacement{Node: pick, GPUs: slices.Clone(ids[pick])})
+		}
 		res.Cycles = append(res.Cycles, time.Since(t0))
 		record()
 	}
-	for nextBin <= FGDBins {
-		res.Alloc[nextBin] = 100 * float64(allocated) / float64(capMilli)
-		nextBin++
-	}
+	m.finish()
 	res.Wall = time.Since(start)
 	return res, nil
 }

@@ -2,6 +2,7 @@ package openb
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -166,5 +167,110 @@ func TestRunFGDLookaheadGamma(t *testing.T) {
 		if _, err := RunFGD(nodes, pods, w, bad, FGDOptions{}); !errors.Is(err, ErrFGD) {
 			t.Errorf("%s: %v", bad, err)
 		}
+	}
+}
+
+// The memoised fragmentation (gpushare.FragMemo, the default) places
+// every pod exactly as the direct computation does: same node, same GPU
+// ids, same metrics, for FGD (fixed workload) and FGD-learned (a workload
+// rebuilt every 100 arrivals, so the memo is reset and refilled). On the
+// OpenB trace, seed 42: the first 3 000 pods with -short, all of them
+// otherwise; on the tiny trace when OpenB is absent.
+func TestRunFGDMemoIdentical(t *testing.T) {
+	tr := tinyTrace()
+	if dir, err := trace.DefaultDir(); err == nil {
+		if big, err := trace.Load(dir, ""); err == nil {
+			tr = big
+		}
+	}
+	nodes, err := FGDCluster(tr, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := FGDWorkload(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var capMilli int64
+	for _, n := range nodes {
+		capMilli += int64(len(n.GPUs)) * gpushare.Milli
+	}
+	pods, err := FGDPods(tr, 42, 1.3, capMilli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() && len(pods) > 3000 {
+		pods = pods[:3000]
+	}
+	for _, p := range []string{"FGD", FGDLearned, "FGD" + TieBestFit} {
+		memo, err := RunFGD(nodes, pods, w, p, FGDOptions{Seed: 42, Record: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct, err := RunFGD(nodes, pods, w, p, FGDOptions{Seed: 42, Record: true, Direct: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range pods {
+			a, b := memo.Placements[i], direct.Placements[i]
+			if a.Node != b.Node || !slices.Equal(a.GPUs, b.GPUs) {
+				t.Fatalf("%s pod %d: memo placed it on node %d GPUs %v, direct on %d GPUs %v", p, i, a.Node, a.GPUs, b.Node, b.GPUs)
+			}
+		}
+		if memo.Alloc != direct.Alloc || memo.Failed != direct.Failed {
+			t.Fatalf("%s: metrics differ", p)
+		}
+		for k, v := range direct.FragAmount {
+			if math.Float64bits(memo.FragAmount[k]) != math.Float64bits(v) {
+				t.Fatalf("%s: frag amount at %d%%: %v vs %v", p, k, memo.FragAmount[k], v)
+			}
+		}
+		t.Logf("%s: %d pods on %d nodes, every placement identical; wall memo %v, direct %v", p, len(pods), len(nodes), memo.Wall, direct.Wall)
+	}
+}
+
+// BenchmarkRunFGD replays the first 3 000 pods of OpenB seed 42 (the tiny
+// trace without OpenB) with FGD and FGD-learned, memoised (the default)
+// and with the direct computation, and LeastAllocated for scale: one op
+// is one whole replay.
+func BenchmarkRunFGD(b *testing.B) {
+	tr := tinyTrace()
+	if dir, err := trace.DefaultDir(); err == nil {
+		if big, err := trace.Load(dir, ""); err == nil {
+			tr = big
+		}
+	}
+	nodes, err := FGDCluster(tr, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := FGDWorkload(tr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var capMilli int64
+	for _, n := range nodes {
+		capMilli += int64(len(n.GPUs)) * gpushare.Milli
+	}
+	pods, err := FGDPods(tr, 42, 1.3, capMilli)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pods = pods[:min(len(pods), 3000)]
+	for _, c := range []struct {
+		name, profile string
+		direct        bool
+	}{
+		{"FGD/direct", "FGD", true}, {"FGD/memo", "FGD", false},
+		{"FGD-learned/direct", FGDLearned, true}, {"FGD-learned/memo", FGDLearned, false},
+		{"LeastAllocated", "LeastAllocated", false},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := RunFGD(nodes, pods, w, c.profile, FGDOptions{Seed: 42, Direct: c.direct}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -31,6 +31,11 @@ type ThroughputRow struct {
 	// baseline's P99.
 	Ratios          []float64
 	Ratio, P99Ratio float64
+	// PodsPerCPUSec (FGDThroughput only) is the pods bound per second of
+	// the process's CPU time in each round, CPURatio the median of its
+	// ratios to the baseline's in the same rounds.
+	PodsPerCPUSec []float64
+	CPURatio      float64
 }
 
 // Quantile returns the q-quantile of ds by nearest rank (the smallest d

@@ -1,17 +1,20 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/msched/msched/kube/openb"
+	"github.com/msched/msched/kube/plugins/gpushare"
 	"github.com/msched/msched/trace"
 )
 
@@ -43,8 +46,8 @@ func parseSeeds(s string) ([]uint64, error) {
 
 type fgdFlags struct {
 	dir, podFile, seeds, profiles, out, from, cpuProfile string
-	json, randomTies                                     bool
-	replicas                                             int
+	json, randomTies, scheduler                          bool
+	replicas, pods, rounds                               int
 	ratio                                                float64
 }
 
@@ -137,11 +140,20 @@ func runFGD(f fgdFlags) error {
 	fmt.Fprintf(log, "FGD protocol: %d GPU nodes, %d GPUs, target workload %d shapes, seeds %v, profiles %v, random ties %v\n",
 		len(nodes), gpus, len(w.Shapes), seeds, profiles, f.randomTies)
 	start := time.Now()
+	if f.rounds > 0 {
+		return fgdThroughput(f, tr, nodes, w, seeds[0], capMilli)
+	}
+	if f.scheduler {
+		return fgdScheduler(f, nodes, w, tr, seeds, profiles, capMilli)
+	}
 	var runs []*openb.FGDResult
 	for _, seed := range seeds {
 		pods, err := openb.FGDPods(tr, seed, f.ratio, capMilli)
 		if err != nil {
 			return err
+		}
+		if f.pods > 0 && f.pods < len(pods) {
+			pods = pods[:f.pods]
 		}
 		// Profiles interleaved per seed, so that a drift in the machine's
 		// load moves both sides of a throughput ratio.
@@ -207,4 +219,85 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// fgdThroughput is -protocol fgd -throughput R.
+func fgdThroughput(f fgdFlags, tr *trace.Trace, nodes []*gpushare.Node, w *gpushare.Workload, seed uint64, capMilli int64) error {
+	pods, err := openb.FGDPods(tr, seed, f.ratio, capMilli)
+	if err != nil {
+		return err
+	}
+	n := f.pods
+	if n <= 0 {
+		n = 2000
+	}
+	pods = pods[:min(n, len(pods))]
+	profiles := openb.FGDSchedProfiles
+	if f.profiles != "" {
+		profiles = strings.Split(f.profiles, ",")
+	}
+	fmt.Fprintf(os.Stderr, "kube-scheduler throughput, FGD configuration: %d nodes, burst of %d pods (seed %d), %d rounds, profiles %v\n", len(nodes), len(pods), seed, f.rounds, profiles)
+	start := time.Now()
+	rows, err := openb.FGDThroughput(context.Background(), nodes, pods, w, profiles, f.rounds, openb.FGDSchedOptions{RandomTies: f.randomTies})
+	if err != nil {
+		return err
+	}
+	openb.WriteFGDThroughputTable(os.Stdout, rows)
+	fmt.Printf("wall %v\n", time.Since(start).Round(time.Second))
+	return nil
+}
+
+// fgdScheduler is -protocol fgd -scheduler: for each seed and profile,
+// the replay loop and kube-scheduler on the same pods, side by side.
+func fgdScheduler(f fgdFlags, nodes []*gpushare.Node, w *gpushare.Workload, tr *trace.Trace, seeds []uint64, profiles []string, capMilli int64) error {
+	if f.profiles == "" {
+		profiles = []string{"LeastAllocated", "BestFit", "FGD", openb.FGDLearned}
+	}
+	var loops, scheds []*openb.FGDResult
+	fmt.Printf("| seed | profile | alloc 100 %% loop / sched | alloc 130 %% loop / sched | frag amount 100 %% loop / sched | failed loop / sched | same node and GPUs | sched wall | sched p99 cycle |\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, seed := range seeds {
+		pods, err := openb.FGDPods(tr, seed, f.ratio, capMilli)
+		if err != nil {
+			return err
+		}
+		if f.pods > 0 && f.pods < len(pods) {
+			pods = pods[:f.pods]
+		}
+		for _, p := range profiles {
+			loop, err := openb.RunFGD(nodes, pods, w, p, openb.FGDOptions{Seed: seed, RandomTies: f.randomTies, Record: true})
+			if err != nil {
+				return err
+			}
+			sched, err := openb.RunFGDScheduler(context.Background(), nodes, pods, w, p, openb.FGDSchedOptions{RandomTies: f.randomTies, Record: true,
+				Progress: func(d int) { fmt.Fprintf(os.Stderr, "seed %d %s: %d pods\r", seed, p, d) }})
+			if err != nil {
+				return err
+			}
+			sched.Seed = seed
+			same := 0
+			first := -1
+			for i := range pods {
+				a, b := loop.Placements[i], sched.Placements[i]
+				if a.Node == b.Node && slices.Equal(a.GPUs, b.GPUs) {
+					same++
+				} else if first < 0 {
+					first = i
+				}
+			}
+			fmt.Printf("| %d | %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | %d / %d | %d of %d (first differs: %d) | %v | %.2f ms |\n", seed, p,
+				loop.Alloc[100], sched.Alloc[100], loop.Alloc[130], sched.Alloc[130], loop.FragAmount[100], sched.FragAmount[100],
+				loop.Failed, sched.Failed, same, len(pods), first, sched.Wall.Round(time.Second), float64(openb.Quantile(sched.Cycles, 0.99))/1e6)
+			loops = append(loops, loop)
+			scheds = append(scheds, sched)
+		}
+	}
+	if len(seeds) > 1 {
+		var table strings.Builder
+		fmt.Fprintf(&table, "\nloop, %d seeds:\n", len(seeds))
+		openb.WriteFGDTable(&table, openb.SummarizeFGD(loops, profiles[0]), profiles[0])
+		fmt.Fprintf(&table, "\nkube-scheduler, %d seeds:\n", len(seeds))
+		openb.WriteFGDTable(&table, openb.SummarizeFGD(scheds, profiles[0]), profiles[0])
+		fmt.Print(table.String())
+	}
+	return nil
 }

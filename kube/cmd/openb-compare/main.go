@@ -12,6 +12,17 @@
 //
 //	go run ./cmd/openb-compare -protocol fgd -seeds 42-51 [-json] [-profiles FGD,BestFit] [-out DIR] [-random-ties] [-replicas 4]
 //
+// With -scheduler, each seed's pods are also scheduled one at a time by
+// the real kube-scheduler with FGD's configuration (openb.RunFGDScheduler)
+// and its numbers are printed beside the loop's; with -throughput R
+// (and -protocol fgd) it measures kube-scheduler's throughput and p99
+// cycle on a burst of the first -fgd-pods pods of the first seed, every
+// profile of openb.FGDSchedProfiles as a ratio to LeastAllocated
+// (openb.FGDThroughput):
+//
+//	go run ./cmd/openb-compare -protocol fgd -seeds 42 -scheduler -profiles LeastAllocated,BestFit,FGD,FGD-learned
+//	go run ./cmd/openb-compare -protocol fgd -seeds 42 -throughput 2 -fgd-pods 2000 [-replicas 4]
+//
 // With -throughput R it instead runs every profile R times, interleaved in
 // one process (the order rotated each round), on a burst of the first
 // -pods pods (all arriving at once, held), and prints each profile's
@@ -55,6 +66,8 @@ func main() {
 	flag.Float64Var(&ff.ratio, "ratio", 1.3, "FGD protocol: inflate arrived GPU demand to this share of capacity")
 	flag.StringVar(&ff.out, "out", "", "FGD protocol: write table.md, result.json and alloc.png here")
 	flag.StringVar(&ff.cpuProfile, "cpuprofile", "", "FGD protocol: write a CPU profile (pprof) of the runs here")
+	flag.BoolVar(&ff.scheduler, "scheduler", false, "FGD protocol: schedule each pod with the real kube-scheduler (FGD's configuration, one pod at a time) beside the replay loop, and compare")
+	flag.IntVar(&ff.pods, "fgd-pods", 0, "FGD protocol: keep the first N pods of each seed's list (0 = all; with -throughput default 2000)")
 	flag.StringVar(&ff.from, "from", "", "FGD protocol: redraw table.md and alloc.png (in -out, default the file's folder) from this -json output")
 	flag.Parse()
 	if *protocol != "" {
@@ -62,7 +75,7 @@ func main() {
 			fmt.Fprintf(os.Stderr, "openb-compare: -protocol %q: only \"fgd\"\n", *protocol)
 			os.Exit(2)
 		}
-		ff.dir, ff.podFile, ff.profiles = *dir, *podFile, *profiles
+		ff.dir, ff.podFile, ff.profiles, ff.rounds = *dir, *podFile, *profiles, *rounds
 		if err := runFGD(ff); err != nil {
 			fmt.Fprintln(os.Stderr, "openb-compare:", err)
 			os.Exit(1)

@@ -175,6 +175,12 @@ func (l *Learner) Workload() *Workload {
 	if l.seen == 0 {
 		return nil
 	}
+	// Nothing new since the last build: the same workload (a rebuild
+	// would give the same shapes and probabilities under a new pointer,
+	// resetting the FragMemo and FGD's per-node cache at every call).
+	if l.w != nil && l.seen == l.last {
+		return l.w
+	}
 	if l.w == nil || l.seen < l.Every || l.seen-l.last >= l.Every {
 		l.w = NewWorkload(l.counts, Coverage)
 		l.last = l.seen

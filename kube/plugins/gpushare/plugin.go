@@ -46,10 +46,26 @@ const (
 // (FGD: its best GPU; Random: uniform; otherwise best fit). For "FGD",
 // Workload is its target workload (its prior); "FGD-learned" learns it
 // from the pods reaching PreFilter instead.
+//
+// TieBreak "name" makes the best node of each cycle unique, the smallest
+// node name among the nodes of the highest score (FGD's simulator); ""
+// leaves ties to kube-scheduler's selectHost (uniform among the best).
+// It is done in NormalizeScore, after the policy's own normalisation, by
+// moving the other best nodes one point down (or the chosen one point up
+// when the best score is 0), so it is exact only when GPUShare is the
+// profile's only score plugin (FGD's protocol: every other scorer
+// disabled); with other scorers it is a one-point bonus.
+//
+// Prior, set in process (kube/openb builds the plugin through its own
+// registry entry), is FGD's target workload used as is, the same object
+// as the replay loop's: Workload's probabilities would be renormalised,
+// which may change their last bits.
 type Args struct {
 	metav1.TypeMeta `json:",inline"`
 	Policy          string      `json:"policy,omitempty"`
 	Workload        []ShapeProb `json:"workload,omitempty"`
+	TieBreak        string      `json:"tieBreak,omitempty"`
+	Prior           *Workload   `json:"-"`
 }
 
 // ShapeProb is one shape of a target workload given in Args.
@@ -74,6 +90,8 @@ type Plugin struct {
 	handle fwk.Handle
 	policy string
 	prior  *Workload
+	ties   string
+	memo   *FragMemo // FGD's fragmentation by node state, shared by the cycles
 
 	mu       sync.Mutex
 	learner  *Learner
@@ -110,7 +128,20 @@ func New(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error
 			return nil, err
 		}
 	}
-	p := &Plugin{handle: h, policy: args.Policy, reserved: map[types.UID]reservation{}, nodes: map[string]nodeCache{}}
+	p := &Plugin{handle: h, policy: args.Policy, ties: args.TieBreak, reserved: map[types.UID]reservation{}, nodes: map[string]nodeCache{}, memo: NewFragMemo()}
+	if args.TieBreak != "" && args.TieBreak != "name" {
+		return nil, fmt.Errorf("%w: args.tieBreak %q: want \"\" or \"name\"", ErrRequest, args.TieBreak)
+	}
+	switch {
+	case args.Policy == "FGD" && args.Prior != nil:
+		if len(args.Prior.Shapes) == 0 || len(args.Prior.Shapes) > MaxWorkloadShapes {
+			return nil, fmt.Errorf("%w: args.prior: %d shapes, want 1..%d", ErrRequest, len(args.Prior.Shapes), MaxWorkloadShapes)
+		}
+		p.prior = args.Prior
+		return p, nil
+	case args.Policy == "Random" && args.TieBreak == "name":
+		return nil, fmt.Errorf("%w: args.tieBreak \"name\" with policy Random would make it pick the smallest name", ErrRequest)
+	}
 	switch args.Policy {
 	case "", "BestFit", "DotProd", "GpuPacking", "GpuClustering", "Random", "LeastAllocated", "MostAllocated":
 	case "FGD":
@@ -324,7 +355,7 @@ func (p *Plugin) scorer(w *Workload) Scorer {
 	case "":
 		return nil
 	case "FGD", "FGD-learned":
-		return &FGD{W: func() *Workload { return w }}
+		return &FGD{W: func() *Workload { return w }, Memo: p.memo}
 	case "Random":
 		return NewScorer("Random", nil, nil)
 	}
@@ -352,8 +383,63 @@ func (p *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, ni fw
 	return max(0, min(s, MaxNodeScore)), nil
 }
 
-// ScoreExtensions implements fwk.ScorePlugin (none).
-func (p *Plugin) ScoreExtensions() fwk.ScoreExtensions { return nil }
+// ScoreExtensions implements fwk.ScorePlugin: NormalizeScore when the
+// policy normalises (BestFit) or ties are broken by name.
+func (p *Plugin) ScoreExtensions() fwk.ScoreExtensions {
+	if p.ties == "name" || p.normalizes() {
+		return p
+	}
+	return nil
+}
+
+func (p *Plugin) normalizes() bool {
+	sc := p.scorer(nil)
+	return sc != nil && p.policy != "Random" && sc.Normalize()
+}
+
+// NormalizeScore min-max normalises the cycle's scores for a policy that
+// asks it (FGD's NormalizeScore: (s − min) × 100 / (max − min), all 0 when
+// equal), then makes the best node unique by name (Args.TieBreak).
+func (p *Plugin) NormalizeScore(_ context.Context, _ fwk.CycleState, _ *v1.Pod, scores fwk.NodeScoreList) *fwk.Status {
+	if len(scores) == 0 {
+		return nil
+	}
+	if p.normalizes() {
+		lo, hi := scores[0].Score, scores[0].Score
+		for _, s := range scores {
+			lo, hi = min(lo, s.Score), max(hi, s.Score)
+		}
+		for i := range scores {
+			if hi == lo {
+				scores[i].Score = 0
+			} else {
+				scores[i].Score = (scores[i].Score - lo) * MaxNodeScore / (hi - lo)
+			}
+		}
+	}
+	if p.ties == "name" {
+		hi := scores[0].Score
+		for _, s := range scores {
+			hi = max(hi, s.Score)
+		}
+		best := -1
+		for i, s := range scores {
+			if s.Score == hi && (best < 0 || s.Name < scores[best].Name) {
+				best = i
+			}
+		}
+		if hi == 0 {
+			scores[best].Score = 1
+		} else {
+			for i := range scores {
+				if i != best && scores[i].Score == hi {
+					scores[i].Score--
+				}
+			}
+		}
+	}
+	return nil
+}
 
 // Reserve chooses the pod's GPUs on the node (the policy's choice) and
 // records them: in the plugin (until Unreserve, bounded), and on the
@@ -402,6 +488,15 @@ func (p *Plugin) Reserve(_ context.Context, state fwk.CycleState, pod *v1.Pod, n
 	}
 	pod.Annotations[AnnotationIndex] = FormatIDs(ids)
 	return nil
+}
+
+// Reserved returns the node and GPU ids reserved for the pod with uid,
+// while the plugin remembers them (see PostBind).
+func (p *Plugin) Reserved(uid types.UID) (node string, ids []int, ok bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r, ok := p.reserved[uid]
+	return r.node, r.ids, ok
 }
 
 // Unreserve releases the pod's GPUs.

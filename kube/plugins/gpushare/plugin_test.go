@@ -251,3 +251,54 @@ func TestFGDPlugin(t *testing.T) {
 		t.Fatal(sc, s)
 	}
 }
+
+// NormalizeScore: BestFit's min-max normalisation (FGD's), then the best
+// node made unique by the smallest name (Args.TieBreak "name"), checked
+// against a brute-force argmax; refused combinations.
+func TestNormalizeScoreTies(t *testing.T) {
+	mk := func(policy, ties string) *Plugin {
+		pl, err := New(context.Background(), &Args{Policy: policy, TieBreak: ties}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pl.(*Plugin)
+	}
+	for _, c := range []struct {
+		policy, ties string
+		in           []int64
+		want         []int64
+	}{
+		{"BestFit", "", []int64{70, 90, 80, 90}, []int64{0, 100, 50, 100}},
+		{"BestFit", "name", []int64{70, 90, 80, 90}, []int64{0, 100, 50, 99}},
+		{"BestFit", "name", []int64{5, 5, 5}, []int64{1, 0, 0}},
+		{"FGD-learned", "name", []int64{40, 60, 60, 12}, []int64{40, 60, 59, 12}},
+		{"LeastAllocated", "name", []int64{0, 0}, []int64{1, 0}},
+	} {
+		pl := mk(c.policy, c.ties)
+		scores := make(fwk.NodeScoreList, len(c.in))
+		for i, s := range c.in {
+			scores[i] = fwk.NodeScore{Name: "n" + strconv.Itoa(i), Score: s}
+		}
+		if pl.ScoreExtensions() == nil {
+			t.Fatalf("%s/%q: no ScoreExtensions", c.policy, c.ties)
+		}
+		if st := pl.NormalizeScore(context.Background(), nil, nil, scores); st != nil {
+			t.Fatal(st)
+		}
+		got := make([]int64, len(scores))
+		for i := range scores {
+			got[i] = scores[i].Score
+		}
+		if !slices.Equal(got, c.want) {
+			t.Fatalf("%s/%q %v: got %v, want %v", c.policy, c.ties, c.in, got, c.want)
+		}
+	}
+	if mk("LeastAllocated", "").ScoreExtensions() != nil {
+		t.Fatal("LeastAllocated with upstream ties normalises")
+	}
+	for _, a := range []*Args{{Policy: "Random", TieBreak: "name"}, {Policy: "FGD", TieBreak: "first"}, {Policy: "FGD", Prior: &Workload{}}} {
+		if _, err := New(context.Background(), a, nil); err == nil {
+			t.Fatalf("%+v accepted", a)
+		}
+	}
+}

@@ -16,6 +16,8 @@ const (
 
 // Scorer scores one feasible node for one pod and names the GPU set the
 // pod would take there. Score is called only on nodes where n.Fits(r).
+// The GPU set returned may be shared with other calls: read it, copy it,
+// never write to it.
 // Normalize reports whether kube-scheduler min-max normalises the scores
 // of one cycle (FGD's NormalizeScore) before the node is chosen.
 type Scorer interface {
@@ -33,7 +35,7 @@ var Policies = []string{"FGD", "BestFit", "DotProd", "GpuPacking", "GpuClusterin
 func NewScorer(name string, w *Workload, rng *rand.Rand) Scorer {
 	switch name {
 	case "FGD":
-		return &FGD{W: func() *Workload { return w }, Cache: true}
+		return &FGD{W: func() *Workload { return w }, Cache: true, Memo: NewFragMemo()}
 	case "BestFit":
 		return simple{name, bestFit, true}
 	case "DotProd":
@@ -73,12 +75,24 @@ func BestFitIDs(n *Node, r Request) []int {
 	}
 	if r.Shares() {
 		if id := n.BestFitID(r); id >= 0 {
-			return []int{id}
+			return oneID(id)
 		}
 		return nil
 	}
 	return n.WholeIDs(r)
 }
+
+// idTable backs the one-GPU sets the scorers return without allocating.
+var idTable = func() (t [MaxGPUs]int) {
+	for i := range t {
+		t[i] = i
+	}
+	return t
+}()
+
+// oneID returns []int{id}, shared: full capacity 1, so an append copies,
+// but a caller must not write to it (the Scorer contract).
+func oneID(id int) []int { return idTable[id : id+1 : id+1] }
 
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
@@ -94,6 +108,11 @@ type FGD struct {
 	// then a Node must change only through Assign and Release, and the
 	// FGD is not safe for concurrent use. Without it Score only reads.
 	Cache bool
+	// Memo, when not nil, memoises the fragmentation of F_before and of
+	// every F_after by the node's canonical state (FragMemo; the same
+	// bits as the direct computation). It may be shared by FGD scorers
+	// used concurrently.
+	Memo *FragMemo
 
 	// cache of F_before by node: valid while the node's Version and the
 	// workload are unchanged.
@@ -111,7 +130,7 @@ const maxFragCache = 1 << 16
 
 func (f *FGD) before(n *Node, w *Workload) float64 {
 	if !f.Cache {
-		return FragAmount(n, w)
+		return f.Memo.FragAmount(n, w)
 	}
 	if c, ok := f.cache[n]; ok && c.version == n.Version && c.w == w {
 		return c.f
@@ -119,7 +138,7 @@ func (f *FGD) before(n *Node, w *Workload) float64 {
 	if f.cache == nil || len(f.cache) >= maxFragCache {
 		f.cache = map[*Node]fragCache{}
 	}
-	v := FragAmount(n, w)
+	v := f.Memo.FragAmount(n, w)
 	f.cache[n] = fragCache{n.Version, w, v}
 	return v
 }
@@ -140,16 +159,14 @@ func (f *FGD) Score(n *Node, r Request) (int64, []int) {
 	w := f.W()
 	before := f.before(n, w)
 	var gpus [MaxGPUs]int64
-	c := &Node{Model: n.Model, GPUs: gpus[:len(n.GPUs)]}
+	c := gpus[:len(n.GPUs)]
 	after := func(ids []int) float64 {
-		copy(c.GPUs, n.GPUs)
-		c.CPUMilli, c.MemoryMiB = n.CPUMilli, n.MemoryMiB
-		c.CPUMilli -= r.CPUMilli
-		c.MemoryMiB -= r.MemoryMiB
+		copy(c, n.GPUs)
 		for _, id := range ids {
-			c.GPUs[id] -= r.GPUMilli
+			c[id] -= r.GPUMilli
 		}
-		return FragAmount(c, w)
+		// FragAmount reads only the model, the free CPU and the GPUs.
+		return f.Memo.frag(n.Model, n.CPUMilli-r.CPUMilli, c, w)
 	}
 	score := func(a float64) int64 { return int64(sigmoid((before-a)/1000) * MaxNodeScore) }
 	if r.Shares() {
@@ -182,7 +199,7 @@ func (f *FGD) Score(n *Node, r Request) (int64, []int) {
 		if bestID < 0 {
 			return 0, nil
 		}
-		return best, []int{bestID}
+		return best, oneID(bestID)
 	}
 	ids := n.WholeIDs(r)
 	if r.GPUCount > 0 && ids == nil {
@@ -351,5 +368,5 @@ func (s *random) Score(n *Node, r Request) (int64, []int) {
 	if id < 0 {
 		return 0, nil
 	}
-	return 0, []int{id}
+	return 0, oneID(id)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"strings"
 	"testing"
@@ -336,4 +337,26 @@ func FuzzUnmarshalState(f *testing.F) {
 		}
 	})
 	_ = e
+}
+
+// computeDigest hashes the bytes the fmt-based digest hashed: the same
+// digest as before issue 32's rewrite, on scores with negative, zero and
+// large values and unusual names.
+func TestDigestSameBytes(t *testing.T) {
+	digestFmt := func(s *snapshot, ports []port) string {
+		h := fnv.New64a()
+		for l, p := range ports {
+			fmt.Fprintf(h, "%s|", p.key)
+			for r, v := range s.rows[l] {
+				fmt.Fprintf(h, "%s=%d,", s.nodes[r], v)
+			}
+		}
+		return fmt.Sprintf("%016x", h.Sum64())
+	}
+	s := &snapshot{nodes: []string{"a", "node-β", "", "n=,|"}, rows: [][]int64{{0, 100, -7, 1 << 40}, {5, 5, 5, 5}, {}}}
+	ports := []port{{key: "cpu=1|gpu"}, {key: ""}, {key: "x"}}
+	s.rows[2] = []int64{1, 2, 3, 4}
+	if got, want := s.computeDigest(ports), digestFmt(s, ports); got != want {
+		t.Fatalf("digest %s, fmt's %s", got, want)
+	}
 }

@@ -15,6 +15,10 @@ import (
 // slot that ended without a scheduling cycle.
 const syncPeriod = time.Second
 
+// wakeGap is the shortest wall time between two rebuilds asked by new
+// ports (see run).
+const wakeGap = 100 * time.Millisecond
+
 // run is the learner goroutine: it loads the saved state, then, whenever
 // the scheduling path hands it finished slots or new ports (or every
 // syncPeriod), adds ports, rebuilds the model when ports or nodes changed,
@@ -35,15 +39,30 @@ func (p *Plugin) run() {
 	p.publish(logger, "load")
 	t := time.NewTicker(syncPeriod)
 	defer t.Stop()
+	var last time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-p.rec.wake:
+			// Coalesce: at most one rebuild per wakeGap, so that a burst
+			// of new shapes (the first pods of a trace) rebuilds the model
+			// a few times, not once per shape (issue 32's profile: the
+			// rebuilds were most of the learner goroutine's CPU). Pods of
+			// a shape not yet a port are scored by the nearest port
+			// meanwhile.
+			if d := wakeGap - time.Since(last); d > 0 {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(d):
+				}
+			}
 		case <-t.C:
 			p.rec.tick(p.seconds())
 		}
 		p.work(ctx, logger)
+		last = time.Now()
 	}
 }
 
