@@ -45,10 +45,10 @@ func fgdMsched(name string, w *gpushare.Workload, tie gpushare.Scorer) (sc, tb g
 	}
 	switch base {
 	case Lookahead:
-		return &gpushare.Lookahead{W: func() *gpushare.Workload { return w }, Gamma: gamma, Label: name}, tie, nil, true
+		return &gpushare.Lookahead{W: func() *gpushare.Workload { return w }, Gamma: gamma, Label: name, Memo: gpushare.NewFragMemo()}, tie, nil, true
 	case LookaheadLearned:
 		l = gpushare.NewLearner(LearnEvery)
-		return &gpushare.Lookahead{W: l.Workload, Gamma: gamma, Label: name}, tie, l, true
+		return &gpushare.Lookahead{W: l.Workload, Gamma: gamma, Label: name, Memo: gpushare.NewFragMemo()}, tie, l, true
 	}
 	return nil, nil, nil, false
 }

@@ -49,10 +49,11 @@ type FGDSchedOptions struct {
 // FGDSchedProfiles are the profiles RunFGDScheduler and FGDThroughput
 // know: the FGD-protocol profiles but Random (kube-scheduler's own random
 // tie-break among equal scores is not FGD's Random) and the "+BF"
-// tie-breaks, and msched's OGASched, DRF and ESDP score plugins, each the
-// only scorer (weight 1000) beside GPUShare's device model.
+// tie-breaks, msched's OGASched, DRF and ESDP score plugins, each the
+// only scorer (weight 1000) beside GPUShare's device model, and msched's
+// lookahead (GPUShare with policy Lookahead or Lookahead-learned).
 var FGDSchedProfiles = []string{"LeastAllocated", "MostAllocated", "FGD", FGDLearned, "BestFit", "DotProd", "GpuPacking", "GpuClustering",
-	string(OGASched), string(DRF), string(ESDP)}
+	string(OGASched), string(DRF), string(ESDP), Lookahead, LookaheadLearned}
 
 // fgdSchedYAML is FGD's scheduler configuration for profile:
 // percentageOfNodesToScore 100; every default PreScore and Score plugin
@@ -173,8 +174,8 @@ func fgdScheduler(ctx context.Context, nodes []*gpushare.Node, w *gpushare.Workl
 	args := &gpushare.Args{}
 	switch profile {
 	case string(OGASched), string(DRF), string(ESDP):
-	case "FGD":
-		args.Policy, args.Prior = "FGD", w
+	case "FGD", Lookahead:
+		args.Policy, args.Prior = profile, w
 	default:
 		args.Policy = profile
 	}

@@ -25,7 +25,7 @@ func TestRunFGDSchedulerMatchesLoop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{"LeastAllocated", "BestFit", "FGD", FGDLearned} {
+	for _, p := range []string{"LeastAllocated", "BestFit", "FGD", FGDLearned, Lookahead, LookaheadLearned} {
 		loop, err := RunFGD(nodes, pods, w, p, FGDOptions{Seed: 42, Record: true})
 		if err != nil {
 			t.Fatal(err)

@@ -81,8 +81,15 @@
 // shape (as in FGD), so NextFrag ignores it; the lookahead's GPU choice
 // for a sharing shape is the one that minimises F after it (FGD's own),
 // for a whole-GPU shape the first wholly free GPUs; V is memoised by the
-// node's state (model, free CPU, each GPU's free milli), which is all V
-// depends on.
+// node's state (model, free CPU, the GPUs' free milli as a multiset),
+// which is all V depends on.
+//
+// Inside kube-scheduler the plugin runs it with Args.Policy "Lookahead"
+// (the told workload, Args.Workload or Args.Prior) or
+// "Lookahead-learned" (a Learner rebuilt every 100 arrivals): one
+// Lookahead per plugin, its memo shared by the cycles and locked, its
+// fragmentation taken from the plugin's FragMemo. On OpenB seed 42 it
+// places every pod where the replay loop does.
 //
 // # Cost of FGD's score
 //

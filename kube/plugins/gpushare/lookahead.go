@@ -2,6 +2,8 @@ package gpushare
 
 import (
 	"math"
+	"slices"
+	"sync"
 )
 
 // NextFrag is the one-step lookahead of the Lookahead scorer: the
@@ -14,7 +16,10 @@ import (
 // free GPUs); otherwise s would go elsewhere and the term is
 // p × FragAmount(c). With w nil or c without free GPU milli it is 0.
 // Memory is not part of a shape and is ignored, as in FragAmount.
-func NextFrag(c *Node, w *Workload) float64 {
+func NextFrag(c *Node, w *Workload) float64 { return nextFrag(c, w, nil) }
+
+// nextFrag is NextFrag with FragAmount taken from fm (nil: computed).
+func nextFrag(c *Node, w *Workload, fm *FragMemo) float64 {
 	if c == nil || w == nil || c.FreeGPUMilli() == 0 {
 		return 0
 	}
@@ -27,26 +32,26 @@ func NextFrag(c *Node, w *Workload) float64 {
 		r := &t.req
 		if !r.Allows(c.Model) || c.CPUMilli < r.CPUMilli || !c.GPUsFit(*r) {
 			if f0 < 0 {
-				f0 = FragAmount(c, w)
+				f0 = fm.FragAmount(c, w)
 			}
 			e += t.P * f0
 			continue
 		}
-		e += t.P * bestAfter(c, d, *r, w)
+		e += t.P * bestAfter(c, d, *r, w, fm)
 	}
 	return e
 }
 
 // bestAfter returns min over r's GPU choices on n of FragAmount(n with r
 // placed), using d (GPUs of n's length) as scratch. r must fit n.
-func bestAfter(n, d *Node, r Request, w *Workload) float64 {
+func bestAfter(n, d *Node, r Request, w *Workload, fm *FragMemo) float64 {
 	place := func(ids []int) float64 {
 		copy(d.GPUs, n.GPUs)
 		d.CPUMilli, d.MemoryMiB = n.CPUMilli-r.CPUMilli, n.MemoryMiB
 		for _, id := range ids {
 			d.GPUs[id] -= r.GPUMilli
 		}
-		return FragAmount(d, w)
+		return fm.FragAmount(d, w)
 	}
 	if !r.Shares() {
 		return place(n.WholeIDs(r))
@@ -107,19 +112,52 @@ func scratch(buf []int64, n int) []int64 {
 // Learner): then Lookahead knows nothing of the shapes in advance and its
 // expectation is over the shapes seen so far.
 //
-// V is memoised by the node's state (model, free CPU, each GPU's free
-// milli; nodes of at most 8 GPUs), dropped when the workload changes
-// (pointer) or the memo holds MaxLookaheadMemo entries: a Lookahead is
-// not safe for concurrent use. A nil W is no workload (score 50, as FGD
+// V is memoised by the node's state (model, free CPU, the GPUs' free
+// milli sorted; nodes of at most 8 GPUs), dropped when the workload changes
+// (pointer) or the memo holds MaxLookaheadMemo entries. A Lookahead is
+// safe for concurrent use (the memo is locked; kube-scheduler scores
+// nodes from 16 goroutines) as long as W is, and must not be copied
+// after first use. A nil W is no workload (score 50, as FGD
 // with nothing to fragment); a Gamma outside [0, 1] is clamped to it, NaN
 // taken as 0.
 type Lookahead struct {
 	W     func() *Workload
 	Gamma float64
 	Label string // Name(); "Lookahead" when empty
+	// Memo, when set, memoises the fragmentation V is built from (the
+	// same bits as FragAmount; the plugin shares one with FGD's score).
+	Memo *FragMemo
 
-	w    *Workload
-	memo map[laKey]float64
+	memo   laMemo
+	scores laScores
+}
+
+// laMemo is V by node state for one workload (w), locked.
+type laMemo struct {
+	mu sync.RWMutex
+	w  *Workload
+	m  map[laKey]float64
+}
+
+func (m *laMemo) get(w *Workload, k laKey) (float64, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.w != w {
+		return 0, false
+	}
+	v, ok := m.m[k]
+	return v, ok
+}
+
+// put stores V(k) under w, dropping the memo first when it holds another
+// workload's values or MaxLookaheadMemo entries.
+func (m *laMemo) put(w *Workload, k laKey, v float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.w != w || m.m == nil || len(m.m) >= MaxLookaheadMemo {
+		m.w, m.m = w, map[laKey]float64{}
+	}
+	m.m[k] = v
 }
 
 // MaxLookaheadMemo bounds the memo of a Lookahead (entries).
@@ -156,26 +194,18 @@ func (l *Lookahead) Value(c *Node) float64 {
 	return l.value(c, l.workload())
 }
 
-// workload returns W() (nil without W) and resets the memo when it
-// changed or is full.
+// workload returns W() (nil without W); the memo follows it (laMemo).
 func (l *Lookahead) workload() *Workload {
-	var w *Workload
-	if l.W != nil {
-		w = l.W()
+	if l.W == nil {
+		return nil
 	}
-	if w != l.w || l.memo == nil || len(l.memo) >= MaxLookaheadMemo {
-		l.w, l.memo = w, map[laKey]float64{}
-	}
-	return w
+	return l.W()
 }
 
 func (l *Lookahead) value(c *Node, w *Workload) float64 {
-	var k laKey
-	keyed := len(c.GPUs) <= laGPUs
+	k, keyed := laStateKey(c)
 	if keyed {
-		k = laKey{model: c.Model, cpu: c.CPUMilli, n: len(c.GPUs)}
-		copy(k.g[:], c.GPUs)
-		if v, ok := l.memo[k]; ok {
+		if v, ok := l.memo.get(w, k); ok {
 			return v
 		}
 	}
@@ -186,22 +216,106 @@ func (l *Lookahead) value(c *Node, w *Workload) float64 {
 	case g > 1:
 		g = 1
 	}
-	v := FragAmount(c, w)
+	v := l.Memo.FragAmount(c, w)
 	if g > 0 {
-		v = (1-g)*v + g*NextFrag(c, w)
+		v = (1-g)*v + g*nextFrag(c, w, l.Memo)
 	}
 	if keyed {
-		l.memo[k] = v
+		l.memo.put(w, k, v)
 	}
 	return v
 }
 
 // Score implements Scorer.
 func (l *Lookahead) Score(n *Node, r Request) (int64, []int) {
+	return l.score(l.workload(), n, r)
+}
+
+// laScores memoises Lookahead's scores by (node state, request) for one
+// workload: nodes in the same state score a request the same, and a
+// sharing pod's best GPUs are the same free-milli values, so a hit
+// replaces every V lookup of the node. Locked; dropped when the workload
+// changes or it holds MaxLookaheadMemo entries.
+type laScores struct {
+	mu sync.RWMutex
+	w  *Workload
+	m  map[laReqKey]laScore
+}
+
+type laReqKey struct {
+	state                   laKey
+	cpu, gpuMilli, gpuCount int64
+}
+
+// laScore is a state's score and the free milli of the GPUs that reach it
+// (a sharing pod takes the first such GPU in the node's order).
+type laScore struct {
+	s    int64
+	best [laGPUs]int64
+	nb   int
+}
+
+func (m *laScores) get(w *Workload, k laReqKey) (laScore, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.w != w {
+		return laScore{}, false
+	}
+	v, ok := m.m[k]
+	return v, ok
+}
+
+func (m *laScores) put(w *Workload, k laReqKey, v laScore) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.w != w || m.m == nil || len(m.m) >= MaxLookaheadMemo {
+		m.w, m.m = w, map[laReqKey]laScore{}
+	}
+	m.m[k] = v
+}
+
+// score is Score over the workload w (the plugin passes its cycle's).
+func (l *Lookahead) score(w *Workload, n *Node, r Request) (int64, []int) {
 	if n == nil {
 		return 0, nil
 	}
-	w := l.workload()
+	var ids []int
+	if !r.Shares() {
+		ids = n.WholeIDs(r)
+		if r.GPUCount > 0 && ids == nil {
+			return 0, nil
+		}
+	}
+	state, keyed := laStateKey(n)
+	k := laReqKey{state: state, cpu: r.CPUMilli, gpuMilli: r.GPUMilli, gpuCount: int64(r.GPUCount)}
+	st, ok := laScore{}, false
+	if keyed {
+		st, ok = l.scores.get(w, k)
+	}
+	if !ok {
+		st = l.scoreState(w, n, r, ids)
+		if keyed {
+			l.scores.put(w, k, st)
+		}
+	}
+	if !r.Shares() {
+		return st.s, ids
+	}
+	if st.nb == 0 {
+		return 0, nil
+	}
+	for i, g := range n.GPUs {
+		if g >= r.GPUMilli && slices.Contains(st.best[:st.nb], g) {
+			return st.s, []int{i}
+		}
+	}
+	return 0, nil // not reached: the best values are n's
+}
+
+// scoreState scores r on n (ids: a whole-GPU pod's set) and, for a
+// sharing pod, collects the free milli of every GPU reaching the best
+// score.
+func (l *Lookahead) scoreState(w *Workload, n *Node, r Request, ids []int) laScore {
 	var gpus [MaxGPUs]int64
 	c := &Node{Model: n.Model, GPUs: scratch(gpus[:], len(n.GPUs))}
 	after := func(ids []int) float64 {
@@ -214,39 +328,46 @@ func (l *Lookahead) Score(n *Node, r Request) (int64, []int) {
 	}
 	before := l.value(n, w)
 	score := func(a float64) int64 { return int64(sigmoid((before-a)/1000) * MaxNodeScore) }
+	var st laScore
 	if !r.Shares() {
-		ids := n.WholeIDs(r)
-		if r.GPUCount > 0 && ids == nil {
-			return 0, nil
-		}
-		return score(after(ids)), ids
+		st.s = score(after(ids))
+		return st
 	}
-	best, bestID := int64(0), -1
-	var bufG, bufS [MaxGPUs]int64
-	tried, triedS := bufG[:0], bufS[:0]
+	var bufG [MaxGPUs]int64
+	tried := bufG[:0]
 	var one [1]int
+	best := int64(-1)
 	for i, g := range n.GPUs {
-		if g < r.GPUMilli {
+		if g < r.GPUMilli || slices.Contains(tried, g) {
 			continue
 		}
-		s, ok := int64(0), false
-		for k, t := range tried {
-			if t == g {
-				s, ok = triedS[k], true
-				break
-			}
-		}
-		if !ok {
-			one[0] = i
-			s = score(after(one[:]))
-			tried, triedS = append(tried, g), append(triedS, s)
-		}
-		if bestID < 0 || s > best {
-			best, bestID = s, i
+		tried = append(tried, g)
+		one[0] = i
+		s := score(after(one[:]))
+		switch {
+		case s > best:
+			best, st.nb = s, 0
+			fallthrough
+		case s == best && st.nb < laGPUs:
+			st.best[st.nb] = g
+			st.nb++
 		}
 	}
-	if bestID < 0 {
-		return 0, nil
+	st.s = max(best, 0)
+	return st
+}
+
+// laStateKey is the memo key of n's state (model, free CPU, the GPUs' free
+// milli sorted); false for a node with more GPUs than the key holds.
+func laStateKey(n *Node) (laKey, bool) {
+	if len(n.GPUs) > laGPUs {
+		return laKey{}, false
 	}
-	return best, []int{bestID}
+	// V depends on the GPUs' free milli as a multiset (FragAmount sums
+	// over GPUs; NextFrag's choices are symmetric): sorted, the key is
+	// shared by every permutation.
+	k := laKey{model: n.Model, cpu: n.CPUMilli, n: len(n.GPUs)}
+	copy(k.g[:], n.GPUs)
+	slices.Sort(k.g[:len(n.GPUs)])
+	return k, true
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 )
 
@@ -305,5 +306,83 @@ func TestLookaheadHandBuiltInputs(t *testing.T) {
 	}
 	if s, _ := (&Lookahead{Gamma: 0.3}).Score(n, r); s != 50 {
 		t.Fatalf("nil W: %d, want 50", s)
+	}
+}
+
+// One Lookahead shared by goroutines (kube-scheduler scores nodes in
+// parallel) scores as a fresh Lookahead per call does, across workload
+// changes, its memos (V and the scores by state and request) shared by
+// the goroutines and the cycles: scores and GPU ids, nodes repeated with
+// their GPUs permuted. Run with -race.
+func TestLookaheadConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 9))
+	ws := []*Workload{randomWorkload(rng), randomWorkload(rng)}
+	shared := &Lookahead{Gamma: LookaheadGamma, Memo: NewFragMemo()}
+	hits := 0
+	for cyc := range 40 {
+		w := ws[cyc%len(ws)]
+		r := w.Shapes[rng.IntN(len(w.Shapes))].Shape.request()
+		var nodes []*Node
+		for len(nodes) < 60 {
+			n := randomNode(t, rng)
+			if rng.IntN(3) == 0 && len(nodes) > 0 { // the same state, GPUs permuted
+				n = nodes[rng.IntN(len(nodes))].Clone()
+				rng.Shuffle(len(n.GPUs), func(i, j int) { n.GPUs[i], n.GPUs[j] = n.GPUs[j], n.GPUs[i] })
+				hits++
+			}
+			if n.Fits(r) {
+				nodes = append(nodes, n)
+			}
+		}
+		type res struct {
+			s   int64
+			ids []int
+		}
+		want := make([]res, len(nodes))
+		for i, n := range nodes {
+			s, ids := (&Lookahead{Gamma: LookaheadGamma}).score(w, n, r)
+			want[i] = res{s, slices.Clone(ids)}
+		}
+		got := make([]res, len(nodes))
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := g; i < len(nodes); i += 4 {
+					s, ids := shared.score(w, nodes[i], r)
+					got[i] = res{s, slices.Clone(ids)}
+				}
+			}()
+		}
+		wg.Wait()
+		for i := range nodes {
+			if got[i].s != want[i].s || !slices.Equal(got[i].ids, want[i].ids) {
+				t.Fatalf("cycle %d node %d %v pod %+v: shared %v, fresh %v", cyc, i, nodes[i].GPUs, r, got[i], want[i])
+			}
+		}
+	}
+	if hits < 100 {
+		t.Fatalf("only %d repeated states", hits)
+	}
+}
+
+// V is the same bits with the fragmentation memoised (FragMemo) and
+// under any permutation of the GPUs (what its sorted memo key assumes).
+func TestLookaheadValuePermutationAndMemo(t *testing.T) {
+	rng := rand.New(rand.NewPCG(32, 10))
+	for trial := range 500 {
+		w := randomWorkload(rng)
+		n := randomNode(t, rng)
+		want := (&Lookahead{W: func() *Workload { return w }, Gamma: LookaheadGamma}).Value(n)
+		p := n.Clone()
+		rng.Shuffle(len(p.GPUs), func(i, j int) { p.GPUs[i], p.GPUs[j] = p.GPUs[j], p.GPUs[i] })
+		fresh := &Lookahead{W: func() *Workload { return w }, Gamma: LookaheadGamma}
+		memo := &Lookahead{W: func() *Workload { return w }, Gamma: LookaheadGamma, Memo: NewFragMemo()}
+		for _, got := range []float64{fresh.Value(p), memo.Value(p), memo.Value(n)} {
+			if got != want {
+				t.Fatalf("trial %d: GPUs %v / %v: V %v, want %v", trial, n.GPUs, p.GPUs, got, want)
+			}
+		}
 	}
 }

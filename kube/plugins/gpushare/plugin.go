@@ -43,9 +43,12 @@ const (
 // Args configures the plugin. Policy names the scorer of its Score
 // extension point ("" scores nothing: the profile uses the device model
 // for Filter and Reserve only); GPU choice at Reserve follows the policy
-// (FGD: its best GPU; Random: uniform; otherwise best fit). For "FGD",
-// Workload is its target workload (its prior); "FGD-learned" learns it
-// from the pods reaching PreFilter instead.
+// (the GPU set the policy's scorer picks; best fit for Random, which has
+// no per-cycle random source, and without a policy). For "FGD" and
+// "Lookahead" (msched's one-step lookahead, γ = LookaheadGamma, one
+// memo shared by the cycles), Workload is the target workload (the
+// prior); "FGD-learned" and "Lookahead-learned" learn it from the pods
+// reaching PreFilter instead (a Learner rebuilt every 100 arrivals).
 //
 // TieBreak "name" makes the best node of each cycle unique, the smallest
 // node name among the nodes of the highest score (FGD's simulator); ""
@@ -91,7 +94,8 @@ type Plugin struct {
 	policy string
 	prior  *Workload
 	ties   string
-	memo   *FragMemo // FGD's fragmentation by node state, shared by the cycles
+	memo   *FragMemo  // FGD's fragmentation by node state, shared by the cycles
+	la     *Lookahead // the Lookahead policies' scorer (its memo), shared by the cycles
 
 	mu       sync.Mutex
 	learner  *Learner
@@ -133,20 +137,23 @@ func New(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error
 		return nil, fmt.Errorf("%w: args.tieBreak %q: want \"\" or \"name\"", ErrRequest, args.TieBreak)
 	}
 	switch {
-	case args.Policy == "FGD" && args.Prior != nil:
+	case (args.Policy == "FGD" || args.Policy == "Lookahead") && args.Prior != nil:
 		if len(args.Prior.Shapes) == 0 || len(args.Prior.Shapes) > MaxWorkloadShapes {
 			return nil, fmt.Errorf("%w: args.prior: %d shapes, want 1..%d", ErrRequest, len(args.Prior.Shapes), MaxWorkloadShapes)
 		}
 		p.prior = args.Prior
+		if args.Policy == "Lookahead" {
+			p.la = &Lookahead{Gamma: LookaheadGamma, Memo: p.memo}
+		}
 		return p, nil
 	case args.Policy == "Random" && args.TieBreak == "name":
 		return nil, fmt.Errorf("%w: args.tieBreak \"name\" with policy Random would make it pick the smallest name", ErrRequest)
 	}
 	switch args.Policy {
 	case "", "BestFit", "DotProd", "GpuPacking", "GpuClustering", "Random", "LeastAllocated", "MostAllocated":
-	case "FGD":
+	case "FGD", "Lookahead":
 		if len(args.Workload) == 0 || len(args.Workload) > MaxWorkloadShapes {
-			return nil, fmt.Errorf("%w: args.workload: %d shapes, want 1..%d for policy FGD", ErrRequest, len(args.Workload), MaxWorkloadShapes)
+			return nil, fmt.Errorf("%w: args.workload: %d shapes, want 1..%d for policy %s", ErrRequest, len(args.Workload), MaxWorkloadShapes, args.Policy)
 		}
 		counts := map[Shape]float64{}
 		for _, s := range args.Workload {
@@ -156,10 +163,13 @@ func New(_ context.Context, obj runtime.Object, h fwk.Handle) (fwk.Plugin, error
 			counts[s.Shape] += s.P
 		}
 		p.prior = NewWorkload(counts, 1)
-	case "FGD-learned":
+	case "FGD-learned", "Lookahead-learned":
 		p.learner = NewLearner(100)
 	default:
-		return nil, fmt.Errorf("%w: args.policy %q: want one of %s, FGD-learned or empty", ErrRequest, args.Policy, strings.Join(Policies, ", "))
+		return nil, fmt.Errorf("%w: args.policy %q: want one of %s, FGD-learned, Lookahead, Lookahead-learned or empty", ErrRequest, args.Policy, strings.Join(Policies, ", "))
+	}
+	if args.Policy == "Lookahead" || args.Policy == "Lookahead-learned" {
+		p.la = &Lookahead{Gamma: LookaheadGamma, Memo: p.memo}
 	}
 	return p, nil
 }
@@ -350,17 +360,34 @@ func (p *Plugin) Filter(_ context.Context, state fwk.CycleState, pod *v1.Pod, ni
 	return nil
 }
 
-func (p *Plugin) scorer(w *Workload) Scorer {
+func (p *Plugin) scorer(c *cycle) Scorer {
+	var w *Workload
+	if c != nil {
+		w = c.w
+	}
 	switch p.policy {
 	case "":
 		return nil
 	case "FGD", "FGD-learned":
 		return &FGD{W: func() *Workload { return w }, Memo: p.memo}
+	case "Lookahead", "Lookahead-learned":
+		return laCycle{p.la, w}
 	case "Random":
 		return NewScorer("Random", nil, nil)
 	}
 	return NewScorer(p.policy, w, nil)
 }
+
+// laCycle is the plugin's Lookahead over one cycle's workload (the
+// shared scorer and its memos; the workload is the cycle's, as FGD's).
+type laCycle struct {
+	la *Lookahead
+	w  *Workload
+}
+
+func (c laCycle) Name() string                            { return c.la.Name() }
+func (c laCycle) Normalize() bool                         { return false }
+func (c laCycle) Score(n *Node, r Request) (int64, []int) { return c.la.score(c.w, n, r) }
 
 // Score scores the node with Args.Policy (0 without one).
 func (p *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, ni fwk.NodeInfo) (int64, *fwk.Status) {
@@ -368,7 +395,7 @@ func (p *Plugin) Score(_ context.Context, state fwk.CycleState, _ *v1.Pod, ni fw
 	if err != nil {
 		return 0, fwk.AsStatus(err)
 	}
-	sc := p.scorer(c.w)
+	sc := p.scorer(c)
 	if sc == nil || p.policy == "Random" {
 		return 0, nil
 	}
@@ -461,7 +488,7 @@ func (p *Plugin) Reserve(_ context.Context, state fwk.CycleState, pod *v1.Pod, n
 		return fwk.AsStatus(err)
 	}
 	var ids []int
-	switch sc := p.scorer(c.w); {
+	switch sc := p.scorer(c); {
 	case p.policy == "Random":
 		ids = BestFitIDs(n, c.req) // no per-cycle random source: best fit
 	case sc != nil:

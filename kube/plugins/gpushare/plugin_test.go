@@ -214,8 +214,19 @@ func TestRequestOfRefuses(t *testing.T) {
 	if _, err := New(context.Background(), &Args{Policy: "nope"}, nil); err == nil {
 		t.Error("unknown policy accepted")
 	}
-	if _, err := New(context.Background(), &Args{Policy: "FGD"}, nil); err == nil {
-		t.Error("FGD without workload accepted")
+	for _, p := range []string{"FGD", "Lookahead"} {
+		if _, err := New(context.Background(), &Args{Policy: p}, nil); err == nil {
+			t.Errorf("%s without workload accepted", p)
+		}
+	}
+	for _, a := range []*Args{{Policy: "Lookahead", Workload: []ShapeProb{{Shape{CPUMilli: 1000, GPUMilli: 500, GPUCount: 1}, 1}}},
+		{Policy: "Lookahead", Prior: WorkloadOf([]Request{{CPUMilli: 1000, GPUMilli: 500, GPUCount: 1}}, 1)}, {Policy: "Lookahead-learned"}} {
+		pl, err := New(context.Background(), a, nil)
+		if err != nil {
+			t.Errorf("%s: %v", a.Policy, err)
+		} else if pl.(*Plugin).la == nil {
+			t.Errorf("%s: no lookahead scorer", a.Policy)
+		}
 	}
 }
 
