@@ -160,8 +160,11 @@ func (m *laMemo) put(w *Workload, k laKey, v float64) {
 	m.m[k] = v
 }
 
-// MaxLookaheadMemo bounds the memo of a Lookahead (entries).
-const MaxLookaheadMemo = 1 << 20
+// MaxLookaheadMemo bounds each of a Lookahead's two memos (V by node
+// state, and scores by node state and request): at most 32 768 entries,
+// about 4 MiB and 9 MiB with map overhead; a full memo is dropped and
+// refilled (the same values: only time is lost).
+const MaxLookaheadMemo = 1 << 15
 
 // laGPUs is the largest node the memo keys (larger nodes are not
 // memoised).

@@ -386,3 +386,26 @@ func TestLookaheadValuePermutationAndMemo(t *testing.T) {
 		}
 	}
 }
+
+// The lookahead's memos stay within MaxLookaheadMemo entries, and a new
+// workload empties them (hostile: every node state distinct).
+func TestLookaheadMemoBounded(t *testing.T) {
+	var m laMemo
+	var sc laScores
+	w1, w2 := &Workload{}, &Workload{}
+	for i := range MaxLookaheadMemo + 10 {
+		k := laKey{cpu: int64(i), n: 1}
+		m.put(w1, k, 1)
+		sc.put(w1, laReqKey{state: k}, laScore{s: 1})
+		if len(m.m) > MaxLookaheadMemo || len(sc.m) > MaxLookaheadMemo {
+			t.Fatalf("after %d puts: %d and %d entries", i+1, len(m.m), len(sc.m))
+		}
+	}
+	m.put(w2, laKey{}, 2)
+	if len(m.m) != 1 {
+		t.Fatalf("a new workload kept %d entries", len(m.m))
+	}
+	if _, ok := sc.get(w2, laReqKey{}); ok {
+		t.Fatal("a score of another workload was returned")
+	}
+}
