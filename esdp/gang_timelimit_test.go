@@ -82,13 +82,13 @@ func TestGangOracleTimeLimitCutOff(t *testing.T) {
 	require.Greater(t, r.Bound, r.Value)
 }
 
-// TestGangOracleTimeLimitDeterministic: with a time limit that the node
+// TestGangOracleTimeLimitReproducible: with a time limit that the node
 // budget ends first, a solve is reproducible bit for bit (the clock does
 // not steer the steps), TimeLimited is false, and the continued
 // improvement never returns less than the solve without a time limit
 // (its first phases are that solve's). On a small problem with MaxNodes
 // at most the default, the solve is the untimed one exactly.
-func TestGangOracleTimeLimitDeterministic(t *testing.T) {
+func TestGangOracleTimeLimitReproducible(t *testing.T) {
 	solve := func(p *GangKnapsack, set GangOracleSettings) ([]int, GangKnapsackResult) {
 		x := make([]int, p.Channels.Model().NumComponents())
 		o := GangOracle{Settings: set}
