@@ -177,28 +177,7 @@ func TestRunFGDLookaheadGamma(t *testing.T) {
 // OpenB trace, seed 42: the first 3 000 pods with -short, all of them
 // otherwise; on the tiny trace when OpenB is absent.
 func TestRunFGDMemoIdentical(t *testing.T) {
-	tr := tinyTrace()
-	if dir, err := trace.DefaultDir(); err == nil {
-		if big, err := trace.Load(dir, ""); err == nil {
-			tr = big
-		}
-	}
-	nodes, err := FGDCluster(tr, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := FGDWorkload(tr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var capMilli int64
-	for _, n := range nodes {
-		capMilli += int64(len(n.GPUs)) * gpushare.Milli
-	}
-	pods, err := FGDPods(tr, 42, 1.3, capMilli)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nodes, w, pods := openbSeed42(t)
 	if testing.Short() && len(pods) > 3000 {
 		pods = pods[:3000]
 	}
@@ -234,28 +213,7 @@ func TestRunFGDMemoIdentical(t *testing.T) {
 // and with the direct computation, and LeastAllocated for scale: one op
 // is one whole replay.
 func BenchmarkRunFGD(b *testing.B) {
-	tr := tinyTrace()
-	if dir, err := trace.DefaultDir(); err == nil {
-		if big, err := trace.Load(dir, ""); err == nil {
-			tr = big
-		}
-	}
-	nodes, err := FGDCluster(tr, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := FGDWorkload(tr)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var capMilli int64
-	for _, n := range nodes {
-		capMilli += int64(len(n.GPUs)) * gpushare.Milli
-	}
-	pods, err := FGDPods(tr, 42, 1.3, capMilli)
-	if err != nil {
-		b.Fatal(err)
-	}
+	nodes, w, pods := openbSeed42(b)
 	pods = pods[:min(len(pods), 3000)]
 	for _, c := range []struct {
 		name, profile string
@@ -273,4 +231,33 @@ func BenchmarkRunFGD(b *testing.B) {
 			}
 		})
 	}
+}
+
+// openbSeed42 is FGD's protocol on OpenB (the tiny trace when OpenB is
+// absent), seed 42: the GPU nodes, the target workload and the pods.
+func openbSeed42(tb testing.TB) ([]*gpushare.Node, *gpushare.Workload, []gpushare.Request) {
+	tb.Helper()
+	tr := tinyTrace()
+	if dir, err := trace.DefaultDir(); err == nil {
+		if big, err := trace.Load(dir, ""); err == nil {
+			tr = big
+		}
+	}
+	nodes, err := FGDCluster(tr, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w, err := FGDWorkload(tr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var capMilli int64
+	for _, n := range nodes {
+		capMilli += int64(len(n.GPUs)) * gpushare.Milli
+	}
+	pods, err := FGDPods(tr, 42, 1.3, capMilli)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return nodes, w, pods
 }

@@ -132,33 +132,37 @@ type Lookahead struct {
 	scores laScores
 }
 
-// laMemo is V by node state for one workload (w), locked.
-type laMemo struct {
+// wmemo is a locked memo of values for one workload (w): a lookup under
+// another workload misses, and a store drops the memo first when it
+// holds another workload's values or MaxLookaheadMemo entries.
+type wmemo[K comparable, V any] struct {
 	mu sync.RWMutex
 	w  *Workload
-	m  map[laKey]float64
+	m  map[K]V
 }
 
-func (m *laMemo) get(w *Workload, k laKey) (float64, bool) {
+func (m *wmemo[K, V]) get(w *Workload, k K) (V, bool) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	if m.w != w {
-		return 0, false
+		var zero V
+		return zero, false
 	}
 	v, ok := m.m[k]
 	return v, ok
 }
 
-// put stores V(k) under w, dropping the memo first when it holds another
-// workload's values or MaxLookaheadMemo entries.
-func (m *laMemo) put(w *Workload, k laKey, v float64) {
+func (m *wmemo[K, V]) put(w *Workload, k K, v V) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.w != w || m.m == nil || len(m.m) >= MaxLookaheadMemo {
-		m.w, m.m = w, map[laKey]float64{}
+		m.w, m.m = w, map[K]V{}
 	}
 	m.m[k] = v
 }
+
+// laMemo is V by node state.
+type laMemo = wmemo[laKey, float64]
 
 // MaxLookaheadMemo bounds each of a Lookahead's two memos (V by node
 // state, and scores by node state and request): at most 32 768 entries,
@@ -237,13 +241,8 @@ func (l *Lookahead) Score(n *Node, r Request) (int64, []int) {
 // laScores memoises Lookahead's scores by (node state, request) for one
 // workload: nodes in the same state score a request the same, and a
 // sharing pod's best GPUs are the same free-milli values, so a hit
-// replaces every V lookup of the node. Locked; dropped when the workload
-// changes or it holds MaxLookaheadMemo entries.
-type laScores struct {
-	mu sync.RWMutex
-	w  *Workload
-	m  map[laReqKey]laScore
-}
+// replaces every V lookup of the node.
+type laScores = wmemo[laReqKey, laScore]
 
 type laReqKey struct {
 	state                   laKey
@@ -256,25 +255,6 @@ type laScore struct {
 	s    int64
 	best [laGPUs]int64
 	nb   int
-}
-
-func (m *laScores) get(w *Workload, k laReqKey) (laScore, bool) {
-	m.mu.RLock()
-	defer m.mu.RUnlock()
-	if m.w != w {
-		return laScore{}, false
-	}
-	v, ok := m.m[k]
-	return v, ok
-}
-
-func (m *laScores) put(w *Workload, k laReqKey, v laScore) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.w != w || m.m == nil || len(m.m) >= MaxLookaheadMemo {
-		m.w, m.m = w, map[laReqKey]laScore{}
-	}
-	m.m[k] = v
 }
 
 // score is Score over the workload w (the plugin passes its cycle's).
