@@ -264,9 +264,15 @@ func fgdScheduler(f fgdFlags, nodes []*gpushare.Node, w *gpushare.Workload, tr *
 			pods = pods[:f.pods]
 		}
 		for _, p := range profiles {
-			loop, err := openb.RunFGD(nodes, pods, w, p, openb.FGDOptions{Seed: seed, RandomTies: f.randomTies, Record: true})
-			if err != nil {
-				return err
+			// OGASched, DRF and ESDP are score plugins of kube-scheduler
+			// only: the loop has no such scorer.
+			schedOnly := p == string(openb.OGASched) || p == string(openb.DRF) || p == string(openb.ESDP)
+			var loop *openb.FGDResult
+			if !schedOnly {
+				loop, err = openb.RunFGD(nodes, pods, w, p, openb.FGDOptions{Seed: seed, RandomTies: f.randomTies, Record: true})
+				if err != nil {
+					return err
+				}
 			}
 			sched, err := openb.RunFGDScheduler(context.Background(), nodes, pods, w, p, openb.FGDSchedOptions{RandomTies: f.randomTies, Record: true,
 				Progress: func(d int) { fmt.Fprintf(os.Stderr, "seed %d %s: %d pods\r", seed, p, d) }})
@@ -274,6 +280,11 @@ func fgdScheduler(f fgdFlags, nodes []*gpushare.Node, w *gpushare.Workload, tr *
 				return err
 			}
 			sched.Seed = seed
+			if loop == nil {
+				fmt.Printf("| %d | %s | – / %.2f | – / %.2f | – / %.2f | – / %d | (no loop) | %v | %.2f ms |\n", seed, p,
+					sched.Alloc[100], sched.Alloc[130], sched.FragAmount[100], sched.Failed, sched.Wall.Round(time.Second), float64(openb.Quantile(sched.Cycles, 0.99))/1e6)
+				continue
+			}
 			same := 0
 			first := -1
 			for i := range pods {
