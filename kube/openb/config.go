@@ -95,27 +95,11 @@ profiles:
         - {name: %s, weight: 1}
 `, strategy, GPUResource)
 	if p == ESDP {
-		fmt.Fprintf(&b, `  - name: ESDP
-    args:
-      resources:
-      - {name: cpu, unit: "1"}
-      - {name: memory, unit: 1Gi}
-      - {name: %s, unit: "1000"}
-      maxPorts: 64
-      slotSeconds: 5
-      stateStore: None
-`, GPUResource)
+		writeMschedArgs(&b, string(ESDP), 5)
+		b.WriteString("      stateStore: None\n")
 	}
 	if p == OGASched || p == DRF {
-		fmt.Fprintf(&b, `  - name: %s
-    args:
-      resources:
-      - {name: cpu, unit: "1"}
-      - {name: memory, unit: 1Gi}
-      - {name: %s, unit: "1000"}
-      maxPorts: 64
-      slotSeconds: %g
-`, p, GPUResource, slotSeconds)
+		writeMschedArgs(&b, string(p), slotSeconds)
 		switch {
 		case statePath != "" && p == OGASched:
 			fmt.Fprintf(&b, "      statePath: %q\n", statePath)
@@ -124,6 +108,22 @@ profiles:
 		}
 	}
 	return b.String(), nil
+}
+
+// writeMschedArgs writes the pluginConfig entry of an msched score
+// plugin (ESDP, OGASched, DRF) on OpenB's resources (CPU in cores,
+// memory in GiB, GPU milli in GPUs), 64 shapes, slots of slotSeconds; the
+// caller appends the state lines.
+func writeMschedArgs(b *strings.Builder, name string, slotSeconds float64) {
+	fmt.Fprintf(b, `  - name: %s
+    args:
+      resources:
+      - {name: cpu, unit: "1"}
+      - {name: memory, unit: 1Gi}
+      - {name: %s, unit: "1000"}
+      maxPorts: 64
+      slotSeconds: %g
+`, name, GPUResource, slotSeconds)
 }
 
 // loadConfig decodes, converts and defaults a KubeSchedulerConfiguration

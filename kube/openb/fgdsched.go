@@ -100,17 +100,13 @@ profiles:
 		fmt.Fprintf(&b, "    postBind: {enabled: [{name: %s}]}\n", msched)
 	}
 	if msched != "" {
-		fmt.Fprintf(&b, `  pluginConfig:
-  - name: %s
-    args:
-      resources:
-      - {name: cpu, unit: "1"}
-      - {name: memory, unit: 1Gi}
-      - {name: %s, unit: "1000"}
-      maxPorts: 64
-      slotSeconds: %d
-      stateStore: None
-`, msched, GPUResource, map[bool]int{true: 5, false: fgdSchedSlot}[msched == string(ESDP)])
+		slot := float64(fgdSchedSlot)
+		if msched == string(ESDP) {
+			slot = 5
+		}
+		b.WriteString("  pluginConfig:\n")
+		writeMschedArgs(&b, msched, slot)
+		b.WriteString("      stateStore: None\n")
 	}
 	return b.String(), nil
 }
