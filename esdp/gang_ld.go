@@ -37,6 +37,18 @@ type ldState struct {
 	pos      []int     // per component: position in the search order, -1 if fixed
 	stack    []int
 	dem      []float64
+	// At the final lambda (ldPrepare): pv per pattern its value
+	// Σ lambda_i, order per server its patterns of positive value by
+	// decreasing pv (ordStart[r]..ordStart[r+1]), capS the capacities
+	// with ldSlack; minPos per pattern the smallest search position of
+	// its components in the current search (posReady once computed).
+	pv       []float64
+	order    []int
+	ordStart []int
+	capS     []float64
+	minPos   []int
+	posReady bool
+	vl       []float64 // per-job scratch of the assignment side
 }
 
 // ldBuild enumerates the patterns of the servers over the active jobs'
@@ -280,77 +292,97 @@ func (s *gangSolve) ldRoot() float64 {
 	for i := range ld.vals {
 		ld.vals[i] = s.p.Value[i] - ld.lam[i]
 	}
+	s.ldPrepare()
 	return best
 }
 
-// ldNode bounds the completion of a search node at depth d (positions d..
-// of seq free, the rest placed or fixed, loads in o.load): the assignment
-// side on the free components (residual fits, the jobs' minimums with
-// what is placed) plus, per server, the best pattern of free components
-// that fits its residual capacities, at the best lambda.
-func (s *gangSolve) ldNode(seq []int, d int) float64 {
-	o, m := s.o, s.ch.model
+// ldPrepare computes, at the final lambda, what the node bound reads:
+// every pattern's value, each server's patterns of positive value by
+// decreasing value (ties by index), and the relaxed capacities.
+func (s *gangSolve) ldPrepare() {
+	o := s.o
 	ld := &o.ld
-	K := s.K
-	total := 0.0
-	n := len(seq)
-	for d2 := d; d2 < n; {
-		l := m.Job(seq[d2])
-		end := d2 + o.remIncl[d2]
-		pl := o.placed[l]
-		v := o.tmp0[:0]
-		for _, c := range seq[d2:end] {
-			a := m.Demand(c)
-			best := math.Inf(-1)
-			clo, chi := s.ch.Range(c)
-			for i := clo; i < chi; i++ {
-				if !s.ch.fits[i] || ld.vals[i] <= best || !s.fitsAt(a, s.ch.Server(i)) {
-					continue
-				}
-				best = ld.vals[i]
-			}
-			if best > math.Inf(-1) {
-				v = append(v, best)
-			}
-		}
-		need := max(0, m.Min(l)-pl)
-		if len(v) < need {
-			if pl > 0 {
-				return math.Inf(-1)
-			}
-		} else {
-			total += jobPart(v, need, pl == 0)
-		}
-		d2 = end
-	}
-	R := len(ld.srvStart) - 1
+	P, R := len(ld.patStart)-1, len(ld.srvStart)-1
+	ld.pv, ld.minPos = growF(ld.pv, P), growI(ld.minPos, P)
+	ld.ordStart = growI(ld.ordStart, R+1)
+	ld.order = ld.order[:0]
 	for r := 0; r < R; r++ {
-		ldr, cv := o.load[r*K:(r+1)*K], o.capv[r*K:(r+1)*K]
-		best := 0.0
-	pat:
+		ld.ordStart[r] = len(ld.order)
 		for p := ld.srvStart[r]; p < ld.srvStart[r+1]; p++ {
-			chans := ld.patChan[ld.patStart[p]:ld.patStart[p+1]]
-			if len(chans) == 0 {
-				continue
-			}
 			v := 0.0
-			for _, i := range chans {
-				if ld.pos[s.ch.Component(i)] < d {
-					continue pat
-				}
+			for _, i := range ld.patChan[ld.patStart[p]:ld.patStart[p+1]] {
 				v += ld.lam[i]
 			}
-			if v <= best {
+			ld.pv[p] = v
+			if v > 0 && ld.patStart[p+1] > ld.patStart[p] {
+				ld.order = append(ld.order, p)
+			}
+		}
+		sortIdxDesc(ld.order[ld.ordStart[r]:], ld.pv)
+	}
+	ld.ordStart[R] = len(ld.order)
+	ld.capS = growF(ld.capS, len(o.capv))
+	for i, c := range o.capv {
+		ld.capS[i] = ldSlack(c)
+	}
+	ld.vl = growF(ld.vl, len(o.tmp0))
+}
+
+// ldServerBound returns the server side of the decomposition bound at a
+// search node at depth d (positions d.. of seq free, the rest placed or
+// fixed, loads in o.load): per server, the best pattern of free
+// components that fits its residual capacities, at the final lambda. The
+// assignment side is residBound's third value. Patterns come by
+// decreasing value, so the first that qualifies is the server's best.
+// from is as residBound's: with the rows on, a server's scan starts at
+// its parent's best pattern (the patterns before it did not qualify at
+// the parent, so they do not at the child), and that pattern is kept
+// when its components are still free and, on server from, it still
+// fits.
+func (s *gangSolve) ldServerBound(seq []int, d, from int) float64 {
+	o := s.o
+	ld := &o.ld
+	K := s.K
+	if !ld.posReady {
+		for _, p := range ld.order {
+			mp := math.MaxInt
+			for _, i := range ld.patChan[ld.patStart[p]:ld.patStart[p+1]] {
+				if q := ld.pos[s.ch.Component(i)]; q < mp {
+					mp = q
+				}
+			}
+			ld.minPos[p] = mp
+		}
+		ld.posReady = true
+	}
+	rw := &o.rows
+	total := 0.0
+	R := len(ld.ordStart) - 1
+	for r := 0; r < R; r++ {
+		ldr, cs := o.load[r*K:(r+1)*K], ld.capS[r*K:(r+1)*K]
+		lo, hi := ld.ordStart[r], ld.ordStart[r+1]
+		if rw.on && from != rowsFull {
+			lo = int(rw.srv[(d-1)*R+r])
+		}
+		k0 := hi
+	pat:
+		for k := lo; k < hi; k++ {
+			p := ld.order[k]
+			if ld.minPos[p] < d {
 				continue
 			}
 			for k, x := range ld.patDem[p*K : (p+1)*K] {
-				if !(ldr[k]+x <= ldSlack(cv[k])) {
+				if !(ldr[k]+x <= cs[k]) {
 					continue pat
 				}
 			}
-			best = v
+			total += ld.pv[p]
+			k0 = k
+			break
 		}
-		total += best
+		if rw.on {
+			rw.srv[d*R+r] = int32(k0)
+		}
 	}
 	return total
 }

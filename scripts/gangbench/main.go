@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -61,7 +62,19 @@ func main() {
 	limit := flag.Duration("time", 0, "TimeLimit of the oracle (0: none; the node budget ends the solve)")
 	policy := flag.Int("policy", 0, "instead of the instances: run ESDP-gang this many slots on the DLRM trace with the oracle of -modes (one mode), -nodes, -iters and -time, and count the slots stopped at the node budget")
 	seed := flag.Uint64("seed", 1, "seed of the -policy run")
+	nMedium := flag.Int("medium", 10, "medium random instances medium-0 .. medium-(N-1) (the comparison's ten; more for a held-out check)")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if *policy > 0 {
 		meth, ok := map[string]esdp.GangMethod{"auto": esdp.GangAuto, "exact": esdp.GangExact, "scalable": esdp.GangScalable}[*modes]
 		if !ok {
@@ -79,7 +92,7 @@ func main() {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	ins, err := instances()
+	ins, err := instances(*nMedium)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -134,9 +147,9 @@ type named struct {
 	p    *esdp.GangKnapsack
 }
 
-func instances() ([]named, error) {
+func instances(nMedium int) ([]named, error) {
 	var out []named
-	for i := range 10 {
+	for i := range nMedium {
 		m, err := medium(i)
 		if err != nil {
 			return nil, err
