@@ -5,6 +5,11 @@
     go run ./scripts/gangbench -out /tmp/gangbench
     /usr/bin/python3 scripts/gang_highs.py /tmp/gangbench [--time-limit 120]
 
+Every DLRM slot with an arrival, both at the same time limit L seconds:
+
+    go run ./scripts/gangbench -out /tmp/sweep -sweep Ls
+    /usr/bin/python3 scripts/gang_highs.py /tmp/sweep --sweep --time-limit L
+
 Needs scipy >= 1.9 (Debian: apt-get install python3-scipy). For every
 instance HiGHS solves the MILP
 
@@ -37,7 +42,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
 
 
-def build(inst):
+def build(inst, with_jobs=False):
     m = inst["model"]
     K = m["k"]
     cap = np.array(m["capacity"], dtype=float)
@@ -95,6 +100,10 @@ def build(inst):
     obj = np.zeros(nvar)
     for col, i in enumerate(chans):
         obj[col] = -inst["value"][i]
+    if with_jobs:
+        # the job of every column (channels, then the y of each job)
+        col_job = [job_of[inst["comp"][i]] for i in chans] + list(jobs_on)
+        return obj, A, np.array(lo), np.array(hi), nvar, np.array(col_job)
     return obj, A, np.array(lo), np.array(hi), nvar
 
 
@@ -112,6 +121,54 @@ def solve(inst, limit):
     return {"value": val, "bound": bound, "seconds": dt, "status": res.message.split(".")[0][:40]}
 
 
+def sweep(args):
+    """Every DLRM slot of gangbench -sweep: the model built once from
+    dlrm-all.json, each slot's absent apps fixed to 0 by their bounds, HiGHS
+    at --time-limit against msched's result at its own (equal) limit."""
+    inst = json.load(open(os.path.join(args.dir, "dlrm-all.json")))
+    ms = json.load(open(os.path.join(args.dir, "sweep.json")))
+    obj, A, lo, hi, nvar, col_job = build(inst, with_jobs=True)
+    cons = [LinearConstraint(A, lo, hi)]
+    integ = np.ones(nvar)
+    rows = []
+    for r in ms:
+        arrived = np.zeros(len(inst["arrived"]), dtype=bool)
+        arrived[r["arrived"]] = True
+        ub = np.where(arrived[col_job], 1.0, 0.0)
+        opts = {"time_limit": args.time_limit, "mip_rel_gap": 1e-9, "disp": False}
+        t0 = time.perf_counter()
+        res = milp(c=obj, constraints=cons, integrality=integ, bounds=Bounds(0, ub), options=opts)
+        dt = time.perf_counter() - t0
+        hv = -res.fun if res.x is not None else float("nan")
+        hb = -res.mip_dual_bound if getattr(res, "mip_dual_bound", None) is not None else float("nan")
+        proved = res.status == 0  # scipy: 0 = optimal
+        rows.append({"slot": r["slot"], "apps": len(r["arrived"]), "components": r["components"],
+                     "msched_s": r["seconds"], "msched_value": r["value"], "msched_bound": r["bound"], "msched_status": r["status"],
+                     "highs_s": dt, "highs_value": hv, "highs_bound": hb, "highs_status": "Optimal" if proved else res.message.split(".")[0][:40]})
+        sys.stdout.write("slot %4d apps %3d  msched %9.4f (%s, %.3f s)  HiGHS %9.4f (%.3f s)\n" % (
+            r["slot"], len(r["arrived"]), r["value"], r["status"], r["seconds"], hv, dt))
+        sys.stdout.flush()
+    json.dump(rows, open(os.path.join(args.dir, "highs-sweep.json"), "w"), indent=1)
+    tol = 1e-9
+    n = len(rows)
+    ge = [x for x in rows if not (x["highs_value"] == x["highs_value"]) or x["msched_value"] >= x["highs_value"] * (1 - tol) - tol]
+    better = [x for x in rows if x["highs_value"] == x["highs_value"] and x["msched_value"] > x["highs_value"] * (1 + tol) + tol]
+    worse = [x for x in rows if x not in ge]
+    both = [x for x in rows if x["msched_status"] == "Optimal" and x["highs_status"].startswith("Optimal")]
+    ratios = sorted(x["highs_s"] / max(x["msched_s"], 1e-9) for x in both)
+    print()
+    print("| slots | msched >= HiGHS | msched > HiGHS | HiGHS > msched | msched proved | HiGHS proved | both proved: time HiGHS/msched min / median / max | msched s in all | HiGHS s in all |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("| %d | %d | %d | %d | %d | %d | %s | %.1f | %.1f |" % (
+        n, len(ge), len(better), len(worse),
+        sum(x["msched_status"] == "Optimal" for x in rows), sum(x["highs_status"].startswith("Optimal") for x in rows),
+        ("%.2f / %.2f / %.2f" % (ratios[0], ratios[len(ratios) // 2], ratios[-1])) if ratios else "-",
+        sum(x["msched_s"] for x in rows), sum(x["highs_s"] for x in rows)))
+    for x in worse:
+        print("HiGHS better: slot %d (%d apps): msched %.6f, HiGHS %.6f (%.4f %%)" % (
+            x["slot"], x["apps"], x["msched_value"], x["highs_value"], 100 * (x["highs_value"] - x["msched_value"]) / x["highs_value"]))
+
+
 def pct(a, b):
     return 100.0 * (a - b) / max(abs(b), 1e-12)
 
@@ -122,7 +179,11 @@ def main():
     ap.add_argument("--time-limit", type=float, default=120.0)
     ap.add_argument("--runs", type=int, default=1, help="runs of the long solve (median time)")
     ap.add_argument("--only", default="")
+    ap.add_argument("--sweep", action="store_true", help="compare every DLRM slot of gangbench -sweep (sweep.json) at --time-limit")
     args = ap.parse_args()
+    if args.sweep:
+        sweep(args)
+        return
     ms = json.load(open(os.path.join(args.dir, "msched.json")))
     names = []
     for r in ms:

@@ -26,6 +26,11 @@ type Slots struct {
 	MedianApps, Apps int
 	BusiestApps      int
 	WithArrivals     int
+	// Every lists every slot with an arrival, in time order, with its
+	// knapsack (the same channels and values, its arrived apps): the
+	// sweep of scripts/gangbench -sweep.
+	Every          []int
+	EveryKnapsacks []*esdp.GangKnapsack
 }
 
 // Load reads the DLRM trace in dir and builds the three knapsacks.
@@ -75,8 +80,18 @@ func Load(dir string) (*Slots, error) {
 	for l := range all {
 		all[l] = true
 	}
+	every := make([]int, len(slots))
+	for i, x := range slots {
+		every[i] = x.t
+	}
+	slices.Sort(every)
+	everyK := make([]*esdp.GangKnapsack, len(every))
+	for i, t := range every {
+		everyK[i] = &esdp.GangKnapsack{Channels: ch, Value: val, Arrived: arr(t)}
+	}
 	med, busy := slots[len(slots)/2], slots[len(slots)-1]
 	return &Slots{
+		Every: every, EveryKnapsacks: everyK,
 		Names: []string{"median", "busiest", "all"},
 		Knapsacks: []*esdp.GangKnapsack{
 			{Channels: ch, Value: val, Arrived: arr(med.t)},

@@ -50,6 +50,8 @@ type result struct {
 	// says it ended the solve.
 	TimeLimit   float64 `json:"time_limit"`
 	TimeLimited bool    `json:"time_limited"`
+	// Placement is the server of every component (-1: unplaced).
+	Placement []int `json:"placement"`
 }
 
 func main() {
@@ -57,11 +59,12 @@ func main() {
 	runs := flag.Int("runs", 3, "runs per instance and mode (the median time is kept)")
 	modes := flag.String("modes", "auto,exact,scalable", "oracle modes")
 	nodes := flag.Int64("nodes", 0, "MaxNodes of the oracle (0: each mode's default)")
-	only := flag.String("only", "", "solve only the instances of these names (comma-separated)")
+	only := flag.String("only", "", "solve only the instances of these names (comma-separated; dlrm-slot-T names the DLRM trace's slot T)")
 	iters := flag.Int("iters", 0, "Iterations of the oracle (0: the default)")
 	limit := flag.Duration("time", 0, "TimeLimit of the oracle (0: none; the node budget ends the solve)")
 	policy := flag.Int("policy", 0, "instead of the instances: run ESDP-gang this many slots on the DLRM trace with the oracle of -modes (one mode), -nodes, -iters and -time, and count the slots stopped at the node budget")
 	seed := flag.Uint64("seed", 1, "seed of the -policy run")
+	sweep := flag.Duration("sweep", 0, "instead of the instances: solve every DLRM slot with an arrival with GangExact at this time limit, and write sweep.json and the model (dlrm-all.json) for gang_highs.py --sweep")
 	nMedium := flag.Int("medium", 10, "medium random instances medium-0 .. medium-(N-1) (the comparison's ten; more for a held-out check)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
@@ -92,7 +95,17 @@ func main() {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	ins, err := instances(*nMedium)
+	if *sweep > 0 {
+		dir, err := trace.DefaultDLRMDir()
+		if err != nil {
+			log.Fatalf("%v: %v", errNoTrace, err)
+		}
+		if err := sweepRun(dir, *out, *sweep); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	ins, err := instances(*nMedium, splitModes(*only))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -147,7 +160,7 @@ type named struct {
 	p    *esdp.GangKnapsack
 }
 
-func instances(nMedium int) ([]named, error) {
+func instances(nMedium int, want []string) ([]named, error) {
 	var out []named
 	for i := range nMedium {
 		m, err := medium(i)
@@ -169,6 +182,13 @@ func instances(nMedium int) ([]named, error) {
 		sl.WithArrivals, sl.Median, sl.MedianApps, sl.Busiest, sl.BusiestApps, sl.Apps)
 	for i, p := range sl.Knapsacks {
 		out = append(out, named{"dlrm-" + sl.Names[i], p})
+	}
+	// Single slots (dlrm-slot-T, T the slot's index) only when -only
+	// names them.
+	for i, p := range sl.EveryKnapsacks {
+		if name := fmt.Sprintf("dlrm-slot-%d", sl.Every[i]); slices.Contains(want, name) {
+			out = append(out, named{name, p})
+		}
 	}
 	return out, nil
 }
@@ -257,5 +277,57 @@ func solve(in named, set esdp.GangOracleSettings, runs int) (result, error) {
 		}
 	}
 	return result{Name: in.name, Seconds: times[len(times)/2], Value: r.Value, Bound: r.Bound, Status: r.Status.String(),
-		Nodes: r.Nodes, Served: r.Served, TimeLimited: r.TimeLimited, Jobs: jobs, Comps: comps, Chans: in.p.Channels.Len()}, nil
+		Nodes: r.Nodes, Served: r.Served, TimeLimited: r.TimeLimited, Jobs: jobs, Comps: comps, Chans: in.p.Channels.Len(), Placement: x}, nil
+}
+
+// sweepSlot is one slot of the sweep (sweep.json): the oracle's result
+// and the apps that arrived.
+type sweepSlot struct {
+	Slot    int   `json:"slot"`
+	Arrived []int `json:"arrived"`
+	result
+}
+
+// sweepRun solves every slot of the DLRM trace with an arrival with
+// GangExact at the time limit, writes the model once (dlrm-all.json, every
+// app arrived) and the results with each slot's arrived apps (sweep.json),
+// and prints a summary.
+func sweepRun(dir, out string, limit time.Duration) error {
+	sl, err := dlrmslots.Load(dir)
+	if err != nil {
+		return err
+	}
+	if err := write(out, named{"dlrm-all", sl.Knapsacks[2]}); err != nil {
+		return err
+	}
+	var res []sweepSlot
+	var total float64
+	proved, timed := 0, 0
+	for i, p := range sl.EveryKnapsacks {
+		r, err := solve(named{fmt.Sprintf("slot-%d", sl.Every[i]), p}, esdp.GangOracleSettings{Method: esdp.GangExact, TimeLimit: limit}, 1)
+		if err != nil {
+			return err
+		}
+		r.Mode, r.TimeLimit = "exact", limit.Seconds()
+		var arr []int
+		for l, a := range p.Arrived {
+			if a {
+				arr = append(arr, l)
+			}
+		}
+		res = append(res, sweepSlot{Slot: sl.Every[i], Arrived: arr, result: r})
+		total += r.Seconds
+		if r.Status == esdp.Optimal.String() {
+			proved++
+		}
+		if r.TimeLimited {
+			timed++
+		}
+	}
+	fmt.Printf("%d slots with an arrival, time limit %v: %d proved optimal, %d ended by the time limit, %.1f s in all\n", len(res), limit, proved, timed, total)
+	b, err := json.MarshalIndent(res, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(out, "sweep.json"), b, 0o644)
 }
