@@ -375,15 +375,20 @@
 // optimal (TestGangScalableGap).
 //
 // Against HiGHS (scipy.optimize.milp on the same MILP; scripts/gangbench
-// and scripts/gang_highs.py, which print the table; measured on a shared,
-// loaded 2-core machine, load 6-7, median of 5 runs each): with 16 job
-// types (40 servers, 38-50 components) HiGHS proves the optimum in
-// 0.003-0.013 s, GangExact (with the decomposition bound) in
-// 0.001-0.028 s, all ten at HiGHS's optima; time HiGHS/GangExact per
-// instance 0.47, 2.87, 0.45, 1.23, 0.85, 1.02, 0.91, 3.21, 2.24, 2.36
-// (medium-0 .. -9): GangExact faster on six, HiGHS on four (at most 2.2
-// times), 0.069 s against 0.065 s for the ten. Before the decomposition
-// bound GangExact proved 8 of 10 (0.003-0.44 s) and HiGHS was faster by
+// and scripts/gang_highs.py, which print the table; median of 9 runs for
+// GangExact, of 5 for HiGHS, on the 2-core machine otherwise idle but for
+// one HiGHS solve on the other core): with 16 job types (40 servers,
+// 38-50 components) HiGHS proves the optimum in 0.003-0.013 s, GangExact
+// in 0.0009-0.0055 s, all ten at HiGHS's optima; time HiGHS/GangExact per
+// instance 2.82, 3.31, 1.11, 2.12, 1.81, 1.79, 1.60, 5.98, 3.51, 4.32
+// (medium-0 .. -9): GangExact faster on all ten, 0.028 s against 0.065 s
+// for the ten (before the node bounds from the parent, below: faster on
+// six, 0.069 s against 0.065 s). On the 50 held-out instances
+// medium-10 .. -59 (gangbench -medium 60) GangExact proves all 50 in
+// 0.169 s against HiGHS's 0.394 s, the ratio 0.20-13.0 (median 2.5),
+// slower on 6 of the 50 (medium-13 0.015 s against 0.003 s: HiGHS closes
+// its root gap with cuts at the root node, the search needs 46 341 nodes).
+// Before the decomposition bound GangExact proved 8 of 10 (0.003-0.44 s) and HiGHS was faster by
 // up to two orders of magnitude. Without the decomposition bound the
 // oracle's bound is the
 // LP relaxation's (the subgradient reaches it: scipy's LP gives the same
@@ -471,6 +476,86 @@
 // 5 233 -> 1 320 (medium-0 .. -9); 0.07 s for the ten against HiGHS's
 // 0.065 s in the same run (table below). The DLRM slots have too many
 // patterns: there the oracle is unchanged.
+//
+// Node bounds from the parent (issue 29, esdp/gang_rows.go). A search
+// node's residual bounds take each free component's best channel that
+// fits the residual capacities (by value, by reduced value, by v -
+// lambda) and, with the decomposition bound, each server's best pattern
+// that fits; a child differs from its parent by one decision, which
+// changes the loads of one server only, and loads only grow down the
+// tree. So the search keeps, per depth, the bests found at the node last
+// entered there (gangRows, n(n+1)/2 entries for a search over n <= 512
+// components), and a child rescans a component only when one of its best
+// channels is on the server its parent's decision loaded and no longer
+// fits; a server's patterns, sorted once by value at the final lambda,
+// are rescanned from its parent's best. The values are those of a full
+// scan (a debug build, -tags mscheddebug, checks every node against one)
+// and the trees are the same, node for node: ten medium instances 0.069 s
+// -> 0.034 s, medium-0 26 -> 8.8 ms. With the decomposition bound the
+// subgradient's rounding now runs every 4 iterations instead of every
+// one (a seed the search does not need): on 50 held-out instances
+// (gangbench -medium 60, medium-10 .. -59; 1, 2 and 4 tried, with 64-256
+// capacity and 128-256 decomposition iterations) 0.19 -> 0.17 s in all,
+// and on the ten 0.034 -> 0.028 s.
+//
+// Second starts and class reassignment (issue 29, time limit only). The
+// DLRM sweep (below) showed where the time-limited oracle fell short of
+// HiGHS by whole jobs: slots of 16-20 apps where one app has 5-7
+// components of 24 of a CN server's 32 CPU, and the subgradient's
+// rounding (by relaxed value) spreads the smaller components over every
+// server, leaving none with 24 free; no neighbourhood of a few jobs
+// clears 5-7 servers. Once the improvement steps stall (lnsStall = 4
+// steps in a row per active job without improvement), the time-limited
+// phase restarts from the two roundings that serve the most jobs (then
+// of the largest value) among: big jobs first (by their largest
+// component relative to the largest capacity of its resource) and small
+// jobs first (by total normalised demand), each channel by reduced value
+// or by best fit, at the last and at the best multipliers, and big first
+// without each active job in turn. Each start is improved by the same
+// steps and kept only if it then beats the incumbent. Every start and the
+// final placement are polished by class reassignment: components with
+// the same demand vector are interchangeable for the capacities, so each
+// class gets the best assignment of its members to the servers they
+// occupy, a linear assignment solved exactly (Hungarian algorithm;
+// TestHungarianBruteForce, and TestGangPolishBruteForce against every
+// permutation per class). Measured at 1 s on slots the sweep had lost
+// (before -> after, HiGHS at 1 s): slot 601 113.15 -> 120.29 (120.41),
+// 332 138.05 -> 144.85 (145.07), 626 120.84 -> 122.05 (122.27), 317
+// 167.73 -> 167.91 (168.32), 455 128.82 -> 129.03 (129.42), 288
+// 183.96 -> 188.77 (HiGHS none); slot 594 (19 apps filling the CN CPU to
+// 1 020 of 1 024) stays at 138.59 against HiGHS's 145.39, and with every
+// app arrived the best start serves 30 apps against the incumbent's 34
+// (HiGHS's placement at 120 s serves 35, the CN CPU 99.7 % full). At a
+// node budget (2^20 + 2^21 nodes, no clock) slots 601 and 332 now serve
+// 16 and 19 apps, as HiGHS does (TestGangDiversifyDLRMSlots; 15 and 18
+// without the second starts). The untimed solve, and so ESDP-gang's
+// decisions at their node budgets, are unchanged.
+//
+// The DLRM busiest slot (39 apps) is where the oracle stays behind HiGHS.
+// HiGHS (unloaded, one core) proves 214.6796 optimal in 89-117 s; the
+// oracle's improvement steps reach 214.35-214.42 within 1-5 s and then
+// stall, whatever the time. Both serve 28 of the 39 apps, but not the
+// same 28: HiGHS serves apps 13 and 115 instead of 39 and 126 (+0.45 of
+// app value) and moves components of 22 of the other 26 apps, filling
+// the CN servers' CPU to 97.5 % (the oracle: 95.5 %) with components of
+// 6, 8, 12 and 24 of 32 CPU. Given HiGHS's 28 apps alone (the others
+// absent), the oracle packs only 27 of them in 10 s: the packing, not
+// the choice of apps, is what the neighbourhoods miss, and no swap of
+// one app for another is feasible from the oracle's placement (checked
+// with HiGHS on every served-unserved pair: 6 feasible, none improving).
+// Tried this session and not kept (DLRM busiest slot, 10 s, against
+// 214.3964): neighbourhoods growing after a round without improvement
+// (to 39 jobs and 2^17 nodes) 214.3068; fixed 3-12 jobs with 2^12-2^17
+// nodes a step 214.35-214.42 (noise of the same order); neighbourhoods
+// of every job on 2-8 random servers, or on the servers with the most
+// free capacity, with the other components of those jobs fixed
+// 214.3792-214.3964; kicking one served app out (tabu) and repairing
+// 214.2615 (a repair never re-served a job); ejection chains (a component
+// placed in place of another, which then moves, up to 24 evictions and
+// 2^16 nodes) never completed an insertion; a search restricted to the
+// channels the subgradient's relaxed solutions used (RENS) found nothing
+// better. Closing it needs what HiGHS has: LP bounds at the nodes and
+// cuts, or a packing model of the CN servers.
 // At the DLRM trace's size (below) HiGHS is slow to find a first
 // placement: at the time each oracle mode takes (0.02-2.1 s at the
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the

@@ -205,6 +205,7 @@ type GangOracle struct {
 	mu, bestMu, use, load, capv []float64 // per (server, resource); capv = bipartite.FitLimit(c)
 	save                        []float64 // per (component, resource): the loads before it was placed
 	w                           []float64 // reduced value per channel (bestMu)
+	wj                          []float64 // placeJobExact's reduced values
 	perm                        []int     // channel order of the search
 	bw0, bwM                    []float64 // best value per component at mu = 0, bestMu
 	bch, bch0                   []int     // argmax channel per component (current mu, mu = 0)
@@ -224,8 +225,11 @@ type GangOracle struct {
 	lns                         []int     // jobs of an improvement step
 	served                      []bool    // per job, in the incumbent
 	adj                         []bool    // per server, false between improvement steps
-	ld                          ldState   // the Lagrangian decomposition bound
-	rows                        gangRows  // the search's node bounds, per depth
+	kbest                       []int     // restartFrom: the incumbent saved
+	kcap                        []float64 // bigKeys: the largest capacity per resource
+	polish                      polishState
+	ld                          ldState  // the Lagrangian decomposition bound
+	rows                        gangRows // the search's node bounds, per depth
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -309,7 +313,7 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	C, J, N := m.NumComponents(), m.NumJobs(), ch.Len()
 	o.mu, o.bestMu, o.use, o.load, o.capv = growF(o.mu, RK), growF(o.bestMu, RK), growF(o.use, RK), growF(o.load, RK), growF(o.capv, RK)
 	o.save = growF(o.save, C*m.K())
-	o.w, o.perm = growF(o.w, N), growI(o.perm, N)
+	o.w, o.perm, o.wj = growF(o.w, N), growI(o.perm, N), growF(o.wj, N)
 	o.bw0, o.bwM, o.bw, o.bch, o.bch0, o.inc = growF(o.bw0, C), growF(o.bwM, C), growF(o.bw, C), growI(o.bch, C), growI(o.bch0, C), growI(o.inc, C)
 	o.seq, o.remIncl, o.opt, o.chosen = growI(o.seq, C), growI(o.remIncl, C), growI(o.opt, C), growI(o.chosen, C)
 	o.suf0, o.sufM = growF(o.suf0, C+1), growF(o.sufM, C+1)
@@ -640,9 +644,14 @@ func (s *gangSolve) run() GangKnapsackResult {
 		}
 		// With a time limit, improve until it (or the nodes) end, every
 		// other step's target any active job in turn (served ones too).
-		if s.timed && !done && res.Bound-s.incVal > s.tol {
+		if s.timed && !done && res.Bound-s.incVal > s.tol && res.Nodes < total {
 			s.anyTarget = true
+			res.Nodes += s.improve(capv, total-res.Nodes, lnsJobs, lnsNodes, lnsStall*len(s.active))
+			if res.Nodes < total && !s.late() {
+				res.Nodes += s.diversify(capv, total-res.Nodes)
+			}
 			res.Nodes += s.improve(capv, total-res.Nodes, lnsJobs, lnsNodes, math.MaxInt)
+			s.polish()
 		}
 	}
 	res.TimeLimited = s.expired
@@ -672,12 +681,50 @@ func (s *gangSolve) run() GangKnapsackResult {
 // round builds a feasible placement greedily at the multipliers of the
 // last relax (bw, bch, phi) and keeps it in inc if it beats incVal.
 func (s *gangSolve) round() {
+	o := s.o
+	if val := s.roundBy(roundPhi, -1, o.mu); val > s.incVal || math.IsInf(s.incVal, -1) {
+		s.incVal = val
+		copy(o.inc, o.chosen[:s.ch.model.NumComponents()])
+	}
+}
+
+// Rounding orders: jobs by relaxed value (the subgradient's rounding),
+// or big jobs first (the time-limited phase's second starts: by their
+// largest component's demand relative to the largest capacity of its
+// resource, ties by relaxed value), components within a job by their
+// best reduced value, each on its best channel by reduced value at mu or,
+// with roundFit, on the fitting server it leaves the least normalised
+// capacity on (best fit).
+const (
+	roundPhi = iota
+	roundBig
+	roundSmall
+	roundFit = 1 << 8
+)
+
+// roundBy rounds in the given order, without job skip (-1: none), at the
+// multipliers mu, leaves the placement in o.chosen and returns its value.
+func (s *gangSolve) roundBy(order, skip int, mu []float64) float64 {
 	o, m := s.o, s.ch.model
 	clear(o.load)
 	jobs := o.idx[:0]
-	jobs = append(jobs, s.active...)
+	for _, l := range s.active {
+		if l != skip {
+			jobs = append(jobs, l)
+		}
+	}
+	fit := order&roundFit != 0
 	// o.idx doubles as the job order; component orders use o.seq.
-	sortIdxDesc(jobs, o.phi)
+	switch order &^ roundFit {
+	case roundBig:
+		s.bigKeys(false)
+		sortIdxDesc(jobs, o.jkey)
+	case roundSmall:
+		s.bigKeys(true)
+		sortIdxDesc(jobs, o.jkey)
+	default:
+		sortIdxDesc(jobs, o.phi)
+	}
 	val := 0.0
 	cur := o.chosen[:m.NumComponents()]
 	for c := range cur {
@@ -699,7 +746,19 @@ func (s *gangSolve) round() {
 				if !s.ch.fits[i] || !s.fitsAt(a, s.ch.Server(i)) {
 					continue
 				}
-				if w := s.reduced(o.mu, i, c); w > bw {
+				w := s.reduced(mu, i, c)
+				if fit {
+					// best fit, ties by reduced value
+					r, K := s.ch.Server(i), s.K
+					left := 0.0
+					for k, x := range a {
+						if cv := o.capv[r*K+k]; cv > 0 {
+							left += (cv - o.load[r*K+k] - x) / cv
+						}
+					}
+					w = -left + 1e-3*w
+				}
+				if w > bw {
 					bi, bw = i, w
 				}
 			}
@@ -724,29 +783,26 @@ func (s *gangSolve) round() {
 			}
 		}
 		if n < m.Min(l) { // the greedy order failed: search the job alone
-			val += s.placeJobExact(l, cur)
+			val += s.placeJobExact(l, cur, mu)
 		}
 	}
-	if val > s.incVal || math.IsInf(s.incVal, -1) {
-		s.incVal = val
-		copy(o.inc, cur)
-	}
+	return val
 }
 
 // placeJobExact places job l on the residual capacities by exhaustive
-// search (reduced values at o.mu; small jobs only, within a budget) if
+// search (reduced values at mu, in the scratch o.wj; small jobs only, within a budget) if
 // that gives at least m_l components with a positive value, and returns
 // the value placed (0 if none).
-func (s *gangSolve) placeJobExact(l int, cur []int) float64 {
+func (s *gangSolve) placeJobExact(l int, cur []int, mu []float64) float64 {
 	o, m := s.o, s.ch.model
 	lo, hi := m.Components(l)
 	for c := lo; c < hi; c++ {
 		clo, chi := s.ch.Range(c)
 		for i := clo; i < chi; i++ {
-			o.w[i] = s.reduced(o.mu, i, c)
+			o.wj[i] = s.reduced(mu, i, c)
 		}
 	}
-	js := jobSearch{s: s, val: o.w, limit: placeJobNodes}
+	js := jobSearch{s: s, val: o.wj, limit: placeJobNodes}
 	if js.solve(l, math.Inf(-1)); !js.found {
 		return 0
 	}
@@ -905,6 +961,9 @@ const (
 	lnsJobs  = 5
 	lnsNodes = 1 << 9
 	lnsFails = 2
+	// lnsStall is the time-limited phase's steps in a row without
+	// improvement, per active job, after which it diversifies.
+	lnsStall = 4
 )
 
 // improve runs the improvement phase from the incumbent within budget
@@ -1574,4 +1633,143 @@ func sortIdxDesc(idx []int, key []float64) {
 		idx[0], idx[i] = idx[i], idx[0]
 		down(0, i)
 	}
+}
+
+// bigKeys sets o.jkey of the active jobs for the big-first order: the
+// largest demand of a component relative to the largest capacity of its
+// resource, ties by relaxed value.
+func (s *gangSolve) bigKeys(small bool) {
+	o, m := s.o, s.ch.model
+	K := s.K
+	R := m.NumServers()
+	o.kcap = growF(o.kcap, K)
+	clear(o.kcap)
+	for r := 0; r < R; r++ {
+		for k := 0; k < K; k++ {
+			o.kcap[k] = max(o.kcap[k], o.capv[r*K+k])
+		}
+	}
+	top := 0.0
+	for _, l := range s.active {
+		top = max(top, math.Abs(o.phi[l]))
+	}
+	for _, l := range s.active {
+		lo, hi := m.Components(l)
+		z, tot := 0.0, 0.0
+		for c := lo; c < hi; c++ {
+			zc := 0.0
+			for k, x := range m.Demand(c) {
+				if o.kcap[k] > 0 {
+					zc = max(zc, x/o.kcap[k])
+				}
+			}
+			z, tot = max(z, zc), tot+zc
+		}
+		if small {
+			// the least total (normalised) demand first
+			z = -tot
+		}
+		o.jkey[l] = z + 1e-6*o.phi[l]/max(top, math.SmallestNonzeroFloat64)
+	}
+}
+
+// diversify runs once in the time-limited phase (issue 29), when the
+// improvement steps have stalled (lnsStall steps in a row per active job
+// without improvement): second starts for the slots where the
+// subgradient's rounding and the job neighbourhoods serve one job less
+// than the optimum because their placements leave no room for a job of
+// big components (on the DLRM trace, 5-7 components of 24 of a CN
+// server's 32 CPU), or that pack the CPU less tightly than a choice of
+// smaller jobs would. After the incumbent's class reassignment (polish)
+// it restarts (restartFrom) from the two roundings that serve the most
+// jobs, then of the largest value, among: big jobs first and small jobs
+// first (by total normalised demand), each channel by reduced value or
+// by best fit, at the last and at the best multipliers, and big first
+// without each active job in turn. It returns the nodes used, at most
+// budget.
+func (s *gangSolve) diversify(capv []float64, budget int64) int64 {
+	o, m := s.o, s.ch.model
+	C := m.NumComponents()
+	s.polish()
+	// Candidate starts: big first and small first, each by reduced value
+	// and by best fit, at the last and at the best multipliers, and big
+	// first without each active job in turn; the two serving the most
+	// jobs (then of the largest value) are restarted from.
+	type start struct {
+		order, skip int
+		mu          []float64
+		served      int
+		val         float64
+	}
+	var top [2]start
+	top[0].served, top[1].served = -1, -1
+	try := func(order, skip int, mu []float64) {
+		v := s.roundBy(order, skip, mu)
+		st := start{order, skip, mu, s.servedIn(o.chosen[:C]), v}
+		better := func(a, b start) bool { return a.served > b.served || a.served == b.served && a.val > b.val }
+		switch {
+		case better(st, top[0]):
+			top[1], top[0] = top[0], st
+		case better(st, top[1]):
+			top[1] = st
+		}
+	}
+	for _, mv := range [2][]float64{o.mu, o.bestMu} {
+		for _, order := range [4]int{roundBig, roundBig | roundFit, roundSmall, roundSmall | roundFit} {
+			try(order, -1, mv)
+		}
+		for _, l := range s.active {
+			if s.late() {
+				break
+			}
+			try(roundBig, l, mv)
+		}
+	}
+	var n int64
+	for _, st := range top {
+		if st.served < 0 || s.late() {
+			break
+		}
+		n += s.restartFrom(st.order, st.skip, st.mu, capv, budget-n)
+	}
+	return n
+}
+
+// servedIn counts the active jobs with a component placed in x.
+func (s *gangSolve) servedIn(x []int) int {
+	m := s.ch.model
+	n := 0
+	for _, l := range s.active {
+		lo, hi := m.Components(l)
+		for c := lo; c < hi; c++ {
+			if x[c] >= 0 {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// restartFrom builds the rounding of the given order, without job skip
+// (-1: none), at the multipliers mu as a second start, reassigns it (polish), improves it
+// within budget nodes (the improvement phase's steps and patience) and
+// keeps it if it then beats the incumbent, else restores the incumbent.
+func (s *gangSolve) restartFrom(order, skip int, mu, capv []float64, budget int64) int64 {
+	o, m := s.o, s.ch.model
+	C := m.NumComponents()
+	o.kbest = growI(o.kbest, C)
+	copy(o.kbest, o.inc[:C])
+	bestVal, bestTol := s.incVal, s.tol
+	s.incVal = s.roundBy(order, skip, mu)
+	copy(o.inc[:C], o.chosen[:C])
+	s.tol = 1e-12 * max(1, math.Abs(s.incVal))
+	s.polish()
+	n := s.improve(capv, budget, lnsJobs, lnsNodes, lnsFails*len(s.active))
+	s.polish()
+	if !(s.incVal > bestVal+bestTol) {
+		copy(o.inc[:C], o.kbest)
+		s.incVal, s.tol = bestVal, bestTol
+	}
+	return n
 }

@@ -13,6 +13,21 @@
 //	go run ./scripts/gangbench -out /tmp/gb10 -modes exact -runs 1 -time 10s -only dlrm-median,dlrm-busiest,dlrm-all
 //	/usr/bin/python3 scripts/gang_highs.py /tmp/gb10 --time-limit 10
 //
+// Every DLRM slot with an arrival (739), each solved by GangExact and by
+// HiGHS at the same time limit L seconds (sweep.json and the model, written
+// once as dlrm-all.json; HiGHS gets each slot as the model with the absent
+// apps' variables fixed to 0):
+//
+//	go run ./scripts/gangbench -out /tmp/sweep -sweep Ls
+//	/usr/bin/python3 scripts/gang_highs.py /tmp/sweep --sweep --time-limit L
+//
+// gang_highs.py --sweep --reuse F takes HiGHS's results from an earlier
+// run's highs-sweep.json F (same slots and limit) to compare another
+// msched build. -only dlrm-slot-T solves one slot T of the sweep;
+// -medium N writes medium-0 .. medium-(N-1) (the comparison uses the
+// first ten; medium-10 .. -59 are the held-out set the oracle's settings
+// were chosen on); -cpuprofile writes a CPU profile.
+//
 // With -policy N it instead runs ESDP-gang N slots on the DLRM trace with
 // the oracle of -modes (one mode), -nodes, -iters and -time, and prints
 // how many slots stopped at the oracle's budget (Decide fails with
