@@ -491,12 +491,14 @@
 // are rescanned from its parent's best. The values are those of a full
 // scan (a debug build, -tags mscheddebug, checks every node against one)
 // and the trees are the same, node for node: ten medium instances 0.069 s
-// -> 0.034 s, medium-0 26 -> 8.8 ms. With the decomposition bound the
-// subgradient's rounding now runs every 4 iterations instead of every
-// one (a seed the search does not need): on 50 held-out instances
+// -> 0.034 s, medium-0 26 -> 8.8 ms. GangExact's subgradient now rounds
+// every 4 iterations instead of every one (a seed its search does not
+// need): with the decomposition bound, on 50 held-out instances
 // (gangbench -medium 60, medium-10 .. -59; 1, 2 and 4 tried, with 64-256
 // capacity and 128-256 decomposition iterations) 0.19 -> 0.17 s in all,
-// and on the ten 0.034 -> 0.028 s.
+// and on the ten 0.034 -> 0.028 s; without it, on DLRM slots of 6-20
+// apps, 35-45 % less time to the same proofs (the median slot 0.043 ->
+// 0.028 s), the rounding having been half of it.
 //
 // Second starts and class reassignment (issue 29, time limit only). The
 // DLRM sweep (below) showed where the time-limited oracle fell short of

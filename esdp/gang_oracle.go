@@ -547,14 +547,16 @@ func (s *gangSolve) run() GangKnapsackResult {
 	// the default 48 iterations, more patience with more iterations (at
 	// 4 a long run stalls far above the LP bound, with theta vanishing).
 	stallMax := max(4, iters/40)
-	// Small problems: a rounding per iteration seeds the search; with
-	// the decomposition bound, whose search finds the optimum from a
-	// weaker seed, one every roundEvery (on 50 held-out medium instances,
-	// medium-10..59 of scripts/gangbench, 0.19 s -> 0.17 s in all; 1, 2
-	// and 4 tried, with 64-256 capacity and 128-256 decomposition
-	// iterations).
+	// Small problems: a rounding per iteration seeds GangAuto's search.
+	// GangExact, whose search finds the optimum from a weaker seed,
+	// rounds every roundEvery: with the decomposition bound, on 50
+	// held-out medium instances (medium-10..59 of scripts/gangbench),
+	// 0.19 s -> 0.17 s in all (1, 2 and 4 tried, with 64-256 capacity and
+	// 128-256 decomposition iterations); without it, on DLRM slots of
+	// 6-20 apps, 35-45 % less time to the same proofs (the median slot
+	// 0.043 -> 0.028 s), the rounding having been half the time.
 	every := 1
-	if ld || s.activeComponents() > AutoSearchComponents {
+	if meth == GangExact || s.activeComponents() > AutoSearchComponents {
 		every = roundEvery
 	}
 	for it := 0; it < iters; it++ {
