@@ -558,23 +558,34 @@
 // channels the subgradient's relaxed solutions used (RENS) found nothing
 // better. Closing it needs what HiGHS has: LP bounds at the nodes and
 // cuts, or a packing model of the CN servers.
+//
 // At the DLRM trace's size (below) HiGHS is slow to find a first
 // placement: at the time each oracle mode takes (0.02-2.1 s at the
 // busiest slot, 0.14-14 s with every app arrived) it has none, while the
-// oracle returns a placement and its certified gap; at the median slot
-// both reach 61.4532 (HiGHS proves it in 0.09 s, GangExact in 0.08 s).
+// oracle returns a placement and its certified gap (an earlier session's
+// measurement, at load 6-14).
 // At equal time limits (GangExact with TimeLimit L, HiGHS with time_limit
-// L, one after the other in one run, machine load 9-14 on 2 cores;
-// gangbench -time, gang_highs.py --time-limit): at 1 s HiGHS has no
-// placement at the busiest slot nor with every app arrived (it returned
-// after 7.6 s there), GangExact 214.2131 (gap 3.13 %) and 255.6809
-// (5.9 %: the subgradient had not ended); at 10 s HiGHS still none (in an
-// earlier run of the same session, less loaded, 214.4166 at the busiest
-// slot), GangExact 214.3243 and 260.8248; at 120 s HiGHS 214.4507 (gap
-// 2.68 %) and 260.0574 (3.72 %), GangExact 214.3964 (3.05 %, 0.025 %
-// below HiGHS) and 261.7368 (3.37 %, 0.65 % above). Unloaded, HiGHS
-// proved 214.6796 optimal at the busiest slot in 117 s. At the median
-// slot both prove 61.4532 in 0.1-0.5 s.
+// L; gangbench -time, gang_highs.py --time-limit), measured on the 2-core
+// machine with nothing else running on the solver's core (an earlier
+// session measured at load 9-14, where HiGHS found no placement at 10 s
+// and 260.06 with every app at 120 s):
+// at the median slot both prove 61.4532 (GangExact 0.028 s, HiGHS
+// 0.024 s); at the busiest slot GangExact has 214.3929 at 10 s and
+// 214.4080 at 120 s (gap 3.04 %), HiGHS 214.4507 at 10 s and proves
+// 214.6796 optimal in 84 s (0.13 % above GangExact's); with every app
+// arrived GangExact has 261.6593 at 10 s and 261.7891 at 120 s (gap
+// 3.35 %), HiGHS 260.0574 at 10 s (GangExact 0.62 % ahead) and 267.0659
+// at 120 s (gap 1.0 %; 2.0 % ahead: 35 apps served against 34, the CN
+// CPU 99.7 % full against 95.6 %).
+//
+// Every DLRM slot (gangbench -sweep 1s, gang_highs.py --sweep
+// --time-limit 1; 739 slots with an arrival, both at 1 s): GangExact's
+// placement is at least HiGHS's on 689 (HiGHS has none at 1 s on 49 of
+// them; GangExact ahead on 2 others), HiGHS's is better on 50, by at most
+// 0.30 % on 49 and by 4.67 % on slot 594 (above). GangExact proves 558
+// slots optimal, HiGHS 681; where both prove, HiGHS takes 0.14-298 times
+// GangExact's time (median 2.6). Before the second starts: at least
+// HiGHS's on 679, behind on 60 (by 4.7-6.0 % on 3 and 1.2 % on 1).
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
