@@ -7,8 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/msched/msched/esdp"
-	"github.com/msched/msched/internal/dlrmslots"
-	"github.com/msched/msched/trace"
 )
 
 // TestGangDiversifyDLRMSlots: on two slots of the DLRM trace where the
@@ -17,19 +15,15 @@ import (
 // 20 apps, HiGHS serves 19), the time-limited phase's second starts
 // (diversify) serve as many apps as HiGHS does, with a feasible
 // placement under its certified bound. The node budget, not the clock,
-// ends the solves (reproducible). Before the second starts both stopped
-// one app short at any budget (113.15 and 138.05, against HiGHS's 120.41
-// and 145.07). Skipped with -short or without the trace.
+// ends the solves (reproducible). Without the second starts both stop
+// one app short: 15 and 18 apps at this budget, 113.15 and 138.05 at 1 s
+// and at 10 s, against HiGHS's 120.41 and 145.07. Skipped with -short or
+// without the trace.
 func TestGangDiversifyDLRMSlots(t *testing.T) {
 	if testing.Short() {
 		t.Skip("seconds per slot")
 	}
-	dir, err := trace.DefaultDLRMDir()
-	if err != nil {
-		t.Skipf("DLRM trace not found: %v", err)
-	}
-	sl, err := dlrmslots.Load(dir)
-	require.NoError(t, err)
+	sl := dlrmSlots(t)
 	for _, c := range []struct {
 		slot, served int
 		atLeast      float64

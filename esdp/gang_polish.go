@@ -1,6 +1,9 @@
 package esdp
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // Class reassignment (issue 29). Components with the same demand vector
 // are interchangeable for the capacities: exchanging them between servers
@@ -47,7 +50,7 @@ func (s *gangSolve) polish() bool {
 		}
 		return a - b
 	}
-	sortInts(ps.comps, less)
+	slices.SortFunc(ps.comps, less)
 	gain := 0.0
 	for lo := 0; lo < len(ps.comps); {
 		hi := lo + 1
@@ -194,42 +197,5 @@ func hungarian(ps *polishState, n int) {
 			ps.p[j0] = ps.p[j1]
 			j0 = j1
 		}
-	}
-}
-
-// sortInts sorts v by cmp (insertion sort for short slices, else
-// heapsort), without allocating.
-func sortInts(v []int, cmp func(a, b int) int) {
-	n := len(v)
-	if n <= 12 {
-		for i := 1; i < n; i++ {
-			for j := i; j > 0 && cmp(v[j], v[j-1]) < 0; j-- {
-				v[j], v[j-1] = v[j-1], v[j]
-			}
-		}
-		return
-	}
-	down := func(i, n int) {
-		for {
-			j := 2*i + 1
-			if j >= n {
-				return
-			}
-			if j+1 < n && cmp(v[j], v[j+1]) < 0 {
-				j++
-			}
-			if cmp(v[i], v[j]) >= 0 {
-				return
-			}
-			v[i], v[j] = v[j], v[i]
-			i = j
-		}
-	}
-	for i := n/2 - 1; i >= 0; i-- {
-		down(i, n)
-	}
-	for i := n - 1; i > 0; i-- {
-		v[0], v[i] = v[i], v[0]
-		down(0, i)
 	}
 }

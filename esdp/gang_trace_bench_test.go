@@ -16,16 +16,16 @@ import (
 // (39 apps) and every app arrived. Values are uniform in [0.1, 1], seeded
 // (the trace has no rewards), as in scripts/gangbench (both from internal/dlrmslots). It skips when the
 // trace is absent.
-func dlrmSlots(b *testing.B) (names []string, ps []*esdp.GangKnapsack) {
+func dlrmSlots(tb testing.TB) *dlrmslots.Slots {
 	dir, err := trace.DefaultDLRMDir()
 	if err != nil {
-		b.Skipf("DLRM trace not found: %v", err)
+		tb.Skipf("DLRM trace not found: %v", err)
 	}
 	sl, err := dlrmslots.Load(dir)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	return sl.Names, sl.Knapsacks
+	return sl
 }
 
 // BenchmarkGangOracleDLRM measures one gang knapsack of the DLRM trace at
@@ -34,7 +34,8 @@ func dlrmSlots(b *testing.B) (names []string, ps []*esdp.GangKnapsack) {
 // 2^20 takes tens of seconds with every app arrived): see
 // scripts/gangbench for the defaults against HiGHS.
 func BenchmarkGangOracleDLRM(b *testing.B) {
-	names, ps := dlrmSlots(b)
+	sl := dlrmSlots(b)
+	names, ps := sl.Names, sl.Knapsacks
 	for i, p := range ps {
 		x := make([]int, p.Channels.Model().NumComponents())
 		for _, set := range []esdp.GangOracleSettings{
