@@ -585,7 +585,13 @@
 // 0.30 % on 49 and by 4.67 % on slot 594 (above). GangExact proves 558
 // slots optimal, HiGHS 681; where both prove, HiGHS takes 0.14-298 times
 // GangExact's time (median 2.6). Before the second starts: at least
-// HiGHS's on 679, behind on 60 (by 4.7-6.0 % on 3 and 1.2 % on 1).
+// HiGHS's on 679, behind on 60 (by 4.7-6.0 % on 3 and 1.2 % on 1). At
+// 10 s (gangbench -sweep 10s) HiGHS has a placement everywhere and
+// proves 724 slots (GangExact still 558): GangExact's placement is at
+// least HiGHS's on 648 (ahead on 5), HiGHS's is better on 91, by at most
+// 0.33 % on 80 and by 3.1-4.9 % on 11 (slots of 19-27 apps where HiGHS
+// serves one app more, as on slot 594): with more time HiGHS's search
+// finds the packings the oracle's steps do not.
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
