@@ -533,6 +533,58 @@
 // without the second starts). The untimed solve, and so ESDP-gang's
 // decisions at their node budgets, are unchanged.
 //
+// Repacking and reselection (issue 29, time limit only;
+// esdp/gang_repack.go). The second starts still left the slots where
+// HiGHS serves one app more by filling the CN servers' CPU to 99.6 %
+// (slot 594: 19 apps, 1 020 of 1 024 CPU, in servers of 24+8, 24+6,
+// 12+12+8, 12+8+6+6, 8+8+8+8 and 8+6+6+6+6): every neighbourhood keeps
+// most components where they are. After the second starts the
+// time-limited phase (1) repacks: for each unserved job in turn (by
+// relaxed value), the served jobs' placed components and that job's
+// components are packed from scratch, per pool (the servers and
+// components connected by fitting channels: the CN and the HN servers),
+// by bin completion: the servers are filled one at a time, each with a
+// maximal set of the remaining components (counts per class of identical
+// components; a set that is not maximal is dominated), the sets that use
+// the least of the slack (the capacity the demands leave over) first, at
+// most 16 of 256 listed; a branch ends when the filled servers' residuals
+// exceed the slack in some resource or when a one-resource projection (a
+// resource in which the pool's servers have equal capacities and the
+// components at most 8 distinct demands, solved exactly as a
+// one-dimensional bin packing over the counts per size, memoised) cannot
+// be packed, and a state that failed is not searched again (at most 2^18
+// nodes a packing); (2) reselects: the served set is chosen anew on the
+// aggregate capacities (each pool's capacities summed per resource, a
+// relaxation of the packing) by a multi-dimensional knapsack local
+// search from the incumbent's set (2^14 steps: drop 1-3 jobs at random,
+// add jobs greedily by relaxed value phi0 over normalised demand,
+// perturbed, move when the relaxed value does not drop), and the 8 best
+// sets of a larger relaxed value than the incumbent's are packed. With
+// every DLRM app arrived the binding capacities are the HN GPUs (the
+// incumbent's 34 apps use 127 of 128, HiGHS's 35 use 128) and the CN
+// CPU of their packing; HiGHS's set differs from the incumbent's by
+// six apps in and five out, which no exchange of one or two apps
+// reaches. Each packing is a second start: polished, improved (the
+// reselected ones until 8 steps in a row per active job fail, not 2)
+// and kept only if it then beats the incumbent. A packing from scratch
+// has arbitrary channel values (slot 594: 79.15); class reassignment now
+// also reassigns the components with the same demand in the tightest
+// resource (polishWide, kept only if every server still fits: on the
+// DLRM trace the CN CPU sizes, across memory and disk) and exchanges
+// whole contents between servers of equal capacities (polishServers, a
+// linear assignment of contents to servers), which bring it to 137.53,
+// and the improvement steps to 144.83, against the incumbent's 138.59
+// with 18 apps. The last improvement steps run every class reassignment
+// whenever they stall. Tests: TestGangPackBruteForce (20 000 instances
+// with decimal demands that often sum exactly to a capacity: every
+// packing is valid, and a complete search packs a set if and only if
+// enumeration can; planted errors in the slack bound and in the
+// projection fail it), TestGangPolishServersBruteForce (5 000
+// placements against every permutation of the servers), and
+// TestGangRepackDLRM (at a node budget: slot 594 serves its 19 apps,
+// 18 without repacking; every app arrived serves 35, 34 without
+// reselection).
+//
 // The DLRM busiest slot (39 apps) is where the oracle stays behind HiGHS.
 // HiGHS (unloaded, one core) proves 214.6796 optimal in 89-117 s; the
 // oracle's improvement steps reach 214.35-214.42 within 1-5 s and then

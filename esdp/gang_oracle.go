@@ -94,7 +94,9 @@ type GangOracleSettings struct {
 	// limit and MaxNodes = 0 (on a problem of at most
 	// AutoSearchComponents components the search gets every node left),
 	// then the large-neighbourhood search goes on, every other step
-	// reworking the served jobs (see the package doc). MaxNodes stays the
+	// reworking the served jobs, with second starts, repacking of the
+	// served jobs with an unserved one, reselection of the served set
+	// and class reassignments (see the package doc). MaxNodes stays the
 	// deterministic knob: the solve's steps do not depend on the clock,
 	// which only decides where the sequence stops, so a result is
 	// reproducible when the node budget, not the time, ends it
@@ -227,9 +229,16 @@ type GangOracle struct {
 	adj                         []bool    // per server, false between improvement steps
 	kbest                       []int     // restartFrom: the incumbent saved
 	kcap                        []float64 // bigKeys: the largest capacity per resource
+	csize                       []float64 // repack: per component, its largest demand relative to kcap
+	rcand                       []int     // repack: the unserved jobs tried
 	polish                      polishState
-	ld                          ldState  // the Lagrangian decomposition bound
-	rows                        gangRows // the search's node bounds, per depth
+	pack                        packState // repack's packing search
+	resel                       reselectState
+	pload                       []float64 // polishWide: loads summed anew
+	pprev                       []int     // polishWide: a group's servers before
+	psrv, pstart                []int     // polishServers: servers by capacity, contents' offsets
+	ld                          ldState   // the Lagrangian decomposition bound
+	rows                        gangRows  // the search's node bounds, per depth
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -652,8 +661,23 @@ func (s *gangSolve) run() GangKnapsackResult {
 			if res.Nodes < total && !s.late() {
 				res.Nodes += s.diversify(capv, total-res.Nodes)
 			}
-			res.Nodes += s.improve(capv, total-res.Nodes, lnsJobs, lnsNodes, math.MaxInt)
-			s.polish()
+			if res.Nodes < total && !s.late() {
+				res.Nodes += s.repack(capv, total-res.Nodes)
+			}
+			if res.Nodes < total && !s.late() {
+				res.Nodes += s.reselect(capv, total-res.Nodes)
+			}
+			// then improvement steps until the time or the nodes end,
+			// with a class reassignment whenever they stall
+			for res.Nodes < total && !s.late() {
+				n := s.improve(capv, total-res.Nodes, lnsJobs, lnsNodes, lnsStall*len(s.active))
+				res.Nodes += n
+				if n == 0 {
+					break
+				}
+				s.polishAll()
+			}
+			s.polishAll()
 		}
 	}
 	res.TimeLimited = s.expired
@@ -1692,7 +1716,7 @@ func (s *gangSolve) bigKeys(small bool) {
 func (s *gangSolve) diversify(capv []float64, budget int64) int64 {
 	o, m := s.o, s.ch.model
 	C := m.NumComponents()
-	s.polish()
+	s.polishAll()
 	// Candidate starts: big first and small first, each by reduced value
 	// and by best fit, at the last and at the best multipliers, and big
 	// first without each active job in turn; the two serving the most
@@ -1758,20 +1782,5 @@ func (s *gangSolve) servedIn(x []int) int {
 // within budget nodes (the improvement phase's steps and patience) and
 // keeps it if it then beats the incumbent, else restores the incumbent.
 func (s *gangSolve) restartFrom(order, skip int, mu, capv []float64, budget int64) int64 {
-	o, m := s.o, s.ch.model
-	C := m.NumComponents()
-	o.kbest = growI(o.kbest, C)
-	copy(o.kbest, o.inc[:C])
-	bestVal, bestTol := s.incVal, s.tol
-	s.incVal = s.roundBy(order, skip, mu)
-	copy(o.inc[:C], o.chosen[:C])
-	s.tol = 1e-12 * max(1, math.Abs(s.incVal))
-	s.polish()
-	n := s.improve(capv, budget, lnsJobs, lnsNodes, lnsFails*len(s.active))
-	s.polish()
-	if !(s.incVal > bestVal+bestTol) {
-		copy(o.inc[:C], o.kbest)
-		s.incVal, s.tol = bestVal, bestTol
-	}
-	return n
+	return s.restart(s.roundBy(order, skip, mu), capv, budget)
 }

@@ -199,3 +199,262 @@ func hungarian(ps *polishState, n int) {
 		}
 	}
 }
+
+// polishWide (time limit only) widens the classes of polish to the
+// components with the same demand in the tightest resource k* (the
+// largest share of its total capacity placed; on the DLRM trace the CN
+// CPU, whose 6, 8, 12 and 24 are shared by components that differ in
+// memory or disk): each such group gets its best assignment to the
+// servers its members occupy, kept only if every server's loads still
+// fit (they are summed anew in component order) and it gains. It
+// reports whether the value improved.
+func (s *gangSolve) polishWide() bool {
+	o, m := s.o, s.ch.model
+	C, R, K := m.NumComponents(), m.NumServers(), s.K
+	ps := &o.polish
+	// k*: the largest placed share of the total capacity
+	o.pload = growF(o.pload, R*K)
+	s.sumLoads(o.pload)
+	ks, best := -1, 0.0
+	for k := 0; k < K; k++ {
+		ld, cp := 0.0, 0.0
+		for r := 0; r < R; r++ {
+			ld += o.pload[r*K+k]
+			cp += o.capv[r*K+k]
+		}
+		if cp > 0 && ld/cp > best {
+			ks, best = k, ld/cp
+		}
+	}
+	if ks < 0 {
+		return false
+	}
+	ps.comps = ps.comps[:0]
+	for c := 0; c < C; c++ {
+		if o.inc[c] >= 0 {
+			ps.comps = append(ps.comps, c)
+		}
+	}
+	slices.SortFunc(ps.comps, func(a, b int) int {
+		da, db := m.Demand(a)[ks], m.Demand(b)[ks]
+		if da != db {
+			if da < db {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	o.pprev = growI(o.pprev, C)
+	gain := 0.0
+	for lo := 0; lo < len(ps.comps); {
+		hi := lo + 1
+		for hi < len(ps.comps) && hi-lo < polishMaxClass && m.Demand(ps.comps[lo])[ks] == m.Demand(ps.comps[hi])[ks] {
+			hi++
+		}
+		if hi-lo >= 2 {
+			cs := ps.comps[lo:hi]
+			for _, c := range cs {
+				o.pprev[c] = o.inc[c]
+			}
+			if g := s.polishClass(cs); g > 0 {
+				s.sumLoads(o.pload)
+				if s.loadsFit(o.pload) {
+					gain += g
+				} else {
+					for _, c := range cs {
+						o.inc[c] = o.pprev[c]
+					}
+				}
+			}
+		}
+		lo = hi
+	}
+	if gain <= s.tol {
+		return false
+	}
+	s.incVal += gain
+	s.tol = 1e-12 * max(1, math.Abs(s.incVal))
+	return true
+}
+
+// sumLoads sums the incumbent's demands per server in component order.
+func (s *gangSolve) sumLoads(dst []float64) {
+	m := s.ch.model
+	K := s.K
+	clear(dst)
+	for c, r := range s.o.inc[:m.NumComponents()] {
+		if r >= 0 {
+			for k, x := range m.Demand(c) {
+				dst[r*K+k] += x
+			}
+		}
+	}
+}
+
+// loadsFit reports whether the loads fit every capacity (the rule's
+// FitLimit, capv).
+func (s *gangSolve) loadsFit(ld []float64) bool {
+	for i, x := range ld {
+		if !(x <= s.o.capv[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// polishAll runs polish, polishWide and polishServers in turn until
+// none gains (at most polishRounds rounds) and reports whether the value
+// improved.
+func (s *gangSolve) polishAll() bool {
+	any := false
+	for i := 0; i < polishRounds; i++ {
+		a := s.polish()
+		b := s.polishWide()
+		c := s.polishServers()
+		if !a && !b && !c {
+			break
+		}
+		any = true
+	}
+	return any
+}
+
+const polishRounds = 4
+
+// polishServers (time limit only) exchanges whole server contents:
+// servers with the same capacities are grouped, and each group gets the
+// best assignment of its servers' contents (the components each holds)
+// to its servers, a linear assignment (value of a content on a server:
+// the sum of its components' channel values there; a content with a
+// component without a fitting channel there is excluded). The loads
+// move with the contents, so every server still fits. It reports
+// whether the value improved.
+func (s *gangSolve) polishServers() bool {
+	o, m := s.o, s.ch.model
+	C, R, K := m.NumComponents(), m.NumServers(), s.K
+	ps := &o.polish
+	// servers in groups of equal capacities (sorted by capacity vector)
+	o.psrv = growI(o.psrv, R)
+	for r := range o.psrv {
+		o.psrv[r] = r
+	}
+	cmpCap := func(a, b int) int {
+		for k := 0; k < K; k++ {
+			if x, y := o.capv[a*K+k], o.capv[b*K+k]; x != y {
+				if x < y {
+					return -1
+				}
+				return 1
+			}
+		}
+		return 0
+	}
+	slices.SortFunc(o.psrv, func(a, b int) int {
+		if d := cmpCap(a, b); d != 0 {
+			return d
+		}
+		return a - b
+	})
+	// components by server: ps.comps sorted by server
+	ps.comps = ps.comps[:0]
+	for c := 0; c < C; c++ {
+		if o.inc[c] >= 0 {
+			ps.comps = append(ps.comps, c)
+		}
+	}
+	slices.SortFunc(ps.comps, func(a, b int) int {
+		if d := o.inc[a] - o.inc[b]; d != 0 {
+			return d
+		}
+		return a - b
+	})
+	o.pstart = growI(o.pstart, R+1)
+	clear(o.pstart)
+	for _, c := range ps.comps {
+		o.pstart[o.inc[c]+1]++
+	}
+	for r := 0; r < R; r++ {
+		o.pstart[r+1] += o.pstart[r]
+	}
+	content := func(r int) []int { return ps.comps[o.pstart[r]:o.pstart[r+1]] }
+	gain := 0.0
+	o.pprev = growI(o.pprev, R)
+	for lo := 0; lo < R; {
+		hi := lo + 1
+		for hi < R && hi-lo < polishMaxClass && cmpCap(o.psrv[lo], o.psrv[hi]) == 0 {
+			hi++
+		}
+		n := hi - lo
+		if n < 2 {
+			lo = hi
+			continue
+		}
+		grp := o.psrv[lo:hi]
+		N := n + 1
+		ps.cost = growF(ps.cost, N*N)
+		big := 1.0
+		old := 0.0
+		// row i: the content of server grp[i]; column j: server grp[j]
+		for i, ri := range grp {
+			for j, rj := range grp {
+				v, ok := 0.0, true
+				for _, c := range content(ri) {
+					ch, okc := s.ch.Channel(c, rj)
+					if !okc || !s.ch.fits[ch] {
+						ok = false
+						break
+					}
+					v += s.p.Value[ch]
+				}
+				if ok {
+					ps.cost[(i+1)*N+j+1] = -v
+					big = max(big, math.Abs(v))
+				} else {
+					ps.cost[(i+1)*N+j+1] = math.NaN() // set below
+				}
+				if i == j {
+					old += v
+				}
+			}
+		}
+		big *= float64(2*n + 2)
+		for i := 1; i <= n; i++ {
+			for j := 1; j <= n; j++ {
+				if math.IsNaN(ps.cost[i*N+j]) {
+					ps.cost[i*N+j] = big
+				}
+			}
+		}
+		hungarian(ps, n)
+		nv := 0.0
+		feasible := true
+		for j := 1; j <= n; j++ {
+			c := ps.cost[ps.p[j]*N+j]
+			if c == big {
+				feasible = false
+				break
+			}
+			nv -= c
+		}
+		if feasible && nv > old+s.tol {
+			// move the contents: server grp[i] -> grp[j] with p[j] = i+1
+			for j := 1; j <= n; j++ {
+				o.pprev[grp[ps.p[j]-1]] = grp[j-1]
+			}
+			for _, ri := range grp {
+				for _, c := range content(ri) {
+					o.inc[c] = o.pprev[ri]
+				}
+			}
+			gain += nv - old
+		}
+		lo = hi
+	}
+	if gain <= s.tol {
+		return false
+	}
+	s.incVal += gain
+	s.tol = 1e-12 * max(1, math.Abs(s.incVal))
+	return true
+}

@@ -21,6 +21,11 @@
 //	go run ./scripts/gangbench -out /tmp/sweep -sweep Ls
 //	/usr/bin/python3 scripts/gang_highs.py /tmp/sweep --sweep --time-limit L
 //
+// -sweep-min-components N sweeps only the slots whose arrived apps have
+// more than N components (with N = esdp.AutoSearchComponents = 128, the
+// 103 slots where the time-limited phase runs past the search and its
+// repacking and reselection can act; on the others the search has the
+// whole limit).
 // gang_highs.py --sweep --reuse F takes HiGHS's results from an earlier
 // run's highs-sweep.json F (same slots and limit) to compare another
 // msched build. -only dlrm-slot-T solves one slot T of the sweep;

@@ -65,6 +65,7 @@ func main() {
 	policy := flag.Int("policy", 0, "instead of the instances: run ESDP-gang this many slots on the DLRM trace with the oracle of -modes (one mode), -nodes, -iters and -time, and count the slots stopped at the node budget")
 	seed := flag.Uint64("seed", 1, "seed of the -policy run")
 	sweep := flag.Duration("sweep", 0, "instead of the instances: solve every DLRM slot with an arrival with GangExact at this time limit, and write sweep.json and the model (dlrm-all.json) for gang_highs.py --sweep")
+	sweepMin := flag.Int("sweep-min-components", 0, "with -sweep: only the slots whose arrived apps have more than this many components (esdp.AutoSearchComponents = 128: the slots where the time-limited phase runs past the search)")
 	nMedium := flag.Int("medium", 10, "medium random instances medium-0 .. medium-(N-1) (the comparison's ten; more for a held-out check)")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.Parse()
@@ -100,7 +101,7 @@ func main() {
 		if err != nil {
 			log.Fatalf("%v: %v", errNoTrace, err)
 		}
-		if err := sweepRun(dir, *out, *sweep); err != nil {
+		if err := sweepRun(dir, *out, *sweep, *sweepMin); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -292,7 +293,7 @@ type sweepSlot struct {
 // GangExact at the time limit, writes the model once (dlrm-all.json, every
 // app arrived) and the results with each slot's arrived apps (sweep.json),
 // and prints a summary.
-func sweepRun(dir, out string, limit time.Duration) error {
+func sweepRun(dir, out string, limit time.Duration, minComps int) error {
 	sl, err := dlrmslots.Load(dir)
 	if err != nil {
 		return err
@@ -304,6 +305,19 @@ func sweepRun(dir, out string, limit time.Duration) error {
 	var total float64
 	proved, timed := 0, 0
 	for i, p := range sl.EveryKnapsacks {
+		if minComps > 0 {
+			n := 0
+			m := p.Channels.Model()
+			for l, a := range p.Arrived {
+				if a {
+					lo, hi := m.Components(l)
+					n += hi - lo
+				}
+			}
+			if n <= minComps {
+				continue
+			}
+		}
 		r, err := solve(named{fmt.Sprintf("slot-%d", sl.Every[i]), p}, esdp.GangOracleSettings{Method: esdp.GangExact, TimeLimit: limit}, 1)
 		if err != nil {
 			return err
