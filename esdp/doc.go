@@ -552,7 +552,7 @@
 // resource in which the pool's servers have equal capacities and the
 // components at most 8 distinct demands, solved exactly as a
 // one-dimensional bin packing over the counts per size, memoised) cannot
-// be packed, and a state that failed is not searched again (at most 2^18
+// be packed, and a state that failed is not searched again (at most 2^21
 // nodes a packing); (2) reselects: the served set is chosen anew on the
 // aggregate capacities (each pool's capacities summed per resource, a
 // relaxation of the packing) by a multi-dimensional knapsack local
