@@ -585,10 +585,13 @@
 // 18 without repacking; every app arrived serves 35, 34 without
 // reselection).
 //
-// The DLRM busiest slot (39 apps) is where the oracle stays behind HiGHS.
-// HiGHS (unloaded, one core) proves 214.6796 optimal in 89-117 s; the
-// oracle's improvement steps reach 214.35-214.42 within 1-5 s and then
-// stall, whatever the time. Both serve 28 of the 39 apps, but not the
+// The DLRM busiest slot (39 apps), before the repacking and reselection
+// above (they do not change its result: reselection finds packable sets
+// of a larger relaxed value, 215.50 against the incumbent's 214.83, but
+// their placements improve to 212.2-213.3 only, below the incumbent's
+// 214.30). HiGHS (unloaded, one core) proves 214.6796 optimal in
+// 89-117 s; the oracle's improvement steps reach 214.35-214.42 within
+// 1-5 s and then stall. Both serve 28 of the 39 apps, but not the
 // same 28: HiGHS serves apps 13 and 115 instead of 39 and 126 (+0.45 of
 // app value) and moves components of 22 of the other 26 apps, filling
 // the CN servers' CPU to 97.5 % (the oracle: 95.5 %) with components of
@@ -609,7 +612,16 @@
 // 2^16 nodes) never completed an insertion; a search restricted to the
 // channels the subgradient's relaxed solutions used (RENS) found nothing
 // better. Closing it needs what HiGHS has: LP bounds at the nodes and
-// cuts, or a packing model of the CN servers.
+// cuts. So do the slots of at most 128 components where HiGHS is ahead
+// at 10 s (12 of 636, by 0.0004-0.16 %): HiGHS proves them in
+// 0.08-0.71 s, while the oracle's search, with the whole limit, does
+// not; its root bound is the LP relaxation's (slot 632: 92.6675 both,
+// the optimum 92.5937), and HiGHS closes the 0.08 % with cuts and LP
+// bounds at its nodes. Tried and not kept (slots 461, 502, 532, 601,
+// 626, 632 at 10 s): class reassignment before the search (632 reaches
+// the optimum, 626 gains 0.02 %, 532 loses 0.03 %, the others equal),
+// and the search cut to 2^21 nodes with the improvement steps after it
+// (632 reaches the optimum, 532, 601 and 626 lose 0.002-0.06 %).
 //
 // At the DLRM trace's size (below) HiGHS is slow to find a first
 // placement: at the time each oracle mode takes (0.02-2.1 s at the
@@ -621,29 +633,44 @@
 // machine with nothing else running on the solver's core (an earlier
 // session measured at load 9-14, where HiGHS found no placement at 10 s
 // and 260.06 with every app at 120 s):
-// at the median slot both prove 61.4532 (GangExact 0.028 s, HiGHS
-// 0.024 s); at the busiest slot GangExact has 214.3929 at 10 s and
-// 214.4080 at 120 s (gap 3.04 %), HiGHS 214.4507 at 10 s and proves
-// 214.6796 optimal in 84 s (0.13 % above GangExact's); with every app
-// arrived GangExact has 261.6593 at 10 s and 261.7891 at 120 s (gap
-// 3.35 %), HiGHS 260.0574 at 10 s (GangExact 0.62 % ahead) and 267.0659
-// at 120 s (gap 1.0 %; 2.0 % ahead: 35 apps served against 34, the CN
-// CPU 99.7 % full against 95.6 %).
+// at the median slot both prove 61.4532 (GangExact 0.038 s, HiGHS
+// 0.023 s); at the busiest slot GangExact has 214.3964 at 10 s and
+// 214.4292 at 120 s (gap 3.03 %), HiGHS 214.4507 at 10 s and proves
+// 214.6796 optimal in 82 s (0.12 % above GangExact's); with every app
+// arrived GangExact has 267.0204 at 10 s and 267.1481 at 120 s (gap
+// 1.28 %; 35 apps served), HiGHS 260.0574 at 10 s (GangExact 2.7 %
+// ahead) and 267.0659 at 120 s (GangExact 0.03 % ahead; a run of HiGHS
+// at its default gap tolerance, with one other job on the machine,
+// reached 267.4097 in 120 s, 0.10 % above GangExact's). Before the
+// repacking and reselection: every app 261.6593 at 10 s and 261.7891 at
+// 120 s (34 apps; 2.0 % behind HiGHS at 120 s), the busiest slot
+// 214.3929 and 214.4080.
 //
 // Every DLRM slot (gangbench -sweep 1s, gang_highs.py --sweep
 // --time-limit 1; 739 slots with an arrival, both at 1 s): GangExact's
-// placement is at least HiGHS's on 689 (HiGHS has none at 1 s on 49 of
-// them; GangExact ahead on 2 others), HiGHS's is better on 50, by at most
-// 0.30 % on 49 and by 4.67 % on slot 594 (above). GangExact proves 558
-// slots optimal, HiGHS 681; where both prove, HiGHS takes 0.14-298 times
-// GangExact's time (median 2.6). Before the second starts: at least
-// HiGHS's on 679, behind on 60 (by 4.7-6.0 % on 3 and 1.2 % on 1). At
-// 10 s (gangbench -sweep 10s) HiGHS has a placement everywhere and
-// proves 724 slots (GangExact still 558): GangExact's placement is at
-// least HiGHS's on 648 (ahead on 5), HiGHS's is better on 91, by at most
-// 0.33 % on 80 and by 3.1-4.9 % on 11 (slots of 19-27 apps where HiGHS
-// serves one app more, as on slot 594): with more time HiGHS's search
-// finds the packings the oracle's steps do not.
+// placement is at least HiGHS's on 691 (HiGHS has none at 1 s on 49 of
+// them; GangExact ahead on 1 other), HiGHS's is better on 48, by at
+// most 0.36 % (slot 594; 36 of the 48 have more than 128 components).
+// GangExact proves 558 slots optimal, HiGHS 681; where both prove, HiGHS
+// takes 0.16-312 times GangExact's time (median 2.7). Before the
+// repacking and reselection: at least HiGHS's on 689, behind on 50 (by
+// 4.67 % on slot 594); before the second starts: 679 and 60 (by
+// 4.7-6.0 % on 3). At 10 s HiGHS has a placement everywhere and proves
+// 724 slots (GangExact still 558). On the 103 slots of more than 128
+// components (gangbench -sweep 10s -sweep-min-components 128, the
+// slots where the time-limited phase runs past the search) GangExact's
+// placement is at least HiGHS's on 27 (ahead on 4, by at most 0.06 %),
+// HiGHS's is better on 76: by at most 0.1 % on 52, 0.3 % on 67, and
+// 0.31-0.79 % on 9 (slots 455, 497, 288, 431, 568, 501, 398, 313, 12:
+// less than one app's value, some 4.5 % at these sizes); before the
+// repacking and reselection it was better on 79 of them, by 3.1-4.9 %
+// on 11 where it served one app more (52 of the 103 slots gain, 16 lose
+// 0.002-0.30 % to the time the new steps take from the improvement
+// steps). On the 636 others the search has the whole limit and nothing
+// changed (the earlier 10 s sweep): at least HiGHS's on 624, behind on
+// 12 by 0.0004-0.16 % (above). In all, at 10 s: at least HiGHS's on
+// 651 of 739, behind on 88 by at most 0.79 % (before: 648 and 91, 11
+// of them by 3.1-4.9 %).
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,
