@@ -1016,14 +1016,8 @@ func (s *gangSolve) improve(capv []float64, budget int64, size int, perStep int6
 		// The incumbent's served jobs.
 		nserved := 0
 		for _, l := range s.active {
-			lo, hi := m.Components(l)
-			o.served[l] = false
-			for c := lo; c < hi; c++ {
-				if o.inc[c] >= 0 {
-					o.served[l] = true
-					nserved++
-					break
-				}
+			if o.served[l] = s.incServes(l); o.served[l] {
+				nserved++
 			}
 		}
 		// Target: the unserved active jobs in turn, then any (with

@@ -62,12 +62,7 @@ func (s *gangSolve) polish() bool {
 		}
 		lo = hi
 	}
-	if gain <= s.tol {
-		return false
-	}
-	s.incVal += gain
-	s.tol = 1e-12 * max(1, math.Abs(s.incVal))
-	return true
+	return s.addGain(gain)
 }
 
 func sameDemand(a, b []float64) bool {
@@ -270,12 +265,7 @@ func (s *gangSolve) polishWide() bool {
 		}
 		lo = hi
 	}
-	if gain <= s.tol {
-		return false
-	}
-	s.incVal += gain
-	s.tol = 1e-12 * max(1, math.Abs(s.incVal))
-	return true
+	return s.addGain(gain)
 }
 
 // sumLoads sums the incumbent's demands per server in component order.
@@ -451,6 +441,12 @@ func (s *gangSolve) polishServers() bool {
 		}
 		lo = hi
 	}
+	return s.addGain(gain)
+}
+
+// addGain adds a reassignment's gain to the incumbent's value and
+// reports whether it counts (more than the tolerance).
+func (s *gangSolve) addGain(gain float64) bool {
 	if gain <= s.tol {
 		return false
 	}

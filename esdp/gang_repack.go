@@ -97,15 +97,7 @@ func (s *gangSolve) repack(capv []float64, budget int64) int64 {
 		// The unserved active jobs by decreasing relaxed value (at mu = 0).
 		cand := o.rcand[:0]
 		for _, l := range s.active {
-			lo, hi := m.Components(l)
-			served := false
-			for c := lo; c < hi; c++ {
-				if o.inc[c] >= 0 {
-					served = true
-					break
-				}
-			}
-			if !served {
+			if !s.incServes(l) {
 				cand = append(cand, l)
 			}
 		}
@@ -952,14 +944,7 @@ func (s *gangSolve) reselect(capv []float64, budget int64) int64 {
 	// the incumbent's set
 	curVal := 0.0
 	for a, l := range s.active {
-		lo, hi := m.Components(l)
-		rs.cur[a] = false
-		for c := lo; c < hi; c++ {
-			if o.inc[c] >= 0 {
-				rs.cur[a] = true
-				break
-			}
-		}
+		rs.cur[a] = s.incServes(l)
 		if rs.cur[a] {
 			curVal += o.phi0[l]
 		}
@@ -1090,4 +1075,15 @@ func (s *gangSolve) reselectKeepSet(val float64) {
 	rs.setVal[pos] = val
 	copy(rs.sets[pos*A:(pos+1)*A], rs.trial)
 	rs.nsets = n
+}
+
+// incServes reports whether the incumbent places a component of job l.
+func (s *gangSolve) incServes(l int) bool {
+	lo, hi := s.ch.model.Components(l)
+	for c := lo; c < hi; c++ {
+		if s.o.inc[c] >= 0 {
+			return true
+		}
+	}
+	return false
 }
