@@ -45,10 +45,7 @@ func randomGangKnapsack(t testing.TB, rng *rand.Rand, maxJobs, maxServers, maxCo
 		if total > 7 {
 			continue
 		}
-		m, err := bipartite.NewGangModel(g, K, capv, jobs)
-		require.NoError(t, err)
-		ch, err := NewGangChannels(m)
-		require.NoError(t, err)
+		ch := newTestChannels(t, g, K, capv, jobs)
 		val := make([]float64, ch.Len())
 		for i := range val {
 			val[i] = -0.3 + 1.3*rng.Float64()

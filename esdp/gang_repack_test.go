@@ -50,10 +50,7 @@ func randomPackKnapsack(t testing.TB, rng *rand.Rand, equal bool) *GangKnapsack 
 		if total > 8 {
 			continue
 		}
-		m, err := bipartite.NewGangModel(g, K, capv, jobs)
-		require.NoError(t, err)
-		ch, err := NewGangChannels(m)
-		require.NoError(t, err)
+		ch := newTestChannels(t, g, K, capv, jobs)
 		val := make([]float64, ch.Len())
 		for i := range val {
 			val[i] = 0.1 + rng.Float64()
@@ -263,4 +260,13 @@ func TestGangPolishServersBruteForce(t *testing.T) {
 	}
 	t.Logf("%d placements: polishServers improved %d, polishWide then %d", n, improved, wide)
 	require.Greater(t, improved, n/20)
+}
+
+// newTestChannels builds the gang model of graph g and its channels.
+func newTestChannels(t testing.TB, g *bipartite.Graph, K int, capv []float64, jobs []bipartite.GangJob) *GangChannels {
+	m, err := bipartite.NewGangModel(g, K, capv, jobs)
+	require.NoError(t, err)
+	ch, err := NewGangChannels(m)
+	require.NoError(t, err)
+	return ch
 }
