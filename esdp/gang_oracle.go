@@ -1660,15 +1660,7 @@ func sortIdxDesc(idx []int, key []float64) {
 // resource, ties by relaxed value.
 func (s *gangSolve) bigKeys(small bool) {
 	o, m := s.o, s.ch.model
-	K := s.K
-	R := m.NumServers()
-	o.kcap = growF(o.kcap, K)
-	clear(o.kcap)
-	for r := 0; r < R; r++ {
-		for k := 0; k < K; k++ {
-			o.kcap[k] = max(o.kcap[k], o.capv[r*K+k])
-		}
-	}
+	s.capMax()
 	top := 0.0
 	for _, l := range s.active {
 		top = max(top, math.Abs(o.phi[l]))
@@ -1677,12 +1669,7 @@ func (s *gangSolve) bigKeys(small bool) {
 		lo, hi := m.Components(l)
 		z, tot := 0.0, 0.0
 		for c := lo; c < hi; c++ {
-			zc := 0.0
-			for k, x := range m.Demand(c) {
-				if o.kcap[k] > 0 {
-					zc = max(zc, x/o.kcap[k])
-				}
-			}
+			zc := s.compSize(c)
 			z, tot = max(z, zc), tot+zc
 		}
 		if small {
@@ -1691,6 +1678,30 @@ func (s *gangSolve) bigKeys(small bool) {
 		}
 		o.jkey[l] = z + 1e-6*o.phi[l]/max(top, math.SmallestNonzeroFloat64)
 	}
+}
+
+// capMax sets o.kcap, the largest capacity of each resource.
+func (s *gangSolve) capMax() {
+	o, K := s.o, s.K
+	o.kcap = growF(o.kcap, K)
+	clear(o.kcap)
+	for r := 0; r < s.ch.model.NumServers(); r++ {
+		for k := 0; k < K; k++ {
+			o.kcap[k] = max(o.kcap[k], o.capv[r*K+k])
+		}
+	}
+}
+
+// compSize is component c's largest demand relative to the largest
+// capacity of its resource (o.kcap, set by capMax).
+func (s *gangSolve) compSize(c int) float64 {
+	z := 0.0
+	for k, x := range s.ch.model.Demand(c) {
+		if s.o.kcap[k] > 0 {
+			z = max(z, x/s.o.kcap[k])
+		}
+	}
+	return z
 }
 
 // diversify runs once in the time-limited phase (issue 29), when the

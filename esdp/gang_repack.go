@@ -123,18 +123,12 @@ func (s *gangSolve) repack(capv []float64, budget int64) int64 {
 // packPrepare sets every component's size for packSet's order: its
 // largest demand relative to the largest capacity of the resource.
 func (s *gangSolve) packPrepare() {
-	o, m := s.o, s.ch.model
-	C := m.NumComponents()
+	o := s.o
+	C := s.ch.model.NumComponents()
 	o.csize = growF(o.csize, C)
-	s.bigKeys(false) // sets o.kcap
+	s.capMax()
 	for c := 0; c < C; c++ {
-		z := 0.0
-		for k, x := range m.Demand(c) {
-			if o.kcap[k] > 0 {
-				z = max(z, x/o.kcap[k])
-			}
-		}
-		o.csize[c] = z
+		o.csize[c] = s.compSize(c)
 	}
 }
 
@@ -160,11 +154,7 @@ func (ps *packState) find(x int) int {
 func (s *gangSolve) packWith(u int) (float64, int64, bool) {
 	o, m := s.o, s.ch.model
 	ps := &o.pack
-	if cap(ps.want) < m.NumJobs() {
-		ps.want = make([]bool, m.NumJobs())
-	}
-	ps.want = ps.want[:m.NumJobs()]
-	clear(ps.want)
+	s.packWantNone()
 	for c, r := range o.inc[:m.NumComponents()] {
 		if r >= 0 {
 			ps.want[m.Job(c)] = true
@@ -1032,11 +1022,7 @@ func (s *gangSolve) reselect(capv []float64, budget int64) int64 {
 	var used int64
 	for x := 0; x < rs.nsets && used < budget && !s.late(); x++ {
 		set := rs.sets[x*A : (x+1)*A]
-		if cap(ps.want) < m.NumJobs() {
-			ps.want = make([]bool, m.NumJobs())
-		}
-		ps.want = ps.want[:m.NumJobs()]
-		clear(ps.want)
+		s.packWantNone()
 		for a, in := range set {
 			ps.want[s.active[a]] = in
 		}
@@ -1086,4 +1072,15 @@ func (s *gangSolve) incServes(l int) bool {
 		}
 	}
 	return false
+}
+
+// packWantNone empties ps.want, the set of jobs packSet packs.
+func (s *gangSolve) packWantNone() {
+	ps := &s.o.pack
+	J := s.ch.model.NumJobs()
+	if cap(ps.want) < J {
+		ps.want = make([]bool, J)
+	}
+	ps.want = ps.want[:J]
+	clear(ps.want)
 }
