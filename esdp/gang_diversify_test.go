@@ -2,7 +2,6 @@ package esdp_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -28,25 +27,8 @@ func TestGangDiversifyDLRMSlots(t *testing.T) {
 		slot, served int
 		atLeast      float64
 	}{{601, 16, 119}, {332, 19, 143}} {
-		var p *esdp.GangKnapsack
-		for i, s := range sl.Every {
-			if s == c.slot {
-				p = sl.EveryKnapsacks[i]
-			}
-		}
-		require.NotNil(t, p, "slot %d", c.slot)
-		m := p.Channels.Model()
-		x := make([]int, m.NumComponents())
-		o := esdp.GangOracle{Settings: esdp.GangOracleSettings{Method: esdp.GangExact, MaxNodes: esdp.DefaultGangNodes + 1<<21, TimeLimit: time.Hour}}
-		r, err := o.Solve(x, p)
-		require.NoError(t, err)
-		require.False(t, r.TimeLimited)
-		chk, err := m.Check(p.Arrived, x)
-		require.NoError(t, err)
-		require.Zero(t, chk.Violations, chk.First)
+		r := solveDLRMSlot(t, sl, c.slot, esdp.DefaultGangNodes+1<<21)
 		require.Equal(t, c.served, r.Served, "slot %d", c.slot)
 		require.GreaterOrEqual(t, r.Value, c.atLeast, "slot %d", c.slot)
-		require.LessOrEqual(t, r.Value, r.Bound)
-		t.Logf("slot %d: %.4f (bound %.4f), %d apps served, %d nodes", c.slot, r.Value, r.Bound, r.Served, r.Nodes)
 	}
 }

@@ -1,7 +1,11 @@
 package esdp_test
 
 import (
+	"strconv"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/msched/msched/esdp"
 	"github.com/msched/msched/internal/dlrmslots"
@@ -26,6 +30,41 @@ func dlrmSlots(tb testing.TB) *dlrmslots.Slots {
 		tb.Fatal(err)
 	}
 	return sl
+}
+
+// solveDLRMSlot solves the DLRM trace's slot (among sl.Every) with
+// GangExact and a time limit far away, so that the node budget ends the
+// time-limited phase (reproducible), and checks the placement: feasible,
+// under its certified bound, the clock not reached.
+func solveDLRMSlot(t *testing.T, sl *dlrmslots.Slots, slot int, nodes int64) esdp.GangKnapsackResult {
+	t.Helper()
+	var p *esdp.GangKnapsack
+	for i, s := range sl.Every {
+		if s == slot {
+			p = sl.EveryKnapsacks[i]
+		}
+	}
+	require.NotNil(t, p, "slot %d", slot)
+	return solveTimedAtBudget(t, p, nodes, "slot "+strconv.Itoa(slot))
+}
+
+// solveTimedAtBudget is solveDLRMSlot's solve and checks, for any
+// knapsack; name labels the log line.
+func solveTimedAtBudget(t *testing.T, p *esdp.GangKnapsack, nodes int64, name string) esdp.GangKnapsackResult {
+	t.Helper()
+	m := p.Channels.Model()
+	x := make([]int, m.NumComponents())
+	o := esdp.GangOracle{Settings: esdp.GangOracleSettings{Method: esdp.GangExact, MaxNodes: nodes, TimeLimit: time.Hour}}
+	t0 := time.Now()
+	r, err := o.Solve(x, p)
+	require.NoError(t, err)
+	require.False(t, r.TimeLimited)
+	chk, err := m.Check(p.Arrived, x)
+	require.NoError(t, err)
+	require.Zero(t, chk.Violations, chk.First)
+	require.LessOrEqual(t, r.Value, r.Bound)
+	t.Logf("%s: %.5f (bound %.5f), %d apps served, %d nodes, %v", name, r.Value, r.Bound, r.Served, r.Nodes, time.Since(t0))
+	return r
 }
 
 // BenchmarkGangOracleDLRM measures one gang knapsack of the DLRM trace at
