@@ -385,6 +385,10 @@ type gangSolve struct {
 	deadline       time.Time
 	step           int  // improvement steps so far (their generator's seed)
 	anyTarget      bool // improvement: every other target any active job
+	// core > 0 restricts search to the core channels (coreImprove):
+	// those whose reduced value at the best multipliers is within core
+	// of their component's best.
+	core float64
 }
 
 // late reports whether the time limit has passed.
@@ -647,8 +651,24 @@ func (s *gangSolve) run() GangKnapsackResult {
 			}
 			jobs := append(o.idx[:0], s.active...)
 			var n int64
-			n, done = s.searchAll(capv, s.searchWork(jobs, left, work))
-			res.Nodes += n
+			if s.timed && !large {
+				// With a time limit, a search not done within coreFirst
+				// nodes gives way to the core neighbourhoods, then starts
+				// again from their incumbent with the nodes left.
+				n, done = s.searchAll(capv, s.searchWork(jobs, min(left, coreFirst), work))
+				res.Nodes += n
+				left -= n
+				if !done && left > 0 && !s.late() {
+					n = s.coreImprove(capv, res.Bound, left)
+					res.Nodes += n
+					left -= n
+				}
+			}
+			if !done && left > 0 && !s.late() {
+				jobs = append(o.idx[:0], s.active...)
+				n, done = s.searchAll(capv, s.searchWork(jobs, left, work))
+				res.Nodes += n
+			}
 			if done {
 				res.Bound = s.incVal
 			}
@@ -668,7 +688,8 @@ func (s *gangSolve) run() GangKnapsackResult {
 				res.Nodes += s.reselect(capv, total-res.Nodes)
 			}
 			// then improvement steps until the time or the nodes end,
-			// with a class reassignment whenever they stall
+			// with a class reassignment and the core neighbourhoods
+			// whenever they stall
 			for res.Nodes < total && !s.late() {
 				n := s.improve(capv, total-res.Nodes, lnsJobs, lnsNodes, lnsStall*len(s.active))
 				res.Nodes += n
@@ -676,6 +697,10 @@ func (s *gangSolve) run() GangKnapsackResult {
 					break
 				}
 				s.polishAll()
+				if res.Nodes < total && !s.late() {
+					res.Nodes += s.coreImprove(capv, res.Bound, total-res.Nodes)
+					s.polishAll()
+				}
 			}
 			s.polishAll()
 		}
@@ -1300,6 +1325,11 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 				continue
 			}
 			i := o.perm[clo+j]
+			if s.core > 0 && o.w[i] < o.bwM[c]-s.core {
+				// outside the core: so is every later channel
+				o.opt[d] = nc
+				continue
+			}
 			// The child's first bounds, checked before entering it
 			// (reduced-cost fixing at the node): channels come by
 			// decreasing reduced value, so once the Lagrangian bound
