@@ -589,6 +589,49 @@
 // 18 without repacking; every app arrived serves 35, 34 without
 // reselection).
 //
+// Core neighbourhoods (issue 29, time limit only; esdp/gang_core.go).
+// On 47 of the 48 slots where HiGHS was still ahead at 1 s, it serves
+// the same apps as the oracle: the difference is where 3-42 of their
+// components sit, moved along chains across 4-27 CN servers (slot 95:
+// nine components of six apps, each taking the place of the next, for
+// +0.0008), which no job neighbourhood of five jobs and no class
+// reassignment reaches; and no exchange of class counts between two
+// servers followed by class reassignment does either (checked on slot
+// 95). The root bound there is the LP relaxation's (0.05-0.3 % above
+// the optimum), and the problem restricted to the channels whose LP
+// reduced cost is at most a quarter of the root gap (LP bound minus
+// optimum) has the same optimum (HiGHS on slots 38, 95, 317, 455 and
+// 594; 10-32 % of the channels). The core neighbourhoods are the
+// job neighbourhoods (every other target any active job, 8 jobs freed,
+// 2^12 nodes a step, until 20 steps in a row fail) searched over the
+// core channels only: those whose reduced value at the best multipliers
+// is within a quarter of the current gap (bound minus incumbent) of
+// their component's best; the search skips the rest of a component's
+// channels (they come by decreasing reduced value) at the first one
+// outside. They prove nothing and leave the bound alone. They run
+// after every stall of the last improvement steps, and, on problems of
+// at most AutoSearchComponents components (where the search has the
+// whole limit), once the search has run 2^18 nodes without ending (the
+// proofs within 1 s on the DLRM slots take fewer, most of them), after
+// which the search starts again from their incumbent. Tried and not
+// kept (the 48 slots, 1 s, or the 103 large slots, 10 s): the whole
+// search over the core channels (not done in 1 s on slot 95, the
+// time lost to the later steps); the core neighbourhoods right after the
+// first improvement steps, until 200 steps in a row fail (25 of the 48
+// slots lower, 12 higher); 10 jobs and
+// 2^14 nodes a step (at 10 s 31 slots lower and 25 higher than without
+// core neighbourhoods; 8 jobs: 16 lower, 34 higher); 6 jobs (35 higher,
+// 15 lower, but at a node budget slots 139, 461 and 520 miss HiGHS's
+// optimum, which 8 jobs reach); jobs chosen by shared servers rather
+// than at random (no better); a tabu search over shifts and swaps of
+// components with adaptive penalties for overloads (slot 95: no
+// improvement in 3 000 moves); doubling the stalls between two runs
+// after each that fails (at 1 s 20 slots lower, 9 higher). At a node
+// budget they bring slots 139, 520 and 461 to HiGHS's optimum
+// (TestGangCoreDLRM; 146.0598, 123.3800 and 122.7575 without them), and
+// take nodes from the improvement steps elsewhere (slot 594 needs 2^23
+// nodes, not 2^22, to pass 145: TestGangRepackDLRM). Measured below.
+//
 // The DLRM busiest slot (39 apps), before the repacking and reselection
 // above (they do not change its result: reselection finds packable sets
 // of a larger relaxed value, 215.50 against the incumbent's 214.83, but
@@ -638,10 +681,12 @@
 // session measured at load 9-14, where HiGHS found no placement at 10 s
 // and 260.06 with every app at 120 s):
 // at the median slot both prove 61.4532 (GangExact 0.038 s, HiGHS
-// 0.023 s); at the busiest slot GangExact has 214.3964 at 10 s and
-// 214.4292 at 120 s (gap 3.03 %), HiGHS 214.4507 at 10 s and proves
+// 0.023 s); at the busiest slot GangExact has 214.4080 at 10 s with
+// the core neighbourhoods (214.3964 before them) and 214.4292 at 120 s
+// (before them, not re-measured; gap 3.03 %), HiGHS 214.4507 at 10 s and proves
 // 214.6796 optimal in 82 s (0.12 % above GangExact's); with every app
-// arrived GangExact has 267.0204 at 10 s and 267.1481 at 120 s (gap
+// arrived GangExact has 267.0204 at 10 s (the same with the core
+// neighbourhoods) and 267.1481 at 120 s (gap
 // 1.28 %; 35 apps served), HiGHS 260.0574 at 10 s (GangExact 2.7 %
 // ahead) and 267.0659 at 120 s (GangExact 0.03 % ahead; a run of HiGHS
 // at its default gap tolerance, with one other job on the machine,
@@ -652,29 +697,39 @@
 //
 // Every DLRM slot (gangbench -sweep 1s, gang_highs.py --sweep
 // --time-limit 1; 739 slots with an arrival, both at 1 s): GangExact's
-// placement is at least HiGHS's on 691 (HiGHS has none at 1 s on 49 of
-// them; GangExact ahead on 1 other), HiGHS's is better on 48, by at
-// most 0.36 % (slot 594; 36 of the 48 have more than 128 components).
-// GangExact proves 558 slots optimal, HiGHS 681; where both prove, HiGHS
-// takes 0.16-312 times GangExact's time (median 2.7). Before the
+// placement is at least HiGHS's on 695 (HiGHS has none at 1 s on 49 of
+// them; GangExact ahead on 1 other), HiGHS's is better on 44: by at
+// most 0.1 % on 35, 0.3 % on 42, and by 0.31 % (slot 455) and 0.48 %
+// (slot 594; 0.36 % before the core neighbourhoods, which take nodes
+// from the improvement steps there); 32 of the 44 have more than 128
+// components. GangExact proves 561 slots optimal (3 more, none lost),
+// HiGHS 681; where both prove, HiGHS takes 0.10-248 times GangExact's
+// time (median 2.6). Before the core neighbourhoods: at least HiGHS's
+// on 691, behind on 48 by at most 0.36 %, 558 proved. Before the
 // repacking and reselection: at least HiGHS's on 689, behind on 50 (by
 // 4.67 % on slot 594); before the second starts: 679 and 60 (by
 // 4.7-6.0 % on 3). At 10 s HiGHS has a placement everywhere and proves
-// 724 slots (GangExact still 558). On the 103 slots of more than 128
-// components (gangbench -sweep 10s -sweep-min-components 128, the
-// slots where the time-limited phase runs past the search) GangExact's
-// placement is at least HiGHS's on 27 (ahead on 4, by at most 0.06 %),
-// HiGHS's is better on 76: by at most 0.1 % on 52, 0.3 % on 67, and
-// 0.31-0.79 % on 9 (slots 455, 497, 288, 431, 568, 501, 398, 313, 12:
-// less than one app's value, some 4.5 % at these sizes); before the
-// repacking and reselection it was better on 79 of them, by 3.1-4.9 %
-// on 11 where it served one app more (52 of the 103 slots gain, 16 lose
-// 0.002-0.30 % to the time the new steps take from the improvement
-// steps). On the 636 others the search has the whole limit and nothing
-// changed (the earlier 10 s sweep): at least HiGHS's on 624, behind on
-// 12 by 0.0004-0.16 % (above). In all, at 10 s: at least HiGHS's on
-// 651 of 739, behind on 88 by at most 0.79 % (before: 648 and 91, 11
-// of them by 3.1-4.9 %).
+// 724 slots (GangExact 561, all within 1 s). On the 103 slots of more
+// than 128 components (gangbench -sweep 10s -sweep-min-components 128,
+// the slots where the time-limited phase runs past the search)
+// GangExact's placement is at least HiGHS's on 33 (ahead on 4, by at
+// most 0.06 %), HiGHS's is better on 70: by at most 0.1 % on 45, 0.3 %
+// on 61, and 0.31-0.72 % on 9 (slots 455, 666, 568, 288, 431, 501, 12,
+// 398, 313 in the order of the gap: less than one app's value, some
+// 4.5 % at these sizes); against the same build without the core
+// neighbourhoods, run beside it (at least HiGHS's on 26, behind on 77,
+// by up to 0.79 %), 35 of the 103 slots are higher and 16 lower (by
+// 0.002-0.10 %). Before the repacking and reselection HiGHS was better
+// on 79 of them, by 3.1-4.9 % on 11 where it served one app more. On
+// the 636 others the 561 that GangExact proves are unchanged; of the 75
+// it does not prove, 67 are at least HiGHS's and 8 behind by
+// 0.0004-0.14 % (before the core neighbourhoods: behind on 12 by
+// 0.0004-0.16 %; of the 13 slots behind in either run, 5 reach HiGHS's
+// optimum only with them, slots 232, 401, 461, 502 and 520, and one only
+// without, slot 632, by 0.0004 %). In all, at 10 s: at least HiGHS's on 661 of
+// 739, behind on 78 by at most 0.72 % (before the core neighbourhoods:
+// 651 and 88 by at most 0.79 %; before the repacking and reselection:
+// 648 and 91, 11 of them by 3.1-4.9 %).
 //
 // Trace size means, here and in the benchmarks, what trace.DLRMGangInstance
 // maps with its defaults: 156 apps of up to 8 components (1 223 in all,

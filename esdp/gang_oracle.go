@@ -92,11 +92,13 @@ type GangOracleSettings struct {
 	// improving the placement until one of them ends: the improvement
 	// phase and the search run at the budget they have without a time
 	// limit and MaxNodes = 0 (on a problem of at most
-	// AutoSearchComponents components the search gets every node left),
-	// then the large-neighbourhood search goes on, every other step
-	// reworking the served jobs, with second starts, repacking of the
-	// served jobs with an unserved one, reselection of the served set
-	// and class reassignments (see the package doc). MaxNodes stays the
+	// AutoSearchComponents components the search gets every node left,
+	// after the core neighbourhoods if it has not ended within 2^18
+	// nodes), then the large-neighbourhood search goes on, every other
+	// step reworking the served jobs, with second starts, repacking of
+	// the served jobs with an unserved one, reselection of the served
+	// set, class reassignments and core neighbourhoods (see the package
+	// doc). MaxNodes stays the
 	// deterministic knob: the solve's steps do not depend on the clock,
 	// which only decides where the sequence stops, so a result is
 	// reproducible when the node budget, not the time, ends it
