@@ -592,15 +592,16 @@
 // Core neighbourhoods (issue 29, time limit only; esdp/gang_core.go).
 // On 47 of the 48 slots where HiGHS was still ahead at 1 s, it serves
 // the same apps as the oracle: the difference is where 3-42 of their
-// components sit, moved along chains across 4-27 CN servers (slot 95:
+// components sit, moved along chains across 4-27 servers (slot 95:
 // nine components of six apps, each taking the place of the next, for
 // +0.0008), which no job neighbourhood of five jobs and no class
 // reassignment reaches; and no exchange of class counts between two
 // servers followed by class reassignment does either (checked on slot
-// 95). The root bound there is the LP relaxation's (0.05-0.3 % above
-// the optimum), and the problem restricted to the channels whose LP
-// reduced cost is at most a quarter of the root gap (LP bound minus
-// optimum) has the same optimum (HiGHS on slots 38, 95, 317, 455 and
+// 95). The root bound there is the LP relaxation's on 39 of the 48
+// (0.11-0.45 % above it on the others), the LP 0.05-0.3 % above the
+// optimum on 40 (up to 4.1 %), and the problem restricted to the
+// channels whose LP reduced cost is at most a quarter of the root gap
+// (LP bound minus optimum) has the same optimum (HiGHS on slots 38, 95, 317, 455 and
 // 594; 10-32 % of the channels). The core neighbourhoods are the
 // job neighbourhoods (every other target any active job, 8 jobs freed,
 // 2^12 nodes a step, until 20 steps in a row fail) searched over the
