@@ -667,6 +667,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 				}
 			}
 			if !done && left > 0 && !s.late() {
+				// again: coreImprove's steps reuse o.idx, which jobs shares
 				jobs = append(o.idx[:0], s.active...)
 				n, done = s.searchAll(capv, s.searchWork(jobs, left, work))
 				res.Nodes += n
