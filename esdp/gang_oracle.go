@@ -97,8 +97,8 @@ type GangOracleSettings struct {
 	// nodes), then the large-neighbourhood search goes on, every other
 	// step reworking the served jobs, with second starts, repacking of
 	// the served jobs with an unserved one, reselection of the served
-	// set, class reassignments and core neighbourhoods (see the package
-	// doc). MaxNodes stays the
+	// set, class reassignments, ejection chains and core neighbourhoods
+	// (see the package doc). MaxNodes stays the
 	// deterministic knob: the solve's steps do not depend on the clock,
 	// which only decides where the sequence stops, so a result is
 	// reproducible when the node budget, not the time, ends it
@@ -241,6 +241,7 @@ type GangOracle struct {
 	psrv, pstart                []int     // polishServers: servers by capacity, contents' offsets
 	ld                          ldState   // the Lagrangian decomposition bound
 	rows                        gangRows  // the search's node bounds, per depth
+	chain                       chainState
 }
 
 // Solve writes into dst (len NumComponents) the server of every component

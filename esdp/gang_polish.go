@@ -302,7 +302,8 @@ func (s *gangSolve) polishAll() bool {
 		a := s.polish()
 		b := s.polishWide()
 		c := s.polishServers()
-		if !a && !b && !c {
+		d := s.chains()
+		if !a && !b && !c && !d {
 			break
 		}
 		any = true
