@@ -662,12 +662,14 @@
 // 712, 0.95 % and 0.14 % (32). At 10 s on the 103 slots of more than
 // 128 components: 61 slots higher and 8 lower than before them. Tried
 // and not kept: chains after every improving step of the job
-// neighbourhoods (1 s: 710 and 0.90 % with paths of 20), a class
-// reassignment and chains right after the first improvement steps (10
-// s, paths of 12: the sum of the gaps 6.24 % against 5.73 %), and
-// chains on a copy of the incumbent, the best kept aside so that the
-// improvement steps' trajectory stays as before (1 s: 706 and 1.79 %):
-// the steps do better from the chains' placements. The exchanges keep
+// neighbourhoods (1 s: 710 and 0.90 % with paths of 12, against 709 and
+// 1.05 % without; 710 and 1.04 % with paths of 20, against 712 and
+// 0.89 %), a class reassignment and chains right after the first
+// improvement steps (10 s, paths of 12: the sum of the gaps 6.24 %
+// against 5.73 %), and chains on a copy of the incumbent, the best kept
+// aside so that the improvement steps' trajectory stays as before (1 s,
+// paths of 12 without revisits: 706 and 1.79 %, against 703 and 1.68 %
+// with the chains in the trajectory). The exchanges keep
 // the served set; the insertion chains tried on the busiest slot (below)
 // are another neighbourhood. TestGangChainsCycle, TestGangChainsPath
 // and TestGangChainsRandom (4 000 random placements: feasible, the same
