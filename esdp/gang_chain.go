@@ -91,19 +91,13 @@ func (s *gangSolve) chainPass() bool {
 	cs.val = growF(cs.val, C)
 	cs.cnt = growI(cs.cnt, m.NumJobs())
 	cs.gain = growF(cs.gain, chainMaxLen*C)
-	if cap(cs.pred) < chainMaxLen*C {
-		cs.pred = make([]int32, chainMaxLen*C)
-	}
-	cs.pred = cs.pred[:chainMaxLen*C]
+	cs.pred = grow(cs.pred, chainMaxLen*C)
 	cs.mark = growI(cs.mark, R)
 	cs.cmark = growI(cs.cmark, C)
 	clear(cs.cmark)
 	cs.delta = growF(cs.delta, R*K)
 	clear(cs.delta)
-	if cap(cs.cand) < C {
-		cs.cand = make([]bool, C)
-	}
-	cs.cand = cs.cand[:C]
+	cs.cand = grow(cs.cand, C)
 	inc := o.inc[:C]
 	s.sumLoads(cs.load)
 	clear(cs.soff)
