@@ -678,6 +678,61 @@
 // budget slots 95, 88, 223, 169, 563 and 461 reach HiGHS's optimum with
 // them, not without.
 //
+// Job swaps (issue 29, time limit only; esdp/gang_swap.go). Where HiGHS
+// was still ahead at 10 s after the chains, it sometimes serves another
+// set of apps: slot 398, app 19 (six components of 12 CPU and two GPU
+// ones) where the oracle serves app 47 (seven of 12 CPU, one GPU), with
+// 67 components placed differently. Whenever the last improvement steps
+// stall (after the core neighbourhoods), swapJobs tries pairs (u, s) of
+// an unserved active job u and a served one s or none, by decreasing
+// phi0(u) - v(s) (u's value at mu = 0, an upper estimate, less s's value
+// in the incumbent; only positive ones, the 32 unserved jobs of the
+// largest phi0 and for each the 128 served ones of the smallest value,
+// after a necessary test on the capacities left free over all servers):
+// s's components leave, u's are inserted one at a time, largest first,
+// each by the best ejection chain that starts at it (whatever its gain:
+// the path makes room), or, when no chain ends (a component of 24 CPU
+// needs more room than one component leaves), on one of its 8 servers
+// of fewest components to clear, whose components, largest first, leave
+// for it and are placed again by chains (or left out above their job's
+// m_l). Once u is served the chains improve the result, which is kept if
+// it beats the incumbent. A pair is tried once per incumbent (64 a
+// call). On the 103 slots of more than 128 components at 10 s: at least
+// HiGHS's on 54 against 52, the sum of the gaps to HiGHS 4.01 % against
+// 4.37 %, 10 slots higher (slot 288 +0.23 %, past HiGHS's 10 s
+// placement; 255 +0.18 %, 496 +0.16 %, 398 +0.16 %) and one lower (58,
+// -0.0008 %); inserting by chains only, without clearing a server: the
+// same 54 and 4.01 %, 9 higher and 2 lower. At 1 s on the 739 slots they
+// rarely run (at least HiGHS's on 711 against 712, the sum 0.895 %
+// against 0.89 %: 7 slots differ, by timing). TestGangSwapEject and
+// TestGangSwapReplace check the two insertions,
+// TestGangSwapRandom (3 000 placements: feasible, the value reported,
+// never lower, a fixed point, and with one-component jobs no direct swap
+// that gains left), TestGangSwapDLRM (at 2^21 nodes slot 398 167.2959
+// and 288 189.4953, without the swaps 166.8477 and 189.0599).
+//
+// What is left at 10 s is not the served set. On slots 12, 431 and 493
+// (0.30-0.43 % behind) both serve the same apps and place every
+// component; 41-58 components sit on other servers, over 25-30 servers,
+// and no cycle of the difference (up to 7 moves) is feasible on its own.
+// Checked on slot 431 with HiGHS solving neighbourhoods of the oracle's
+// placement exactly: none of 100 neighbourhoods of 8 random served jobs
+// improves it, nor 60-300 of 6, 10 or 16 random servers; 12 of 60 of 12
+// jobs do (168.07 -> 168.39) and 7 of 30 of 24 servers. The LP
+// relaxation is weak there: 169.9993, the oracle's bound too, 0.86 %
+// above the optimum 168.5446; HiGHS's root cuts (1 059, in 3.6 s) bring
+// its bound to 168.5596, reduced-cost fixing then leaves 470 of the 5 931
+// columns, and it proves the optimum in 3 nodes (7.4 s). The cuts do the
+// work: they carve the per-server knapsacks (components of 6, 8, 12 and
+// 24 CPU on servers of 32), the Lagrangian decomposition's server side
+// above, which the DLRM servers' pattern counts keep out of reach of its
+// enumeration. Tried and not kept: neighbourhoods of 12 jobs searched at
+// their own multipliers (64 subgradient steps on the neighbourhood, 2^15
+// nodes a step, a neighbourhood skipped when its bound falls to the
+// incumbent): the bound stayed 1.2-1.5 above the incumbent on slot 431
+// (the LP's weakness, not the multipliers'), none of 365 searches ended,
+// and slots 12, 431 and 493 lost 0.10-0.37 % at 10 s.
+//
 // The DLRM busiest slot (39 apps), before the repacking and reselection
 // above (they do not change its result: reselection finds packable sets
 // of a larger relaxed value, 215.50 against the incumbent's 214.83, but

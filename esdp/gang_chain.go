@@ -82,6 +82,18 @@ func (s *gangSolve) chains() bool {
 // chainPass applies the best exchange found, if it gains, and reports
 // whether it did.
 func (s *gangSolve) chainPass() bool {
+	g, ok := s.chainSearch(-1)
+	return ok && s.addGain(g)
+}
+
+// chainSearch finds the best exchange and applies it. With start < 0 the
+// paths start at every component of a served job and an exchange must
+// gain more than the tolerance; with start >= 0 (an unplaced component)
+// they start at start only and the best exchange is applied whatever
+// its gain (an insertion, swapJobs). It returns the exchange's gain and
+// whether one was applied (the loads fit the capacity rule after it).
+// The value of the incumbent (incVal) is the caller's to update.
+func (s *gangSolve) chainSearch(start int) (float64, bool) {
 	o, m := s.o, s.ch.model
 	C, R, K := m.NumComponents(), m.NumServers(), s.K
 	cs := &o.chain
@@ -142,14 +154,20 @@ func (s *gangSolve) chainPass() bool {
 	for i := range cs.gain {
 		cs.gain[i] = ninf
 	}
-	for c := 0; c < C; c++ {
-		if cs.cand[c] {
-			cs.gain[c] = 0
-			cs.pred[c] = -1
+	best := s.tol
+	if start >= 0 {
+		cs.gain[start], cs.pred[start] = 0, -1
+		best = ninf
+	} else {
+		for c := 0; c < C; c++ {
+			if cs.cand[c] {
+				cs.gain[c] = 0
+				cs.pred[c] = -1
+			}
 		}
 	}
 	capv := o.capv
-	best, bestLen, bestEnd, bestTo := s.tol, -1, -1, -2
+	bestLen, bestEnd, bestTo := -1, -1, -2
 	labels := 0
 	for k := 0; k < chainMaxLen; k++ {
 		gk := cs.gain[k*C : (k+1)*C]
@@ -161,7 +179,7 @@ func (s *gangSolve) chainPass() bool {
 			// The clock every 16 labels: a label's work grows with the
 			// components sharing a server, unbounded on a hostile model.
 			if labels++; labels&15 == 0 && s.late() {
-				return false // the pass abandoned
+				return 0, false // the pass abandoned
 			}
 			// The path: its servers marked, its components marked, the
 			// loads it changes in delta (reset below).
@@ -217,7 +235,7 @@ func (s *gangSolve) chainPass() bool {
 		}
 	}
 	if bestLen < 0 {
-		return false
+		return 0, false
 	}
 	// The exchange c_1 .. c_k: c_j moves to c_{j+1}'s server, c_k to bestTo.
 	cs.path = growI(cs.path, bestLen+1)
@@ -242,9 +260,9 @@ func (s *gangSolve) chainPass() bool {
 		for j, c := range cs.path {
 			inc[c] = cs.prev[j]
 		}
-		return false
+		return 0, false
 	}
-	return s.addGain(best)
+	return best, true
 }
 
 // addDelta adds sign·a to server r's delta, marking r.

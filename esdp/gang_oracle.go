@@ -97,8 +97,8 @@ type GangOracleSettings struct {
 	// nodes), then the large-neighbourhood search goes on, every other
 	// step reworking the served jobs, with second starts, repacking of
 	// the served jobs with an unserved one, reselection of the served
-	// set, class reassignments, ejection chains and core neighbourhoods
-	// (see the package doc). MaxNodes stays the
+	// set, class reassignments, ejection chains, core neighbourhoods
+	// and job swaps (see the package doc). MaxNodes stays the
 	// deterministic knob: the solve's steps do not depend on the clock,
 	// which only decides where the sequence stops, so a result is
 	// reproducible when the node budget, not the time, ends it
@@ -242,6 +242,7 @@ type GangOracle struct {
 	ld                          ldState   // the Lagrangian decomposition bound
 	rows                        gangRows  // the search's node bounds, per depth
 	chain                       chainState
+	swap                        swapState
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -545,6 +546,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 	}
 	// Subgradient on L(mu), with a rounding after every step.
 	s.incVal = math.Inf(-1)
+	o.swap.at = math.NaN() // swapJobs: no pair tried at this solve's incumbents
 	best := math.Inf(1)
 	theta, stall := 2.0, 0
 	iters := o.Settings.iterations()
@@ -703,6 +705,9 @@ func (s *gangSolve) run() GangKnapsackResult {
 				s.polishAll()
 				if res.Nodes < total && !s.late() {
 					res.Nodes += s.coreImprove(capv, res.Bound, total-res.Nodes)
+					s.polishAll()
+				}
+				if res.Nodes < total && !s.late() && s.swapJobs() {
 					s.polishAll()
 				}
 			}
