@@ -731,7 +731,21 @@
 // nodes a step, a neighbourhood skipped when its bound falls to the
 // incumbent): the bound stayed 1.2-1.5 above the incumbent on slot 431
 // (the LP's weakness, not the multipliers'), none of 365 searches ended,
-// and slots 12, 431 and 493 lost 0.10-0.37 % at 10 s.
+// and slots 12, 431 and 493 lost 0.10-0.37 % at 10 s. Also tried and
+// not kept: the decomposition bound above with the server side in class
+// form (components of equal demand are interchangeable for the
+// capacities, so a server's best pattern at lambda is, over counts per
+// class, the sum of each class's largest lambda, found by depth-first
+// branch and bound over the classes; the same value as the patterns'
+// enumeration, with no enumeration), at the root of slot 431: 31
+// classes, 768 (server, class) groups; the subgradient from the capacity
+// prices took the bound from 169.9994 to 169.52-169.64 in 256-300
+// iterations (2-3 s) and stalled at 169.44-169.50 after 600-2 900
+// (4-30 s), with Polyak steps from theta 0.25-2 and halving after 5-50
+// iterations without progress. That is 0.55 % above the optimum against
+// HiGHS's 0.009 % after its root cuts, for a cost the 10 s limit cannot
+// spare; whether the decomposition's own optimum is near 168.56 (and the
+// subgradient the limit) was not measured.
 //
 // The DLRM busiest slot (39 apps), before the repacking and reselection
 // above (they do not change its result: reselection finds packable sets

@@ -14,15 +14,18 @@ import (
 // servers at once, which neither a job neighbourhood of five jobs nor an
 // exchange that keeps the served set reaches. swapJobs tries, for an
 // unserved active job u, the incumbent without a served job s (or with all
-// of them), and inserts u's components one at a time, largest first, each
-// by the best ejection chain that starts at it (chainSearch from the
-// component, whatever its gain: other components make room along the
-// path). Once u is served, the ejection chains improve the result, which
-// is kept if its value beats the incumbent's, and the incumbent is
-// restored otherwise. The pairs (u, s) come by decreasing phi0(u) - v(s),
-// u's value at mu = 0 (an upper estimate of what it can bring) less s's
-// value in the incumbent, those of a negative estimate never; "no s"
-// first for each u.
+// of them), and inserts u's m_u largest components one at a time
+// (insertComp): each by the best ejection chain that starts at it
+// (chainSearch from the component, whatever its gain: other components
+// make room along the path), or, when no chain ends, on a server cleared
+// for it. Once u is served, the loads are summed anew and checked, the
+// ejection chains improve the result, and it is kept if its value beats
+// the incumbent's; the incumbent is restored otherwise. The pairs (u, s)
+// come by decreasing phi0(u) - v(s), u's value at mu = 0 (an upper
+// estimate of what it can bring) less s's value in the incumbent, only
+// positive ones, "no s" first for each u, and only those that pass a
+// necessary test on the capacities left free over all servers. Each pair
+// is tried once per incumbent (swapDone).
 const (
 	// swapTrials bounds the pairs one call of swapJobs tries.
 	swapTrials = 64
@@ -39,11 +42,15 @@ type swapState struct {
 	val   []float64  // per job: its value in the incumbent
 	next  int        // the next pair to try at the incumbent of value at
 	at    float64
-	save2 []int     // the incumbent before an ejection (insertComp)
+	save2 []int // the incumbent before an ejection (insertComp)
+	soff  []int // insertComp: per server + 1, offsets in scomp
+	scomp []int // insertComp: the incumbent's components by server
+	fill  []int
+	ld    []float64
 	uns   []int     // the unserved active jobs, by decreasing phi0
 	srvd  []int     // the served active jobs, by increasing value
 	free  []float64 // per resource: the capacity left over all servers
-	dem   []float64 // per (job, resource): a served job's placed demand
+	dem   []float64 // per resource: roomFor's removed job's placed demand
 	need  []float64 // per resource: the job tried's least demand
 	tmp   []float64 // leastDemand's scratch
 	ej    []int     // insertComp: the components ejected
@@ -90,22 +97,16 @@ func (s *gangSolve) swapJobs() bool {
 	// whose u cannot fit even in the room s leaves (a necessary test).
 	K := s.K
 	ss.free = growF(ss.free, K)
-	ss.dem = growF(ss.dem, m.NumJobs()*K)
 	ss.need = growF(ss.need, K)
+	ss.dem = growF(ss.dem, K)
 	clear(ss.free)
 	for i, cv := range o.capv[:m.NumServers()*K] {
 		ss.free[i%K] += cv
 	}
-	for _, l := range s.active {
-		dl := ss.dem[l*K : (l+1)*K]
-		clear(dl)
-		lo, hi := m.Components(l)
-		for c := lo; c < hi; c++ {
-			if o.inc[c] >= 0 {
-				for k, x := range m.Demand(c) {
-					dl[k] += x
-					ss.free[k] -= x
-				}
+	for c, r := range o.inc[:C] {
+		if r >= 0 {
+			for k, x := range m.Demand(c) {
+				ss.free[k] -= x
 			}
 		}
 	}
@@ -206,11 +207,12 @@ func (s *gangSolve) swapTry(u, rm int) bool {
 	for c := lo; c < hi; c++ {
 		ss.order = append(ss.order, c)
 	}
-	for i := 1; i < len(ss.order); i++ {
-		for j := i; j > 0 && s.compSize(ss.order[j]) > s.compSize(ss.order[j-1]); j-- {
-			ss.order[j], ss.order[j-1] = ss.order[j-1], ss.order[j]
+	slices.SortFunc(ss.order, func(a, b int) int {
+		if c := cmp.Compare(s.compSize(b), s.compSize(a)); c != 0 {
+			return c
 		}
-	}
+		return cmp.Compare(a, b)
+	})
 	need := m.Min(u)
 	for _, c := range ss.order[:need] {
 		if s.late() {
@@ -219,6 +221,13 @@ func (s *gangSolve) swapTry(u, rm int) bool {
 		if !s.insertComp(c) {
 			return restore()
 		}
+	}
+	// The insertions test fits on loads updated along the way: the loads
+	// summed anew must pass the capacity rule.
+	o.chain.load = growF(o.chain.load, m.NumServers()*s.K)
+	s.sumLoads(o.chain.load)
+	if !s.loadsFit(o.chain.load) {
+		return restore()
 	}
 	s.incVal = s.incValue()
 	s.tol = 1e-12 * max(1, math.Abs(s.incVal))
@@ -255,8 +264,12 @@ func (s *gangSolve) incValue() float64 {
 	return v
 }
 
-// swapServers bounds the servers insertComp clears room on.
-const swapServers = 8
+// swapServers bounds the servers insertComp clears room on,
+// swapMaxEject the components it clears from one.
+const (
+	swapServers  = 8
+	swapMaxEject = 8
+)
 
 // insertComp places unplaced component c: by the best ejection chain
 // that starts at it, or, when none ends (c needs more room than one
@@ -277,8 +290,29 @@ func (s *gangSolve) insertComp(c int) bool {
 	ss.save2 = growI(ss.save2, C)
 	copy(ss.save2, inc)
 	a := m.Demand(c)
-	ld := growF(o.pload, K)
-	o.pload = ld
+	ss.ld = growF(ss.ld, K)
+	ld := ss.ld
+	// the incumbent's components by server, in component order
+	R := m.NumServers()
+	ss.soff, ss.scomp = growI(ss.soff, R+1), growI(ss.scomp, C)
+	clear(ss.soff)
+	for _, r := range inc {
+		if r >= 0 {
+			ss.soff[r+1]++
+		}
+	}
+	for r := 0; r < R; r++ {
+		ss.soff[r+1] += ss.soff[r]
+	}
+	// fill: a counting sort by server
+	ss.fill = growI(ss.fill, R)
+	copy(ss.fill, ss.soff[:R])
+	for x, r := range inc {
+		if r >= 0 {
+			ss.scomp[ss.fill[r]] = x
+			ss.fill[r]++
+		}
+	}
 	// The servers where c fits once some components leave.
 	ss.srv = ss.srv[:0]
 	lo, hi := s.ch.Range(c)
@@ -338,20 +372,21 @@ func (s *gangSolve) insertComp(c int) bool {
 
 // ejectPlan returns how many of server r's components must leave, the
 // largest first (compSize), for c (demand a) to fit there (0 when it fits
-// already or cannot), and lists them in o.swap.ej. ld is scratch of
-// length K.
+// already, or when it cannot with at most swapMaxEject leaving), and
+// lists them in o.swap.ej. It reads the incumbent's components by server
+// that insertComp indexed (soff, scomp). ld is scratch of length K.
 func (s *gangSolve) ejectPlan(c, r int, a, ld []float64) int {
 	o, m := s.o, s.ch.model
-	ej := &o.swap.ej
+	ss := &o.swap
+	ej := &ss.ej
 	*ej = (*ej)[:0]
 	K := s.K
 	cv := o.capv[r*K : (r+1)*K]
+	on := ss.scomp[ss.soff[r]:ss.soff[r+1]]
 	clear(ld)
-	for x, rx := range o.inc[:m.NumComponents()] {
-		if rx == r {
-			for k, y := range m.Demand(x) {
-				ld[k] += y
-			}
+	for _, x := range on {
+		for k, y := range m.Demand(x) {
+			ld[k] += y
 		}
 	}
 	fit := func() bool {
@@ -362,17 +397,14 @@ func (s *gangSolve) ejectPlan(c, r int, a, ld []float64) int {
 		}
 		return true
 	}
-	if fit() {
-		return 0
-	}
 	for !fit() {
+		if len(*ej) == swapMaxEject {
+			return 0
+		}
 		// the largest component still on r
 		best, bz := -1, -1.0
-		for x, rx := range o.inc[:m.NumComponents()] {
-			if rx != r || x == c {
-				continue
-			}
-			if containsInt(*ej, x) {
+		for _, x := range on {
+			if x == c || containsInt(*ej, x) {
 				continue
 			}
 			if z := s.compSize(x); z > bz {
@@ -412,13 +444,20 @@ func (s *gangSolve) leastDemand(l int, dst []float64) {
 // roomFor reports whether the job whose least demand is in o.swap.need
 // fits the aggregate room left with served job rm removed (-1: none).
 func (s *gangSolve) roomFor(rm int) bool {
-	ss, K := &s.o.swap, s.K
-	for k, x := range ss.need {
-		f := ss.free[k]
-		if rm >= 0 {
-			f += ss.dem[rm*K+k]
+	m, ss := s.ch.model, &s.o.swap
+	clear(ss.dem)
+	if rm >= 0 {
+		lo, hi := m.Components(rm)
+		for c := lo; c < hi; c++ {
+			if s.o.inc[c] >= 0 {
+				for k, x := range m.Demand(c) {
+					ss.dem[k] += x
+				}
+			}
 		}
-		if !(x <= f) {
+	}
+	for k, x := range ss.need {
+		if !(x <= ss.free[k]+ss.dem[k]) {
 			return false
 		}
 	}
