@@ -3,6 +3,8 @@ package esdp_test
 import (
 	"testing"
 
+	"github.com/msched/msched/esdp"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -59,4 +61,32 @@ func TestGangSwapDLRM(t *testing.T) {
 		r := solveDLRMSlot(t, sl, c.slot, 1<<21)
 		require.InDelta(t, c.want, r.Value, 1e-6, "slot %d", c.slot)
 	}
+}
+
+// TestGangLDClassesDLRM: a timed GangExact solve of a DLRM slot, whose
+// servers have too many patterns to enumerate, with a BoundShare ends on
+// the decomposition bound in class form: at a node budget with the clock
+// far, slot 12's bound is 145.82 (without it the capacity relaxation's,
+// the LP's, 146.49), above HiGHS's optimum 145.6585 and the
+// Dantzig-Wolfe bound 145.6635 (scripts/gang_dw_bound.py --colgen), and
+// the placement is the same.
+// Skipped with -short or without the trace.
+func TestGangLDClassesDLRM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seconds per slot")
+	}
+	sl := dlrmSlots(t)
+	var p *esdp.GangKnapsack
+	for i, s := range sl.Every {
+		if s == 12 {
+			p = sl.EveryKnapsacks[i]
+		}
+	}
+	require.NotNil(t, p)
+	without := solveTimedAtBudget(t, p, 1<<20, "slot 12")
+	with := solveTimedAtBudgetShare(t, p, 1<<20, 0.15, "slot 12, BoundShare 0.15")
+	require.Equal(t, without.Value, with.Value, "the placement work is the same at a node budget")
+	require.InDelta(t, 146.4911, without.Bound, 1e-4)
+	require.GreaterOrEqual(t, with.Bound, 145.6635)
+	require.Less(t, with.Bound, 145.9)
 }

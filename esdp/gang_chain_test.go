@@ -165,33 +165,7 @@ func TestGangChainsRandom(t *testing.T) {
 			val[i] = -0.2 + rng.Float64()
 		}
 		p := &GangKnapsack{Channels: ch, Value: val, Arrived: allArrived(ch)}
-		// a random feasible placement: jobs in random order, each
-		// component on a random fitting server, a job kept when it
-		// fits with at least Min components
-		x := make([]int, C)
-		for c := range x {
-			x[c] = -1
-		}
-		for _, l := range rng.Perm(L) {
-			lo, hi := m.Components(l)
-			for c := lo; c < hi; c++ {
-				if rng.IntN(5) == 0 {
-					continue
-				}
-				clo, chi := ch.Range(c)
-				if chi > clo {
-					x[c] = ch.Server(clo + rng.IntN(chi-clo))
-					if chk, err := m.Check(p.Arrived, x); err != nil || chk.Violations > 0 {
-						x[c] = -1
-					}
-				}
-			}
-			if chk, err := m.Check(p.Arrived, x); err != nil || chk.Violations > 0 {
-				for c := lo; c < hi; c++ {
-					x[c] = -1
-				}
-			}
-		}
+		x := randomGangPlacement(t, rng, p, true)
 		s, before := chainSolve(t, p, x)
 		gained := s.chains()
 		y := s.o.inc[:C]
@@ -257,6 +231,41 @@ func TestGangChainsRandom(t *testing.T) {
 	}
 	t.Logf("chains improved %d of %d placements", improved, n)
 	require.Greater(t, improved, n/10)
+}
+
+// randomGangPlacement returns a random feasible placement of p: jobs in
+// random order, each component on a random fitting server (with skip,
+// one in five left out first), a job kept when it fits with at least
+// Min components (checked by GangModel.Check).
+func randomGangPlacement(t testing.TB, rng *rand.Rand, p *GangKnapsack, skip bool) []int {
+	t.Helper()
+	ch := p.Channels
+	m := ch.Model()
+	x := make([]int, m.NumComponents())
+	for c := range x {
+		x[c] = -1
+	}
+	for _, l := range rng.Perm(m.NumJobs()) {
+		lo, hi := m.Components(l)
+		for c := lo; c < hi; c++ {
+			if skip && rng.IntN(5) == 0 {
+				continue
+			}
+			clo, chi := ch.Range(c)
+			if chi > clo {
+				x[c] = ch.Server(clo + rng.IntN(chi-clo))
+				if chk, err := m.Check(p.Arrived, x); err != nil || chk.Violations > 0 {
+					x[c] = -1
+				}
+			}
+		}
+		if chk, err := m.Check(p.Arrived, x); err != nil || chk.Violations > 0 {
+			for c := lo; c < hi; c++ {
+				x[c] = -1
+			}
+		}
+	}
+	return x
 }
 
 func allArrived(ch *GangChannels) []bool {

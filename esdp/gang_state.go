@@ -39,6 +39,9 @@ func (p *GangPolicy) fingerprint() string {
 	if o.TimeLimit != 0 { // only then: the fingerprints of earlier snapshots stay valid
 		h.Int(int(o.TimeLimit))
 	}
+	if o.BoundShare != 0 { // likewise
+		h.Float(o.BoundShare)
+	}
 	for _, t := range [...]int{1, 2, 10, 1000} {
 		h.Float(p.set.Delta(t)).Float(p.set.G(t, float64(p.m)))
 	}
@@ -50,7 +53,7 @@ func (p *GangPolicy) fingerprint() string {
 // Observe) in the envelope
 // {"format":"msched/esdp.GangPolicy","version":1,"model":…,"state":…}. The
 // fingerprint covers the gang model (graph, K, capacities, demands, m_l),
-// m, Rounds, the oracle settings (TimeLimit when set) and delta and g at a few slots.
+// m, Rounds, the oracle settings (TimeLimit and BoundShare when set) and delta and g at a few slots.
 func (p *GangPolicy) MarshalBinary() ([]byte, error) {
 	st := gangState{Stats: p.stats, Started: p.started, LastT: p.lastT}
 	if p.decided {

@@ -118,27 +118,7 @@ func TestGangSwapRandom(t *testing.T) {
 			val[i] = rng.Float64()
 		}
 		p := &GangKnapsack{Channels: ch, Value: val, Arrived: allArrived(ch)}
-		x := make([]int, C)
-		for c := range x {
-			x[c] = -1
-		}
-		for _, l := range rng.Perm(L) {
-			lo, hi := m.Components(l)
-			for c := lo; c < hi; c++ {
-				clo, chi := ch.Range(c)
-				if chi > clo {
-					x[c] = ch.Server(clo + rng.IntN(chi-clo))
-					if chk, err := m.Check(p.Arrived, x); err != nil || chk.Violations > 0 {
-						x[c] = -1
-					}
-				}
-			}
-			if chk, err := m.Check(p.Arrived, x); err != nil || chk.Violations > 0 {
-				for c := lo; c < hi; c++ {
-					x[c] = -1
-				}
-			}
-		}
+		x := randomGangPlacement(t, rng, p, false)
 		s, before := chainSolve(t, p, x)
 		for range 1000 {
 			if !s.swapJobs() {

@@ -52,9 +52,15 @@ func solveDLRMSlot(t *testing.T, sl *dlrmslots.Slots, slot int, nodes int64) esd
 // knapsack; name labels the log line.
 func solveTimedAtBudget(t *testing.T, p *esdp.GangKnapsack, nodes int64, name string) esdp.GangKnapsackResult {
 	t.Helper()
+	return solveTimedAtBudgetShare(t, p, nodes, 0, name)
+}
+
+// solveTimedAtBudgetShare is solveTimedAtBudget with a BoundShare.
+func solveTimedAtBudgetShare(t *testing.T, p *esdp.GangKnapsack, nodes int64, share float64, name string) esdp.GangKnapsackResult {
+	t.Helper()
 	m := p.Channels.Model()
 	x := make([]int, m.NumComponents())
-	o := esdp.GangOracle{Settings: esdp.GangOracleSettings{Method: esdp.GangExact, MaxNodes: nodes, TimeLimit: time.Hour}}
+	o := esdp.GangOracle{Settings: esdp.GangOracleSettings{Method: esdp.GangExact, MaxNodes: nodes, TimeLimit: time.Hour, BoundShare: share}}
 	t0 := time.Now()
 	r, err := o.Solve(x, p)
 	require.NoError(t, err)

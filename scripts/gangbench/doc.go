@@ -25,7 +25,9 @@
 // more than N components (with N = esdp.AutoSearchComponents = 128, the
 // 103 slots where the time-limited phase runs past the search and its
 // repacking and reselection can act; on the others the search has the
-// whole limit).
+// whole limit). -bound-share S sets the oracle's BoundShare (GangExact
+// keeps the last share S of the limit for its bound; with -time or
+// -sweep).
 // gang_highs.py --sweep --reuse F takes HiGHS's results from an earlier
 // run's highs-sweep.json F (same slots and limit) to compare another
 // msched build. -only dlrm-slot-T solves one slot T of the sweep;

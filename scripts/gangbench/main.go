@@ -62,6 +62,7 @@ func main() {
 	only := flag.String("only", "", "solve only the instances of these names (comma-separated; dlrm-slot-T names the DLRM trace's slot T)")
 	iters := flag.Int("iters", 0, "Iterations of the oracle (0: the default)")
 	limit := flag.Duration("time", 0, "TimeLimit of the oracle (0: none; the node budget ends the solve)")
+	share := flag.Float64("bound-share", 0, "BoundShare of the oracle: the share of the time limit GangExact keeps for its bound (0..0.5; with -time or -sweep)")
 	policy := flag.Int("policy", 0, "instead of the instances: run ESDP-gang this many slots on the DLRM trace with the oracle of -modes (one mode), -nodes, -iters and -time, and count the slots stopped at the node budget")
 	seed := flag.Uint64("seed", 1, "seed of the -policy run")
 	sweep := flag.Duration("sweep", 0, "instead of the instances: solve every DLRM slot with an arrival with GangExact at this time limit, and write sweep.json and the model (dlrm-all.json) for gang_highs.py --sweep")
@@ -88,7 +89,7 @@ func main() {
 		if err != nil {
 			log.Fatalf("%v: %v", errNoTrace, err)
 		}
-		if err := policyRun(dir, *policy, *seed, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters, TimeLimit: *limit}); err != nil {
+		if err := policyRun(dir, *policy, *seed, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters, TimeLimit: *limit, BoundShare: *share}); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -101,7 +102,7 @@ func main() {
 		if err != nil {
 			log.Fatalf("%v: %v", errNoTrace, err)
 		}
-		if err := sweepRun(dir, *out, *sweep, *sweepMin); err != nil {
+		if err := sweepRun(dir, *out, *sweep, *share, *sweepMin); err != nil {
 			log.Fatal(err)
 		}
 		return
@@ -120,7 +121,7 @@ func main() {
 		}
 		for _, name := range splitModes(*modes) {
 			meth := map[string]esdp.GangMethod{"auto": esdp.GangAuto, "exact": esdp.GangExact, "scalable": esdp.GangScalable}[name]
-			r, err := solve(in, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters, TimeLimit: *limit}, *runs)
+			r, err := solve(in, esdp.GangOracleSettings{Method: meth, MaxNodes: *nodes, Iterations: *iters, TimeLimit: *limit, BoundShare: *share}, *runs)
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -293,7 +294,7 @@ type sweepSlot struct {
 // GangExact at the time limit, writes the model once (dlrm-all.json, every
 // app arrived) and the results with each slot's arrived apps (sweep.json),
 // and prints a summary.
-func sweepRun(dir, out string, limit time.Duration, minComps int) error {
+func sweepRun(dir, out string, limit time.Duration, share float64, minComps int) error {
 	sl, err := dlrmslots.Load(dir)
 	if err != nil {
 		return err
@@ -318,7 +319,7 @@ func sweepRun(dir, out string, limit time.Duration, minComps int) error {
 				continue
 			}
 		}
-		r, err := solve(named{fmt.Sprintf("slot-%d", sl.Every[i]), p}, esdp.GangOracleSettings{Method: esdp.GangExact, TimeLimit: limit}, 1)
+		r, err := solve(named{fmt.Sprintf("slot-%d", sl.Every[i]), p}, esdp.GangOracleSettings{Method: esdp.GangExact, TimeLimit: limit, BoundShare: share}, 1)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,185 @@
+package esdp
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestGangLDClassesMatch: on random instances whose servers have few
+// patterns (so both forms can be built), the class form of the server
+// side has the enumeration's value at random multipliers (some
+// negative), server by server, and the channels it marks form a
+// pattern: on the server, one per component, fitting the capacities
+// (with ldSlack), of that value. The instances repeat demand vectors
+// (drawn from a few) so that classes hold several components.
+func TestGangLDClassesMatch(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 600
+	}
+	built := 0
+	for it := range n {
+		rng := rand.New(rand.NewPCG(uint64(it), 97))
+		p := randomGangKnapsack(t, rng, 5, 3, 3)
+		m := p.Channels.Model()
+		x := make([]int, m.NumComponents())
+		for c := range x {
+			x[c] = -1
+		}
+		s, _ := chainSolve(t, p, x)
+		if !s.ldBuild() {
+			continue
+		}
+		require.True(t, s.ldBuildClasses(), "instance %d", it)
+		built++
+		ld := &s.o.ld
+		N, R, K := s.ch.Len(), m.NumServers(), m.K()
+		lam := make([]float64, N)
+		z := make([]int8, N)
+		for range 5 {
+			for i := range lam {
+				lam[i] = rng.Float64()*2 - 0.5
+			}
+			for r := 0; r < R; r++ {
+				// the enumeration's best pattern of server r alone
+				want := 0.0
+				for q := ld.srvStart[r]; q < ld.srvStart[r+1]; q++ {
+					v := 0.0
+					for _, i := range ld.patChan[ld.patStart[q]:ld.patStart[q+1]] {
+						v += lam[i]
+					}
+					want = max(want, v)
+				}
+				// the class form on server r alone: the other servers'
+				// groups emptied for the call
+				got, marked := s.ldcServer(r, lam, z)
+				require.InDelta(t, want, got, 1e-9, "instance %d server %d", it, r)
+				load := make([]float64, K)
+				v := 0.0
+				seen := map[int]bool{}
+				for _, i := range marked {
+					require.Equal(t, r, s.ch.Server(i), "instance %d", it)
+					c := s.ch.Component(i)
+					require.False(t, seen[c], "instance %d: component %d twice", it, c)
+					seen[c] = true
+					for k, a := range m.Demand(c) {
+						load[k] += a
+					}
+					v += lam[i]
+				}
+				for k, c := range m.Capacity(r) {
+					require.LessOrEqual(t, load[k], ldSlack(c), "instance %d server %d resource %d", it, r, k)
+				}
+				require.InDelta(t, got, v, 1e-9, "instance %d server %d: marked pattern", it, r)
+			}
+			// and in all, as ldServers
+			ld.cls = false
+			for i := range z {
+				z[i] = 0
+			}
+			want := s.ldServers(lam, z)
+			ld.cls = true
+			got := s.ldServers(lam, z)
+			require.InDelta(t, want, got, 1e-9, "instance %d", it)
+		}
+		ld.cls = false
+	}
+	t.Logf("%d of %d instances compared", built, n)
+	require.Greater(t, built, n/2)
+}
+
+// ldcServer evaluates the class form of server r alone and returns its
+// value and the channels it marks.
+func (s *gangSolve) ldcServer(r int, lam []float64, z []int8) (float64, []int) {
+	cs := &s.o.ldc
+	R := len(cs.grpStart) - 1
+	save := append([]int(nil), cs.grpStart...)
+	// every other server's groups empty: those before r start and end
+	// where r's start, those after where r's end
+	for q := 0; q <= R; q++ {
+		cs.grpStart[q] = save[min(max(q, r), r+1)]
+	}
+	for i := range z {
+		z[i] = 0
+	}
+	v := s.ldServersCls(lam, z)
+	copy(cs.grpStart, save)
+	var marked []int
+	for i, b := range z {
+		if b != 0 {
+			marked = append(marked, i)
+		}
+	}
+	return v, marked
+}
+
+// TestGangLDClassesBound: the bound of the class form (its subgradient
+// run to the end) is at least the enumerated optimum, on random
+// instances with repeated demand vectors (TestGangLDClassesDLRM checks
+// it inside a timed solve).
+func TestGangLDClassesBound(t *testing.T) {
+	n := 2000
+	if testing.Short() {
+		n = 400
+	}
+	for it := range n {
+		rng := rand.New(rand.NewPCG(uint64(it), 101))
+		p := randomGangKnapsack(t, rng, 4, 3, 3)
+		m := p.Channels.Model()
+		x := make([]int, m.NumComponents())
+		o := &GangOracle{Settings: GangOracleSettings{Method: GangExact, Iterations: 4, MaxNodes: 1}}
+		_, err := o.Solve(x, p)
+		require.NoError(t, err)
+		s := &gangSolve{o: o, ch: p.Channels, p: p, K: m.K()}
+		for l := 0; l < m.NumJobs(); l++ {
+			if (p.Arrived == nil || p.Arrived[l]) && o.phi0[l] > 0 {
+				s.active = append(s.active, l)
+			}
+		}
+		if len(s.active) == 0 {
+			continue
+		}
+		copy(o.inc, x)
+		s.incVal = gangValue(t, p, x)
+		s.tol = 1e-12
+		s.ldBuild() // lambda, x, z
+		require.True(t, s.ldBuildClasses())
+		b := s.ldRoot()
+		o.ld.cls = false
+		want := bruteGang(t, p)
+		require.GreaterOrEqual(t, b, want-1e-9, "instance %d", it)
+	}
+}
+
+// TestGangOracleBoundShareSettings: BoundShare outside 0..MaxGangBoundShare
+// (NaN included) is an ErrSettings naming the field, the value and the
+// limit, from Validate, Solve and NewGang; the policy's fingerprint
+// covers it when set.
+func TestGangOracleBoundShareSettings(t *testing.T) {
+	p := mediumGangKnapsack(t, 1, 4)
+	m := p.Channels.Model()
+	for _, v := range []float64{-0.1, 0.51, math.NaN(), math.Inf(1)} {
+		set := GangOracleSettings{Method: GangExact, TimeLimit: time.Second, BoundShare: v}
+		err := set.Validate()
+		require.ErrorIs(t, err, ErrSettings)
+		require.ErrorContains(t, err, fmt.Sprintf("GangOracleSettings.BoundShare = %v, want 0..MaxGangBoundShare = 0.5", v))
+		o := GangOracle{Settings: set}
+		_, err = o.Solve(make([]int, m.NumComponents()), p)
+		require.ErrorIs(t, err, ErrSettings)
+		_, err = NewGang(m, GangSettings{Oracle: set})
+		require.ErrorIs(t, err, ErrSettings)
+	}
+	for _, v := range []float64{0, 0.15, MaxGangBoundShare} {
+		require.NoError(t, GangOracleSettings{BoundShare: v}.Validate())
+	}
+	a, err := NewGang(m, GangSettings{Oracle: GangOracleSettings{Method: GangExact, TimeLimit: time.Second}})
+	require.NoError(t, err)
+	b, err := NewGang(m, GangSettings{Oracle: GangOracleSettings{Method: GangExact, TimeLimit: time.Second, BoundShare: 0.15}})
+	require.NoError(t, err)
+	require.NotEqual(t, a.fp, b.fp)
+}
