@@ -266,6 +266,9 @@ func (s *gangSolve) ldRoot() float64 {
 			}
 		}
 		L := s.ldAssign(ld.vals, ld.x) + s.ldServers(ld.lam, ld.z)
+		if math.IsInf(L, 1) {
+			break // the class form abandoned at the time limit
+		}
 		if L < best {
 			best, stall = L, 0
 			copy(ld.bestLam, ld.lam)

@@ -2,6 +2,7 @@ package esdp
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -38,9 +39,17 @@ type ldcState struct {
 	nmax     []int // per group: the most of its class that fit the server alone
 	pref     []float64
 	capS     []float64 // capacities with ldSlack
+	soff     []int     // per server + 1: its channels' offsets in gchan
+	fill     []int
 	// ldServersCls's scratch
 	order, cnt, bestCnt, npos []int
 	top, suf, ld              []float64
+	// ldcRec's search: the best value and nodes so far, the groups
+	// searched, the server's first group and its capacities
+	best  float64
+	nodes int
+	n, g0 int
+	cv    []float64
 }
 
 // ldBuildClasses builds the class form of the server side over the
@@ -79,47 +88,78 @@ func (s *gangSolve) ldBuildClasses() bool {
 	}
 	// groups: per server, its fitting channels of active components by class
 	cs.grpStart = growI(cs.grpStart, R+1)
-	cs.gStart, cs.gchan, cs.gdem, cs.nmax = cs.gStart[:0], cs.gchan[:0], cs.gdem[:0], cs.nmax[:0]
+	cs.gStart, cs.gdem, cs.nmax = cs.gStart[:0], cs.gdem[:0], cs.nmax[:0]
 	cs.ld = growF(cs.ld, K)
 	cs.capS = growF(cs.capS, len(o.capv))
 	for i, c := range o.capv {
 		cs.capS[i] = ldSlack(c)
 	}
-	for r := 0; r < R; r++ {
-		cs.grpStart[r] = len(cs.gdem)
-		first := len(cs.gchan)
-		for _, c := range cs.byDem {
-			if i, ok := s.ch.Channel(c, r); ok && s.ch.fits[i] {
-				cs.gchan = append(cs.gchan, i)
+	// the fitting channels of the classed components, by server (a
+	// counting sort, class order kept within a server): O(channels)
+	cs.soff = growI(cs.soff, R+1)
+	clear(cs.soff)
+	n := 0
+	for _, c := range cs.byDem {
+		lo, hi := s.ch.Range(c)
+		for i := lo; i < hi; i++ {
+			if s.ch.fits[i] {
+				cs.soff[int(s.ch.server[i])+1]++
+				n++
 			}
 		}
-		for j := first; j < len(cs.gchan); j++ {
+	}
+	for r := 0; r < R; r++ {
+		cs.soff[r+1] += cs.soff[r]
+	}
+	cs.gchan = growI(cs.gchan, n)
+	cs.fill = growI(cs.fill, R)
+	copy(cs.fill, cs.soff[:R])
+	for _, c := range cs.byDem {
+		lo, hi := s.ch.Range(c)
+		for i := lo; i < hi; i++ {
+			if s.ch.fits[i] {
+				r := int(s.ch.server[i])
+				cs.gchan[cs.fill[r]] = i
+				cs.fill[r]++
+			}
+		}
+	}
+	for r := 0; r < R; r++ {
+		cs.grpStart[r] = len(cs.gdem)
+		first, last := cs.soff[r], cs.soff[r+1]
+		for j := first; j < last; j++ {
 			c := s.ch.Component(cs.gchan[j])
 			if j == first || cs.cls[c] != cs.cls[s.ch.Component(cs.gchan[j-1])] {
 				cs.gStart = append(cs.gStart, j)
 				cs.gdem = append(cs.gdem, c)
-				// the most of the class that fit the server alone
-				a, cv := m.Demand(c), cs.capS[r*K:(r+1)*K]
-				n := 0
-				for n < C {
-					ok := true
-					for k, x := range a {
-						if !(float64(n+1)*x <= cv[k]) {
-							ok = false
-							break
-						}
-					}
-					if !ok {
-						break
-					}
-					n++
-				}
-				cs.nmax = append(cs.nmax, n)
 			}
 		}
 	}
+	// the most of each class that fit its server alone (at most the
+	// group's size: O(channels · K) in all)
 	cs.grpStart[R] = len(cs.gdem)
 	cs.gStart = append(cs.gStart, len(cs.gchan))
+	for r := 0; r < R; r++ {
+		cv := cs.capS[r*K : (r+1)*K]
+		for g := cs.grpStart[r]; g < cs.grpStart[r+1]; g++ {
+			a, size := m.Demand(cs.gdem[g]), cs.gStart[g+1]-cs.gStart[g]
+			k := 0
+			for k < size {
+				ok := true
+				for q, x := range a {
+					if !(float64(k+1)*x <= cv[q]) {
+						ok = false
+						break
+					}
+				}
+				if !ok {
+					break
+				}
+				k++
+			}
+			cs.nmax = append(cs.nmax, k)
+		}
+	}
 	cs.pref = growF(cs.pref, len(cs.gchan)+len(cs.gdem))
 	ld.cls = true
 	return true
@@ -131,7 +171,7 @@ func (s *gangSolve) ldBuildClasses() bool {
 // pruned by the sum of each remaining group's best prefix alone), its
 // channels (the largest lambda of each class) marked in z.
 func (s *gangSolve) ldServersCls(lam []float64, z []int8) float64 {
-	o, m := s.o, s.ch.model
+	o := s.o
 	cs := &o.ldc
 	K := s.K
 	total := 0.0
@@ -140,6 +180,12 @@ func (s *gangSolve) ldServersCls(lam []float64, z []int8) float64 {
 		g0, g1 := cs.grpStart[r], cs.grpStart[r+1]
 		if g0 == g1 {
 			continue
+		}
+		// the clock every 16 servers (a server's search is up to
+		// ldcNodes nodes): past the limit the evaluation is abandoned,
+		// +Inf (no bound, and the caller stops)
+		if r&15 == 15 && s.late() {
+			return math.Inf(1)
 		}
 		G := g1 - g0
 		cv := cs.capS[r*K : (r+1)*K]
@@ -192,57 +238,9 @@ func (s *gangSolve) ldServersCls(lam []float64, z []int8) float64 {
 		cs.cnt, cs.bestCnt = growI(cs.cnt, n), growI(cs.bestCnt, n)
 		clear(cs.bestCnt)
 		clear(cs.ld)
-		best, nodes := 0.0, 0
-		var rec func(j int, val float64)
-		rec = func(j int, val float64) {
-			nodes++
-			if val > best {
-				best = val
-				copy(cs.bestCnt[:j], cs.cnt[:j])
-				clear(cs.bestCnt[j:n])
-			}
-			if j == n || val+cs.suf[j] <= best || nodes > ldcNodes {
-				return
-			}
-			// each remaining group alone in the residual capacities: the
-			// best prefix that fits (a bound on the rest)
-			ub := val
-			for _, g := range cs.order[j:n] {
-				ub += cs.pref[cs.gStart[g]+g+mostFit(m.Demand(cs.gdem[g]), cv, cs.ld, cs.npos[g-g0])]
-				if ub > best {
-					break // no prune from here; the loop only bounds
-				}
-			}
-			if ub <= best {
-				return
-			}
-			g := cs.order[j]
-			a := m.Demand(cs.gdem[g])
-			most := mostFit(a, cv, cs.ld, cs.npos[g-g0])
-			// counts, largest first; a count is tested exactly
-			var old [16]float64
-			copy(old[:K], cs.ld)
-			for c := most; c >= 0; c-- {
-				ok := true
-				for k, x := range a {
-					if !(old[k]+float64(c)*x <= cv[k]) {
-						ok = false
-						break
-					}
-				}
-				if !ok {
-					continue
-				}
-				for k, x := range a {
-					cs.ld[k] = old[k] + float64(c)*x
-				}
-				cs.cnt[j] = c
-				rec(j+1, val+cs.pref[cs.gStart[g]+g+c])
-			}
-			copy(cs.ld, old[:K])
-			cs.cnt[j] = 0
-		}
-		rec(0, 0)
+		cs.best, cs.nodes, cs.n, cs.g0, cs.cv = 0, 0, n, g0, cv
+		s.ldcRec(0, 0)
+		best, nodes := cs.best, cs.nodes
 		val := best
 		if nodes > ldcNodes {
 			val = cs.suf[0] // the search stopped: its upper bound
@@ -270,4 +268,58 @@ func mostFit(a, cv, ld []float64, size int) int {
 		}
 	}
 	return most
+}
+
+// ldcRec is the branch and bound of ldServersCls at depth j (groups
+// cs.order[j:cs.n] left) with value val so far.
+func (s *gangSolve) ldcRec(j int, val float64) {
+	m := s.ch.model
+	cs := &s.o.ldc
+	n, g0, cv, K := cs.n, cs.g0, cs.cv, s.K
+	cs.nodes++
+	if val > cs.best {
+		cs.best = val
+		copy(cs.bestCnt[:j], cs.cnt[:j])
+		clear(cs.bestCnt[j:n])
+	}
+	if j == n || val+cs.suf[j] <= cs.best || cs.nodes > ldcNodes {
+		return
+	}
+	// each remaining group alone in the residual capacities: the best
+	// prefix that fits (a bound on the rest)
+	ub := val
+	for _, g := range cs.order[j:n] {
+		ub += cs.pref[cs.gStart[g]+g+mostFit(m.Demand(cs.gdem[g]), cv, cs.ld, cs.npos[g-g0])]
+		if ub > cs.best {
+			break // no prune from here; the loop only bounds
+		}
+	}
+	if ub <= cs.best {
+		return
+	}
+	g := cs.order[j]
+	a := m.Demand(cs.gdem[g])
+	most := mostFit(a, cv, cs.ld, cs.npos[g-g0])
+	// counts, largest first; a count is tested exactly
+	var old [16]float64
+	copy(old[:K], cs.ld)
+	for c := most; c >= 0; c-- {
+		ok := true
+		for k, x := range a {
+			if !(old[k]+float64(c)*x <= cv[k]) {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		for k, x := range a {
+			cs.ld[k] = old[k] + float64(c)*x
+		}
+		cs.cnt[j] = c
+		s.ldcRec(j+1, val+cs.pref[cs.gStart[g]+g+c])
+	}
+	copy(cs.ld, old[:K])
+	cs.cnt[j] = 0
 }
