@@ -48,6 +48,7 @@ type ldcState struct {
 	// searched, the server's first group and its capacities
 	best  float64
 	nodes int
+	since int // nodes since the clock was last read
 	n, g0 int
 	cv    []float64
 }
@@ -181,11 +182,15 @@ func (s *gangSolve) ldServersCls(lam []float64, z []int8) float64 {
 		if g0 == g1 {
 			continue
 		}
-		// the clock every 16 servers (a server's search is up to
-		// ldcNodes nodes): past the limit the evaluation is abandoned,
-		// +Inf (no bound, and the caller stops)
-		if r&15 == 15 && s.late() {
-			return math.Inf(1)
+		// the clock once ldcNodes nodes have been searched since it was
+		// last read (a server's search is up to ldcNodes nodes, each
+		// O(classes)): past the limit the evaluation is abandoned, +Inf
+		// (no bound, and the caller stops)
+		if cs.since >= ldcNodes {
+			cs.since = 0
+			if s.late() {
+				return math.Inf(1)
+			}
 		}
 		G := g1 - g0
 		cv := cs.capS[r*K : (r+1)*K]
@@ -241,6 +246,7 @@ func (s *gangSolve) ldServersCls(lam []float64, z []int8) float64 {
 		cs.best, cs.nodes, cs.n, cs.g0, cs.cv = 0, 0, n, g0, cv
 		s.ldcRec(0, 0)
 		best, nodes := cs.best, cs.nodes
+		cs.since += nodes
 		val := best
 		if nodes > ldcNodes {
 			val = cs.suf[0] // the search stopped: its upper bound

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/msched/msched/bipartite"
 	"github.com/stretchr/testify/require"
 )
 
@@ -182,4 +183,60 @@ func TestGangOracleBoundShareSettings(t *testing.T) {
 	b, err := NewGang(m, GangSettings{Oracle: GangOracleSettings{Method: GangExact, TimeLimit: time.Second, BoundShare: 0.15}})
 	require.NoError(t, err)
 	require.NotEqual(t, a.fp, b.fp)
+}
+
+// TestGangTimeLimitHostile: a model made to be slow in the time-limited
+// phases (3 000 components of distinct demands, so as many classes, on 4
+// large servers, every job adjacent to every server) with BoundShare 0.5:
+// the solve returns a feasible placement and a bound at least its value,
+// and it honours the clock (a liveness check: within 20 times the limit,
+// not a performance assertion).
+func TestGangTimeLimitHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a second")
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	const L, R, K, q = 300, 4, 2, 10
+	var edges []bipartite.Edge
+	for l := 0; l < L; l++ {
+		for r := 0; r < R; r++ {
+			edges = append(edges, bipartite.Edge{Left: l, Right: r})
+		}
+	}
+	g, err := bipartite.NewGraph(L, R, edges)
+	require.NoError(t, err)
+	capv := make([]float64, R*K)
+	for i := range capv {
+		capv[i] = 200
+	}
+	jobs := make([]bipartite.GangJob, L)
+	for l := range jobs {
+		d := make([]float64, q*K)
+		for i := range d {
+			d[i] = 0.5 + rng.Float64()
+		}
+		jobs[l] = bipartite.GangJob{Demand: d, Min: 1 + rng.IntN(q)}
+	}
+	ch := newTestChannels(t, g, K, capv, jobs)
+	m := ch.Model()
+	val := make([]float64, ch.Len())
+	for i := range val {
+		val[i] = rng.Float64()
+	}
+	p := &GangKnapsack{Channels: ch, Value: val, Arrived: allArrived(ch)}
+	x := make([]int, m.NumComponents())
+	const limit = 200 * time.Millisecond
+	o := GangOracle{Settings: GangOracleSettings{Method: GangExact, TimeLimit: limit, BoundShare: 0.5}}
+	t0 := time.Now()
+	r, err := o.Solve(x, p)
+	took := time.Since(t0)
+	require.NoError(t, err)
+	chk, err := m.Check(p.Arrived, x)
+	require.NoError(t, err)
+	require.Zero(t, chk.Violations)
+	require.InDelta(t, gangValue(t, p, x), r.Value, 1e-9)
+	require.GreaterOrEqual(t, r.Bound, r.Value)
+	require.True(t, r.TimeLimited)
+	require.Less(t, took, 20*limit)
+	t.Logf("%d components, %d (server, class) groups on %d servers: %v, value %.3f, bound %.3f", m.NumComponents(), len(o.ldc.gdem), R, took, r.Value, r.Bound)
 }
