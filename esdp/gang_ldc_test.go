@@ -240,3 +240,50 @@ func TestGangTimeLimitHostile(t *testing.T) {
 	require.Less(t, took, 20*limit)
 	t.Logf("%d components, %d (server, class) groups on %d servers: %v, value %.3f, bound %.3f", m.NumComponents(), len(o.ldc.gdem), R, took, r.Value, r.Bound)
 }
+
+// BenchmarkGangLDClasses measures one evaluation of the decomposition's
+// server side in class form (every server's best count vector by branch
+// and bound) on the synthetic 312-component, 192-server model, at the
+// capacity prices of the best multipliers, against the capacity
+// relaxation's evaluation at the same multipliers (relax), which it
+// replaces in a subgradient iteration.
+func BenchmarkGangLDClasses(b *testing.B) {
+	m := dlrmGangModel(b, 1, 1)
+	ch, err := NewGangChannels(m)
+	require.NoError(b, err)
+	rng := rand.New(rand.NewPCG(5, 5))
+	val := make([]float64, ch.Len())
+	for i := range val {
+		val[i] = 0.1 + 0.9*rng.Float64()
+	}
+	p := &GangKnapsack{Channels: ch, Value: val, Arrived: allArrived(ch)}
+	x := make([]int, m.NumComponents())
+	o := &GangOracle{Settings: GangOracleSettings{Method: GangExact, MaxNodes: 1}}
+	_, err = o.Solve(x, p)
+	require.NoError(b, err)
+	s := &gangSolve{o: o, ch: ch, p: p, K: m.K()}
+	for l := 0; l < m.NumJobs(); l++ {
+		if o.phi0[l] > 0 {
+			s.active = append(s.active, l)
+		}
+	}
+	s.ldBuild()
+	require.True(b, s.ldBuildClasses())
+	lam := make([]float64, ch.Len())
+	for i := range lam {
+		lam[i] = val[i] - o.w[i]
+	}
+	z := make([]int8, ch.Len())
+	b.Run("classes", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.ldServersCls(lam, z)
+		}
+	})
+	b.Run("relax", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.relax(o.bestMu, s.active, nil)
+		}
+	})
+}
