@@ -702,7 +702,9 @@
 // 4.37 %, 10 slots higher (slot 288 +0.23 %, past HiGHS's 10 s
 // placement; 255 +0.18 %, 496 +0.16 %, 398 +0.16 %) and one lower (58,
 // -0.0008 %); inserting by chains only, without clearing a server: the
-// same 54 and 4.01 %, 9 higher and 2 lower. At 1 s on the 739 slots they
+// same 54 and 4.01 %, 9 higher and 2 lower; swaps also once right
+// after the reselection: 0 slots higher, 1 lower (58, -0.002 %) at 10 s,
+// the same 712 and 0.892 % at 1 s (not kept). At 1 s on the 739 slots they
 // rarely run (at least HiGHS's on 711 against 712, the sum 0.895 %
 // against 0.89 %: 7 slots differ, by timing). TestGangSwapEject and
 // TestGangSwapReplace check the two insertions,
