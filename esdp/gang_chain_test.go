@@ -134,16 +134,7 @@ func TestGangChainsRandom(t *testing.T) {
 	for it := range n {
 		rng := rand.New(rand.NewPCG(uint64(it), 79))
 		L, R, K := 2+rng.IntN(5), 2+rng.IntN(5), 1+rng.IntN(2)
-		var edges []bipartite.Edge
-		for l := 0; l < L; l++ {
-			for r := 0; r < R; r++ {
-				if rng.Float64() < 0.8 {
-					edges = append(edges, bipartite.Edge{Left: l, Right: r})
-				}
-			}
-		}
-		g, err := bipartite.NewGraph(L, R, edges)
-		require.NoError(t, err)
+		g := randomGangGraph(t, rng, L, R)
 		capv := make([]float64, R*K)
 		for i := range capv {
 			capv[i] = float64(2 + rng.IntN(3))
@@ -268,6 +259,38 @@ func randomGangPlacement(t testing.TB, rng *rand.Rand, p *GangKnapsack, skip boo
 	return x
 }
 
+// randomGangGraph returns a random bipartite graph of L jobs and R
+// servers, each edge present with probability 0.8.
+func randomGangGraph(t testing.TB, rng *rand.Rand, L, R int) *bipartite.Graph {
+	t.Helper()
+	var edges []bipartite.Edge
+	for l := 0; l < L; l++ {
+		for r := 0; r < R; r++ {
+			if rng.Float64() < 0.8 {
+				edges = append(edges, bipartite.Edge{Left: l, Right: r})
+			}
+		}
+	}
+	g, err := bipartite.NewGraph(L, R, edges)
+	require.NoError(t, err)
+	return g
+}
+
+// syntheticGangKnapsack is the knapsack of the synthetic 312-component,
+// 192-server model (dlrmGangModel), channel values uniform in
+// [0.1, 1], every job arrived, and its value source for more draws.
+func syntheticGangKnapsack(tb testing.TB) (*GangKnapsack, *rand.Rand) {
+	m := dlrmGangModel(tb, 1, 1)
+	ch, err := NewGangChannels(m)
+	require.NoError(tb, err)
+	rng := rand.New(rand.NewPCG(5, 5))
+	val := make([]float64, ch.Len())
+	for i := range val {
+		val[i] = 0.1 + 0.9*rng.Float64()
+	}
+	return &GangKnapsack{Channels: ch, Value: val, Arrived: allArrived(ch)}, rng
+}
+
 func allArrived(ch *GangChannels) []bool {
 	a := make([]bool, ch.Model().NumJobs())
 	for l := range a {
@@ -281,18 +304,11 @@ func allArrived(ch *GangChannels) []bool {
 // 312 components and 192 servers (every job arrived, values in [0.1, 1],
 // the placement GangAuto's, then chains to a fixed point).
 func BenchmarkGangChainPass(b *testing.B) {
-	m := dlrmGangModel(b, 1, 1)
-	ch, err := NewGangChannels(m)
-	require.NoError(b, err)
-	rng := rand.New(rand.NewPCG(5, 5))
-	val := make([]float64, ch.Len())
-	for i := range val {
-		val[i] = 0.1 + 0.9*rng.Float64()
-	}
-	p := &GangKnapsack{Channels: ch, Value: val, Arrived: allArrived(ch)}
+	p, _ := syntheticGangKnapsack(b)
+	m := p.Channels.Model()
 	x := make([]int, m.NumComponents())
 	var o GangOracle
-	_, err = o.Solve(x, p)
+	_, err := o.Solve(x, p)
 	require.NoError(b, err)
 	s, _ := chainSolve(b, p, x)
 	s.chains()

@@ -248,18 +248,11 @@ func TestGangTimeLimitHostile(t *testing.T) {
 // relaxation's evaluation at the same multipliers (relax), which it
 // replaces in a subgradient iteration.
 func BenchmarkGangLDClasses(b *testing.B) {
-	m := dlrmGangModel(b, 1, 1)
-	ch, err := NewGangChannels(m)
-	require.NoError(b, err)
-	rng := rand.New(rand.NewPCG(5, 5))
-	val := make([]float64, ch.Len())
-	for i := range val {
-		val[i] = 0.1 + 0.9*rng.Float64()
-	}
-	p := &GangKnapsack{Channels: ch, Value: val, Arrived: allArrived(ch)}
+	p, _ := syntheticGangKnapsack(b)
+	m, ch, val := p.Channels.Model(), p.Channels, p.Value
 	x := make([]int, m.NumComponents())
 	o := &GangOracle{Settings: GangOracleSettings{Method: GangExact, MaxNodes: 1}}
-	_, err = o.Solve(x, p)
+	_, err := o.Solve(x, p)
 	require.NoError(b, err)
 	s := &gangSolve{o: o, ch: ch, p: p, K: m.K()}
 	for l := 0; l < m.NumJobs(); l++ {

@@ -85,16 +85,7 @@ func TestGangSwapRandom(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(it), 83))
 		single := it%2 == 0
 		L, R, K := 2+rng.IntN(6), 1+rng.IntN(4), 1+rng.IntN(2)
-		var edges []bipartite.Edge
-		for l := 0; l < L; l++ {
-			for r := 0; r < R; r++ {
-				if rng.Float64() < 0.8 {
-					edges = append(edges, bipartite.Edge{Left: l, Right: r})
-				}
-			}
-		}
-		g, err := bipartite.NewGraph(L, R, edges)
-		require.NoError(t, err)
+		g := randomGangGraph(t, rng, L, R)
 		capv := make([]float64, R*K)
 		for i := range capv {
 			capv[i] = []float64{1, 2, 3, 0.7, 1.1}[rng.IntN(5)]
@@ -179,22 +170,14 @@ func TestGangSwapRandom(t *testing.T) {
 // 312-component model at a placement no swap improves, 90 % of its jobs
 // arrived so that some are unserved.
 func BenchmarkGangSwapJobs(b *testing.B) {
-	m := dlrmGangModel(b, 1, 1)
-	ch, err := NewGangChannels(m)
-	require.NoError(b, err)
-	rng := rand.New(rand.NewPCG(5, 5))
-	val := make([]float64, ch.Len())
-	for i := range val {
-		val[i] = 0.1 + 0.9*rng.Float64()
+	p, rng := syntheticGangKnapsack(b)
+	m := p.Channels.Model()
+	for l := range p.Arrived {
+		p.Arrived[l] = rng.IntN(10) > 0
 	}
-	arr := make([]bool, m.NumJobs())
-	for l := range arr {
-		arr[l] = rng.IntN(10) > 0
-	}
-	p := &GangKnapsack{Channels: ch, Value: val, Arrived: arr}
 	x := make([]int, m.NumComponents())
 	var o GangOracle
-	_, err = o.Solve(x, p)
+	_, err := o.Solve(x, p)
 	require.NoError(b, err)
 	s, _ := chainSolve(b, p, x)
 	for range 1000 {
