@@ -79,15 +79,7 @@ func (s *gangSolve) swapJobs() bool {
 	ss.val = growF(ss.val, m.NumJobs())
 	vals := ss.val
 	for _, l := range s.active {
-		lo, hi := m.Components(l)
-		v, n := 0.0, 0
-		for c := lo; c < hi; c++ {
-			if r := o.inc[c]; r >= 0 {
-				i, _ := s.ch.Channel(c, r)
-				v += s.p.Value[i]
-				n++
-			}
-		}
+		n, v := s.incJob(l)
 		o.served[l] = n > 0
 		vals[l] = v
 	}
@@ -245,23 +237,27 @@ func (s *gangSolve) swapTry(u, rm int) bool {
 // incValue sums the values of the incumbent's placed components of
 // served jobs (those with at least m_l placed).
 func (s *gangSolve) incValue() float64 {
-	m := s.ch.model
 	v := 0.0
 	for _, l := range s.active {
-		lo, hi := m.Components(l)
-		n, w := 0, 0.0
-		for c := lo; c < hi; c++ {
-			if r := s.o.inc[c]; r >= 0 {
-				i, _ := s.ch.Channel(c, r)
-				w += s.p.Value[i]
-				n++
-			}
-		}
-		if n >= m.Min(l) {
+		if n, w := s.incJob(l); n >= s.ch.model.Min(l) {
 			v += w
 		}
 	}
 	return v
+}
+
+// incJob returns job l's placed components in the incumbent and the sum
+// of their channels' values.
+func (s *gangSolve) incJob(l int) (n int, v float64) {
+	lo, hi := s.ch.model.Components(l)
+	for c := lo; c < hi; c++ {
+		if r := s.o.inc[c]; r >= 0 {
+			i, _ := s.ch.Channel(c, r)
+			v += s.p.Value[i]
+			n++
+		}
+	}
+	return n, v
 }
 
 // swapServers bounds the servers insertComp clears room on,
@@ -348,16 +344,8 @@ func (s *gangSolve) insertComp(c int) bool {
 			if _, placed := s.chainSearch(e); placed {
 				continue
 			}
-			// left out if its job keeps more than m_l
-			l := m.Job(e)
-			elo, ehi := m.Components(l)
-			n := 0
-			for x := elo; x < ehi; x++ {
-				if inc[x] >= 0 {
-					n++
-				}
-			}
-			if n < m.Min(l) {
+			// left out if its job keeps at least m_l
+			if n, _ := s.incJob(m.Job(e)); n < m.Min(m.Job(e)) {
 				ok = false
 				break
 			}
