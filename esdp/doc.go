@@ -380,14 +380,19 @@
 // one HiGHS solve on the other core): with 16 job types (40 servers,
 // 38-50 components) HiGHS proves the optimum in 0.003-0.013 s, GangExact
 // in 0.0009-0.0055 s, all ten at HiGHS's optima; time HiGHS/GangExact per
-// instance 2.82, 3.31, 1.11, 2.12, 1.81, 1.79, 1.60, 5.98, 3.51, 4.32
-// (medium-0 .. -9): GangExact faster on all ten, 0.028 s against 0.065 s
+// instance 2.65, 3.18, 1.10, 2.11, 1.76, 1.74, 1.49, 5.30, 3.36, 4.04
+// (medium-0 .. -9): GangExact faster on all ten, 0.027 s against 0.065 s
 // for the ten (before the node bounds from the parent, below: faster on
 // six, 0.069 s against 0.065 s). On the 50 held-out instances
 // medium-10 .. -59 (gangbench -medium 60) GangExact proves all 50 in
-// 0.169 s against HiGHS's 0.394 s, the ratio 0.20-13.0 (median 2.5),
-// slower on 6 of the 50 (medium-13 0.015 s against 0.003 s: HiGHS closes
-// its root gap with cuts at the root node, the search needs 46 341 nodes).
+// 0.133 s against HiGHS's 0.360 s, the ratio 0.56-12.1 over the 60
+// (median 2.6), slower on 2 of the 50: medium-23 (0.0118 s against
+// 0.007 s) and -41 (0.0156 s against 0.009 s), where the search finds
+// the optimum late (at node 19 928 of 27 153, and 11 156 of 41 651) from
+// an incumbent 3 % and 5 % short. Before the job probes (below): 0.155 s
+// for the 50, slower on 6 (medium-13 0.0145 s against 0.004 s: HiGHS
+// proves it at its root, the search needed 46 341 nodes; -16, -23, -41,
+// -45, -52).
 // Before the decomposition bound GangExact proved 8 of 10 (0.003-0.44 s) and HiGHS was faster by
 // up to two orders of magnitude. Without the decomposition bound the
 // oracle's bound is the
@@ -499,6 +504,62 @@
 // and on the ten 0.034 -> 0.028 s; without it, on DLRM slots of 6-20
 // apps, 35-45 % less time to the same proofs (the median slot 0.043 ->
 // 0.028 s), the rounding having been half of it.
+//
+// Job probes (issue 29, esdp/gang_probe.go; problems of at most
+// AutoSearchComponents components, before their search). Strong
+// branching on the jobs' "served" decision, as a MILP solver's probing
+// fixes binaries: for each active job the incumbent does not serve, the
+// capacity relaxation with the job forced served (its m_l best
+// components or more, whatever their reduced values) is minimised by at
+// most 32 subgradient steps from the best multipliers; when it falls to
+// the incumbent's value the job leaves the search (no placement serving
+// it beats the incumbent). Exclusions strengthen the next probes, so
+// they repeat (at most 4 rounds) until a round excludes nothing; then the
+// relaxation without the excluded jobs is minimised the same way: at the
+// incumbent's value it proves the incumbent optimal with no search, and
+// below the root's bound its multipliers become the search's. The bound
+// returned is the largest of the excluded jobs' probes (each bounds the
+// placements whose first served excluded job is its own) and the
+// relaxation without them. A probe rounds its relaxation (forced job
+// first) at its first and 17th step, a primal heuristic, gives up after 8
+// steps when its bound has come less than half of the way to the
+// incumbent (on the 60 medium instances, 41 of 117 probes excluded their
+// job, each more than 0.69 of the way after 8 steps; half of the others
+// had not moved), and its evaluations count against the node budget.
+// Why: medium-13's LP (and Dantzig-Wolfe) bound is 20.6552 against the
+// optimum 19.6262, and HiGHS proves it at its root; with job 6 forced
+// served the LP falls to 18.8989, and without job 6 it is the optimum.
+// Measured with the Python LP (scripts/gang_highs.py's model, job fixed
+// by bounds), probing from the optimum closes the root gap of medium-13,
+// -23 and -45; probing both ways (a job whose unserved side falls is in
+// every better placement) on the Dantzig-Wolfe LP closes it on medium-0,
+// -3, -5, -13, -23 and -41 too. Nodes to the proof (gangbench -medium 60):
+// medium-12 9 854 -> 3 712, -13 46 341 -> 2 299, -45 5 212 -> 791, -47
+// 5 711 -> 1 233, -52 5 131 -> 1 589 (TestMediumProbes proves each within
+// 2^12); 0.180 -> 0.160 s for the 60; the instances where nothing is
+// excluded pay 0.1-0.2 ms. TestGangProbeBruteForce checks them against
+// enumeration on 3 000 contended instances (jobs excluded on 1 007 from
+// the improved incumbent, on 1 190 from the rounding's with the
+// improvement phase skipped); excluding at 0.3 above the incumbent fails
+// it. Tried and not kept, on the 60 (time in all, slower than HiGHS on
+// how many; 64 steps a probe, rounding every 8, no giving up): as kept
+// 0.168 s, 2; probes of the served jobs too (fixing
+// them in: the search's bounds and its "unplaced" branch then require
+// them served) 0.212 s, 4; both on the decomposition bound (patterns
+// enumerated; forced and left-out jobs in its assignment side, a job out
+// by multipliers of -1e300 on its channels) 0.226 s, 9, and out only
+// 0.179 s, 4; the probes after a first search of 2^12 nodes, restarting
+// it under their fixings, 0.178 s, 5; a search restarted whenever it
+// improved the incumbent and the probes then excluded a job (stages of
+// 2^12 nodes, times 4) 0.174 s, 3, against 0.171 s, 4 without (both
+// before the multipliers' adoption rule). Medium-23 and -41 remain:
+// a primal shortfall (the improvement phase's neighbourhoods, 4-7 jobs and
+// 512-2 048 nodes, or more steps without improvement, did not fix it).
+// On the DLRM slots the decomposition bound is off and the probes use
+// the capacity relaxation too; at 1 s on the 739 slots they change no
+// proof (561 proved), 712 at least HiGHS's as before, the sum of the gaps
+// 0.890 % against 0.892 %, the proved slots' time 18.2 -> 17.8 s (2 slots
+// higher, 1 lower, by timing).
 //
 // Second starts and class reassignment (issue 29, time limit only). The
 // DLRM sweep (below) showed where the time-limited oracle fell short of

@@ -208,8 +208,9 @@ type GangKnapsackResult struct {
 	// Served counts the arrived jobs served, Placed their placed
 	// components.
 	Served, Placed int
-	// Nodes counts branch-and-bound nodes, Iterations subgradient
-	// iterations.
+	// Nodes counts branch-and-bound nodes (and the job probes'
+	// relaxation evaluations, which share their budget), Iterations
+	// subgradient iterations.
 	Nodes      int64
 	Iterations int
 	// TimeLimited reports that GangOracleSettings.TimeLimit ended the
@@ -262,6 +263,10 @@ type GangOracle struct {
 	chain                       chainState
 	swap                        swapState
 	ldc                         ldcState
+	probe                       probeState
+	// testNoImprove skips the improvement phase before the search, so
+	// that tests see the probes start from a weak incumbent.
+	testNoImprove bool
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -279,7 +284,9 @@ type GangOracle struct {
 // fitting channel at reduced values, a job kept only with >= m_l
 // components and a positive value) gives a feasible placement. GangAuto
 // and GangExact then improve it by a large-neighbourhood search (a few
-// jobs freed and searched exactly, the rest fixed) and search depth first
+// jobs freed and searched exactly, the rest fixed), on small problems
+// probe the unserved jobs (each forced served in the relaxation; one
+// whose bound falls to the incumbent's value is excluded) and search depth first
 // over the components of the arrived jobs (the most contended jobs
 // first, channels by reduced value at the best multipliers, then
 // "unplaced"), pruning with the smaller of the
@@ -345,6 +352,7 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	RK := m.NumServers() * m.K()
 	C, J, N := m.NumComponents(), m.NumJobs(), ch.Len()
 	o.mu, o.bestMu, o.use, o.load, o.capv = growF(o.mu, RK), growF(o.bestMu, RK), growF(o.use, RK), growF(o.load, RK), growF(o.capv, RK)
+	o.probe.mu, o.probe.use, o.probe.best = growF(o.probe.mu, RK), growF(o.probe.use, RK), growF(o.probe.best, RK)
 	o.save = growF(o.save, C*m.K())
 	o.w, o.perm, o.wj = growF(o.w, N), growI(o.perm, N), growF(o.wj, N)
 	o.bw0, o.bwM, o.bw, o.bch, o.bch0, o.inc = growF(o.bw0, C), growF(o.bwM, C), growF(o.bw, C), growI(o.bch, C), growI(o.bch0, C), growI(o.inc, C)
@@ -415,6 +423,9 @@ type gangSolve struct {
 	// those whose reduced value at the best multipliers is within core
 	// of their component's best.
 	core float64
+	// force is 1 + the job that relax serves whatever its value (a job
+	// probe, gang_probe.go), 0 for none.
+	force int
 }
 
 // late reports whether the time limit has passed.
@@ -442,7 +453,10 @@ func (s *gangSolve) reduced(mu []float64, i, c int) float64 {
 
 // relax evaluates the Lagrangian relaxation at mu over the jobs in jobs:
 // it sets bw, bch per component and phi per job, accumulates the
-// relaxation's resource use in use (if not nil) and returns Σ phi.
+// relaxation's resource use in use (if not nil) and returns Σ phi. The
+// job s.force - 1, if any, is served (its best m_l or more components)
+// whatever its value, -Inf when it cannot be (a job probe,
+// gang_probe.go).
 func (s *gangSolve) relax(mu []float64, jobs []int, use []float64) float64 {
 	o, m := s.o, s.ch.model
 	total := 0.0
@@ -473,8 +487,12 @@ func (s *gangSolve) relax(mu []float64, jobs []int, use []float64) float64 {
 		phi := 0.0
 		take := 0 // components taken, in decreasing bw, when sorted
 		sorted := false
+		forced := s.force == l+1
 		switch {
 		case finite < need:
+			if forced {
+				phi = math.Inf(-1) // the job cannot be served
+			}
 		case pos >= need:
 			phi = sumPos
 		default:
@@ -488,13 +506,13 @@ func (s *gangSolve) relax(mu []float64, jobs []int, use []float64) float64 {
 			for j := 0; j < need; j++ {
 				sum += o.bw[idx[j]]
 			}
-			if sum > 0 {
+			if sum > 0 || forced {
 				phi, take = sum, need
 			}
 		}
 		o.phi[l] = phi
 		total += phi
-		if use == nil || phi <= 0 {
+		if use == nil || phi <= 0 && !forced || math.IsInf(phi, -1) {
 			continue
 		}
 		add := func(c int) {
@@ -543,6 +561,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 	}
 	// Active jobs: arrived, and some placement has a positive value.
 	clear(o.mu)
+	o.probe.excluded, o.probe.proved = 0, false
 	jobs := o.jobs[:0]
 	for l := 0; l < m.NumJobs(); l++ {
 		if s.arrived(l) {
@@ -674,7 +693,9 @@ func (s *gangSolve) run() GangKnapsackResult {
 			// a quarter of the work cap.
 			lns, work = budget-budget/4, MaxGangSearchWork/4
 		}
-		res.Nodes = s.improve(capv, lns, lnsJobs, lnsNodes, lnsFails*len(s.active))
+		if !o.testNoImprove {
+			res.Nodes = s.improve(capv, lns, lnsJobs, lnsNodes, lnsFails*len(s.active))
+		}
 		done := false
 		if search && res.Bound-s.incVal > s.tol && !s.late() {
 			// A small problem searched with a time limit: the search gets
@@ -683,9 +704,18 @@ func (s *gangSolve) run() GangKnapsackResult {
 			if s.timed && !large {
 				left = total - res.Nodes
 			}
+			if !large && left > 0 {
+				// the job probes (gang_probe.go): they may prove the
+				// incumbent optimal, or take jobs out of the search
+				b, n := s.probeJobs(capv, res.Bound, left)
+				res.Bound = math.Max(s.incVal, b)
+				res.Nodes += n
+				left -= n
+				done = res.Bound-s.incVal <= s.tol
+			}
 			jobs := append(o.idx[:0], s.active...)
 			var n int64
-			if s.timed && !large {
+			if s.timed && !large && !done && !s.late() {
 				// With a time limit, a search not done within coreFirst
 				// nodes gives way to the core neighbourhoods, then starts
 				// again from their incumbent with the nodes left.
