@@ -561,6 +561,68 @@
 // 0.890 % against 0.892 %, the proved slots' time 18.2 -> 17.8 s (2 slots
 // higher, 1 lower, by timing).
 //
+// Reduced-cost fixing by the class-form decomposition (issue 29,
+// esdp/gang_ldfix.go; GangExact on problems of at most
+// AutoSearchComponents components whose servers have too many patterns
+// for the enumerated decomposition bound: the DLRM slots). Why: on the
+// DLRM slots of at most 128 components the search did not prove at 1 s
+// (401, 232, 626 and three more), HiGHS proves the optimum in 0.1-0.7 s.
+// Every app is served there, in the LP too: the gap is the per-server
+// packing's. The LP bound is the oracle's (401: 99.2887), but the
+// Dantzig-Wolfe bound (gang_dw_bound.py --colgen) is the optimum itself
+// (401: 99.0289; 626: 122.2697). When a first search does not finish
+// (ldFixAfter = 2^17 nodes, or with a time limit the coreFirst nodes and
+// the core neighbourhoods), the decomposition's subgradient runs with
+// its server side in class form (gang_ldc.go; at most 2^9 iterations and
+// ldFixWork = 2^23 nodes of the per-server searches): on slot 401 its
+// bound is 99.0356. At its best lambda, a channel whose use bounds every
+// placement by at most the incumbent's value (the decomposition less the
+// channel's reduced cost on the assignment side: the server side does
+// not see x) is fixed out of the search, and the search's nodes are also
+// bounded by val - lambda(placed) + (assignment side of the free
+// components) + (server side at the root): a completion's channels on a
+// server, with the placed ones, form one of its patterns. On slot 401
+// the fixing keeps 192 of the 2 672 channels and the search proves
+// 99.0289 (HiGHS's optimum) in 0.23 s; before, it stopped at 1 s at
+// 99.0240 with the bound 99.2887. With a time limit the last search gets
+// half the time left and the improvement phases the rest (the search's
+// nodes cost more; on slot 168 it otherwise ran to the limit where the
+// phases found the optimum), and the core neighbourhoods keep the width
+// of the capacity relaxation's gap (the decomposition's smaller gap made
+// them too narrow on the same slot). At 1 s on the 739 slots (gangbench
+// -sweep 1s, HiGHS at 1 s): 601 proved against 561, no proof lost, at
+// least HiGHS's on 713 against 712, the sum of the gaps to HiGHS 0.817 %
+// against 0.890 %, the 561 slots proved both ways in 15.5 s against 17.8
+// s; slot 626 +0.07 %, 401 to the optimum, no slot of at most 128
+// components lower. ESDP-gang with GangExact on 900 DLRM slots (gangbench
+// -policy 900 -modes exact): stopped at the node budget on 71 slots
+// against 79, 0.115 s a slot on average against 0.071 (median 0.023 s
+// both; the stopped slots 1.03 s against 0.52 s: their search's nodes
+// cost twice as much). TestGangLDFixBruteForce (4 000 contended and
+// exact-sum instances, the enumerated decomposition left out so that the
+// fixing runs: Optimal at the enumerated optimum, channels fixed on
+// 1 635 and, from the rounding's incumbent, 1 614; doubling the reduced
+// costs, lowering the node bound by 0.3 or fixing at 0.3 above the
+// incumbent fails it) and TestGangLDFixDLRM (slots 401 and 194 proved at
+// HiGHS's optima at a node budget) check it. Tried and not kept: the node
+// bound with the server side on the residual capacities (each server's
+// class-form knapsack above its load, recomputed for the server a
+// decision loads; placed channels not excluded from the other servers'
+// patterns): slot 232 unchanged at 1 s, 626 122.19 -> 121.53; the
+// fixing before the first search: 603 proved at 1 s, but 26 slots lower
+// (up to 0.15 %) and the slots proved both ways 17.8 -> 22.2 s. Still
+// behind HiGHS at 1 s among them: 232, 601, 532, 626, 637 (0.002-0.09 %;
+// on 232 the bound stays at 107.4385 against the optimum 107.4222).
+// Also tried for the large slots, not kept: a Lagrangian heuristic from
+// the class form's server side (each server's best pattern at the
+// subgradient's lambda, channels by decreasing lambda, then greedy
+// completion and the restart's improvement): on slot 431 at 10 s, 16
+// candidates built at 119.8-158.5, none above the incumbent 167.90 after
+// its improvement; and the job probes on the large slots (after the
+// first improvement, or each time the incumbent improves in the last
+// loop): one to three jobs excluded on slots 431 and 398, no bound lower
+// (the LP's optimum serves none of them) and no placement higher.
+//
 // Second starts and class reassignment (issue 29, time limit only). The
 // DLRM sweep (below) showed where the time-limited oracle fell short of
 // HiGHS by whole jobs: slots of 16-20 apps where one app has 5-7

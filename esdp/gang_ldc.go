@@ -49,8 +49,11 @@ type ldcState struct {
 	best  float64
 	nodes int
 	since int // nodes since the clock was last read
-	n, g0 int
-	cv    []float64
+	// work counts the nodes of every server's search; past workMax (if
+	// positive) an evaluation is abandoned, +Inf (ldFix's cap)
+	work, workMax int64
+	n, g0         int
+	cv            []float64
 }
 
 // ldBuildClasses builds the class form of the server side over the
@@ -247,6 +250,9 @@ func (s *gangSolve) ldServersCls(lam []float64, z []int8) float64 {
 		s.ldcRec(0, 0)
 		best, nodes := cs.best, cs.nodes
 		cs.since += nodes
+		if cs.work += int64(nodes); cs.workMax > 0 && cs.work > cs.workMax {
+			return math.Inf(1)
+		}
 		val := best
 		if nodes > ldcNodes {
 			val = cs.suf[0] // the search stopped: its upper bound

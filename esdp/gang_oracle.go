@@ -264,9 +264,16 @@ type GangOracle struct {
 	swap                        swapState
 	ldc                         ldcState
 	probe                       probeState
+	ldub                        []float64 // per channel: a bound of the placements that use it (gang_ldfix.go)
 	// testNoImprove skips the improvement phase before the search, so
-	// that tests see the probes start from a weak incumbent.
-	testNoImprove bool
+	// that tests see the probes start from a weak incumbent;
+	// testClassLD leaves the enumerated decomposition bound out, so that
+	// small instances take the class form's fixing (gang_ldfix.go), and
+	// without a time limit runs it before the search.
+	testNoImprove, testClassLD bool
+	// fixed counts the channels the last solve's reduced-cost fixing
+	// fixed out at its start (for tests)
+	fixed int
 }
 
 // Solve writes into dst (len NumComponents) the server of every component
@@ -426,7 +433,19 @@ type gangSolve struct {
 	// force is 1 + the job that relax serves whatever its value (a job
 	// probe, gang_probe.go), 0 for none.
 	force int
+	// With the class-form decomposition at the search (gang_ldfix.go):
+	// ldcOn, its nodes are bounded by it at its final lambda, whose
+	// server side is ldcS, and the channels whose bound o.ldub is at
+	// most elimAt (the incumbent's value at the search's start) are
+	// skipped.
+	ldcOn  bool
+	ldcS   float64
+	elimAt float64
 }
+
+// ldVals reports whether the search's residual bounds take the
+// decomposition's assignment side (values v - lambda in o.ld.vals).
+func (s *gangSolve) ldVals() bool { return s.o.ld.on || s.ldcOn }
 
 // late reports whether the time limit has passed.
 func (s *gangSolve) late() bool {
@@ -561,7 +580,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 	}
 	// Active jobs: arrived, and some placement has a positive value.
 	clear(o.mu)
-	o.probe.excluded, o.probe.proved = 0, false
+	o.probe.excluded, o.probe.proved, o.fixed = 0, false, 0
 	jobs := o.jobs[:0]
 	for l := 0; l < m.NumJobs(); l++ {
 		if s.arrived(l) {
@@ -598,7 +617,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 	// GangExact only: on GangAuto's small problems its root cost doubled
 	// ESDP-gang's time per slot (TestGangRunDefault 0.56-0.76 s ->
 	// 1.15-1.48 s) for the same decisions.
-	ld := meth == GangExact && s.ldBuild()
+	ld := meth == GangExact && s.ldBuild() && !o.testClassLD
 	if ld && o.Settings.Iterations == 0 {
 		iters = min(iters, ldCapIterations)
 	}
@@ -697,6 +716,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 			res.Nodes = s.improve(capv, lns, lnsJobs, lnsNodes, lnsFails*len(s.active))
 		}
 		done := false
+		coreBound := res.Bound
 		if search && res.Bound-s.incVal > s.tol && !s.late() {
 			// A small problem searched with a time limit: the search gets
 			// every node left (the time, or the work cap, ends it).
@@ -713,8 +733,20 @@ func (s *gangSolve) run() GangKnapsackResult {
 				left -= n
 				done = res.Bound-s.incVal <= s.tol
 			}
+			// the core neighbourhoods' width is the capacity relaxation's gap
+			coreBound = res.Bound
+			// servers of too many patterns for the decomposition bound:
+			// a search not done within its first nodes gets the
+			// decomposition in class form, its bound and reduced-cost
+			// fixing (gang_ldfix.go), then starts again
+			ldfix := !large && meth == GangExact && !o.ld.on
 			jobs := append(o.idx[:0], s.active...)
 			var n int64
+			if !s.timed && ldfix && !done && left > 0 && !o.testClassLD {
+				n, done = s.searchAll(capv, s.searchWork(jobs, min(left, ldFixAfter), work))
+				res.Nodes += n
+				left -= n
+			}
 			if s.timed && !large && !done && !s.late() {
 				// With a time limit, a search not done within coreFirst
 				// nodes gives way to the core neighbourhoods, then starts
@@ -723,16 +755,31 @@ func (s *gangSolve) run() GangKnapsackResult {
 				res.Nodes += n
 				left -= n
 				if !done && left > 0 && !s.late() {
-					n = s.coreImprove(capv, res.Bound, left)
+					n = s.coreImprove(capv, coreBound, left)
 					res.Nodes += n
 					left -= n
 				}
 			}
+			if ldfix && !done && left > 0 && !s.late() {
+				res.Bound = math.Max(s.incVal, math.Min(res.Bound, s.ldFix()))
+				done = res.Bound-s.incVal <= s.tol
+			}
 			if !done && left > 0 && !s.late() {
 				// again: coreImprove's steps reuse o.idx, which jobs shares
 				jobs = append(o.idx[:0], s.active...)
+				dl := s.deadline
+				if s.timed && s.ldcOn {
+					// half the time left: with the decomposition's
+					// bounds the search's nodes cost more, and the
+					// improvement phases get the rest
+					s.deadline = time.Now().Add(time.Until(dl) / 2)
+				}
 				n, done = s.searchAll(capv, s.searchWork(jobs, left, work))
 				res.Nodes += n
+				if s.deadline != dl {
+					s.deadline = dl
+					s.expired = !time.Now().Before(dl)
+				}
 			}
 			if done {
 				res.Bound = s.incVal
@@ -763,7 +810,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 				}
 				s.polishAll()
 				if res.Nodes < total && !s.late() {
-					res.Nodes += s.coreImprove(capv, res.Bound, total-res.Nodes)
+					res.Nodes += s.coreImprove(capv, coreBound, total-res.Nodes)
 					s.polishAll()
 				}
 				if res.Nodes < total && !s.late() && s.swapJobs() {
@@ -1322,6 +1369,20 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 	cur := o.chosen[:m.NumComponents()]
 	var nodes int64
 	val, red := val0, 0.0
+	// with the class-form decomposition: lambda over the placed
+	// channels, the fixed ones first (gang_ldfix.go)
+	redL := 0.0
+	if s.ldcOn {
+		for c, r := range cur {
+			if r >= 0 {
+				i, _ := s.ch.Channel(c, r)
+				redL += o.ld.lam[i]
+			}
+		}
+	}
+	// channels fixed out by their reduced cost: those that cannot take
+	// part in a placement above the incumbent at the search's start
+	s.elimAt = s.incVal + s.tol
 	d, enter := 0, true
 	for d >= 0 {
 		if enter {
@@ -1370,6 +1431,10 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 				d, enter = d-1, false
 				continue
 			}
+			if s.ldcOn && val-redL+bl+s.ldcS <= s.incVal+s.tol {
+				d, enter = d-1, false
+				continue
+			}
 			o.opt[d] = 0
 		}
 		c := seq[d]
@@ -1380,6 +1445,9 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			s.unplace(c, r)
 			val -= s.p.Value[i]
 			red -= o.w[i]
+			if s.ldcOn {
+				redL -= o.ld.lam[i]
+			}
 			o.placed[l]--
 			cur[c] = -1
 		}
@@ -1422,12 +1490,15 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			}
 			r := s.ch.Server(i)
 			a := m.Demand(c)
-			if !s.ch.fits[i] || !s.fitsAt(a, r) {
+			if !s.ch.fits[i] || s.fixedOut(i) || !s.fitsAt(a, r) {
 				continue
 			}
 			s.place(c, r)
 			val += s.p.Value[i]
 			red += o.w[i]
+			if s.ldcOn {
+				redL += o.ld.lam[i]
+			}
 			o.placed[l]++
 			cur[c] = r
 			next = true
@@ -1494,7 +1565,7 @@ func (s *gangSolve) residBound(seq []int, d, from int) (b0, bm, bl float64) {
 			}
 			if e.aM >= 0 {
 				v0, vm = append(v0, e.b0), append(vm, e.bM)
-				if o.ld.on {
+				if s.ldVals() {
 					vl = append(vl, e.bL)
 				}
 			}
@@ -1512,7 +1583,7 @@ func (s *gangSolve) residBound(seq []int, d, from int) (b0, bm, bl float64) {
 			}
 			b0 += p0
 			bm += pm
-			if o.ld.on {
+			if s.ldVals() {
 				bl += jobPart(vl, need, canZero)
 			}
 		}
@@ -1532,13 +1603,13 @@ func (s *gangSolve) onServer(i int32, r int) bool {
 // none fits.
 func (s *gangSolve) scanComp(c int) rowEntry {
 	o := s.o
-	ldOn, lv := o.ld.on, o.ld.vals
+	ldOn, lv := s.ldVals(), o.ld.vals
 	a := s.ch.model.Demand(c)
 	e := rowEntry{b0: math.Inf(-1), bM: math.Inf(-1), bL: math.Inf(-1), a0: -1, aM: -1, aL: -1}
 	clo, chi := s.ch.Range(c)
 	for i := clo; i < chi; i++ {
 		v, w := s.p.Value[i], o.w[i]
-		if !s.ch.fits[i] || (v <= e.b0 && w <= e.bM && (!ldOn || lv[i] <= e.bL)) || !s.fitsAt(a, s.ch.Server(i)) {
+		if !s.ch.fits[i] || s.fixedOut(i) || (v <= e.b0 && w <= e.bM && (!ldOn || lv[i] <= e.bL)) || !s.fitsAt(a, s.ch.Server(i)) {
 			continue
 		}
 		if v > e.b0 {

@@ -12,7 +12,7 @@ import (
 // check (debugChecks) that the incremental rows give the same values.
 func (s *gangSolve) checkNodeBounds(seq []int, d int, b0, bm, bl, srv float64) {
 	o, m := s.o, s.ch.model
-	ldOn := o.ld.on
+	ldOn := s.ldVals()
 	var w0, wm, wl float64
 	n := len(seq)
 	var v0, vm, vl []float64
@@ -26,7 +26,7 @@ func (s *gangSolve) checkNodeBounds(seq []int, d int, b0, bm, bl, srv float64) {
 			x0, xm, xl := math.Inf(-1), math.Inf(-1), math.Inf(-1)
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
-				if s.ch.fits[i] && s.fitsAt(a, s.ch.Server(i)) {
+				if s.ch.fits[i] && !s.fixedOut(i) && s.fitsAt(a, s.ch.Server(i)) {
 					x0, xm = max(x0, s.p.Value[i]), max(xm, o.w[i])
 					if ldOn {
 						xl = max(xl, o.ld.vals[i])
@@ -58,7 +58,7 @@ func (s *gangSolve) checkNodeBounds(seq []int, d int, b0, bm, bl, srv float64) {
 	if w0 != b0 || wm != bm || wl != bl {
 		panic(fmt.Sprintf("esdp: gang search depth %d: residBound (%v, %v, %v), full scan (%v, %v, %v)", d, b0, bm, bl, w0, wm, wl))
 	}
-	if !ldOn || math.IsNaN(srv) {
+	if !o.ld.on || math.IsNaN(srv) {
 		return
 	}
 	ld := &o.ld

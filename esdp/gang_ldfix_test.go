@@ -1,0 +1,59 @@
+package esdp
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestGangLDFixBruteForce checks the class-form decomposition's bound,
+// reduced-cost fixing and node bound (gang_ldfix.go) against exhaustive
+// enumeration: GangExact with the enumerated decomposition left out
+// (testClassLD), so that they run on small instances, from the improved
+// incumbent and from the rounding's (testNoImprove), on contended
+// instances (contendedGangKnapsack) and on instances built to sum exactly
+// (exactSumKnapsack). Every solve must be Optimal at the enumerated
+// optimum with a bound at least it, and the fixing must fix channels
+// out on some of them.
+func TestGangLDFixBruteForce(t *testing.T) {
+	n := 2000 / gangTestScale
+	if testing.Short() {
+		n = 200
+	}
+	rng := rand.New(rand.NewPCG(31, 7))
+	oracles := []*GangOracle{
+		{Settings: GangOracleSettings{Method: GangExact}, testClassLD: true},
+		{Settings: GangOracleSettings{Method: GangExact}, testClassLD: true, testNoImprove: true},
+	}
+	var e gangEnum
+	fixedOn := make([]int, len(oracles))
+	for it := 0; it < 2*n; it++ {
+		var p *GangKnapsack
+		if it%2 == 0 {
+			p = contendedGangKnapsack(t, rng)
+		} else {
+			p = exactSumKnapsack(t, rng)
+		}
+		want := e.solve(p)
+		tol := 1e-9 * max(1, math.Abs(want))
+		x := make([]int, p.Channels.Model().NumComponents())
+		for k, o := range oracles {
+			r, err := o.Solve(x, p)
+			require.NoError(t, err)
+			require.Equal(t, Optimal, r.Status, "instance %d, oracle %d", it, k)
+			got := gangValue(t, p, x)
+			require.InDelta(t, want, got, tol, "instance %d, oracle %d", it, k)
+			require.InDelta(t, got, r.Value, tol, "instance %d, oracle %d", it, k)
+			require.GreaterOrEqual(t, r.Bound, want-tol, "instance %d, oracle %d", it, k)
+			if o.fixed > 0 {
+				fixedOn[k]++
+			}
+		}
+	}
+	t.Logf("%d instances: channels fixed out on %d (from the improved incumbent) and %d (from the rounding's)", 2*n, fixedOn[0], fixedOn[1])
+	for k := range oracles {
+		require.Greater(t, fixedOn[k], n/10, "the fixing fixes too rarely for the test to check it (oracle %d)", k)
+	}
+}
