@@ -538,8 +538,8 @@
 // 5 711 -> 1 233, -52 5 131 -> 1 589 (TestMediumProbes proves each within
 // 2^12); 0.180 -> 0.160 s for the 60; the instances where nothing is
 // excluded pay 0.1-0.2 ms. TestGangProbeBruteForce checks them against
-// enumeration on 3 000 contended instances (jobs excluded on 1 007 from
-// the improved incumbent, on 1 190 from the rounding's with the
+// enumeration on 3 000 contended instances (jobs excluded on 969 from
+// the improved incumbent, on 1 141 from the rounding's with the
 // improvement phase skipped); excluding at 0.3 above the incumbent fails
 // it. Tried and not kept, on the 60 (time in all, slower than HiGHS on
 // how many; 64 steps a probe, rounding every 8, no giving up): as kept

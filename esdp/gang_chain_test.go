@@ -134,7 +134,7 @@ func TestGangChainsRandom(t *testing.T) {
 	for it := range n {
 		rng := rand.New(rand.NewPCG(uint64(it), 79))
 		L, R, K := 2+rng.IntN(5), 2+rng.IntN(5), 1+rng.IntN(2)
-		g := randomGangGraph(t, rng, L, R)
+		g := randomGangGraph(t, rng, L, R, 0.8)
 		capv := make([]float64, R*K)
 		for i := range capv {
 			capv[i] = float64(2 + rng.IntN(3))
@@ -260,13 +260,13 @@ func randomGangPlacement(t testing.TB, rng *rand.Rand, p *GangKnapsack, skip boo
 }
 
 // randomGangGraph returns a random bipartite graph of L jobs and R
-// servers, each edge present with probability 0.8.
-func randomGangGraph(t testing.TB, rng *rand.Rand, L, R int) *bipartite.Graph {
+// servers, each edge present with probability p.
+func randomGangGraph(t testing.TB, rng *rand.Rand, L, R int, p float64) *bipartite.Graph {
 	t.Helper()
 	var edges []bipartite.Edge
 	for l := 0; l < L; l++ {
 		for r := 0; r < R; r++ {
-			if rng.Float64() < 0.8 {
+			if rng.Float64() < p {
 				edges = append(edges, bipartite.Edge{Left: l, Right: r})
 			}
 		}
@@ -274,6 +274,24 @@ func randomGangGraph(t testing.TB, rng *rand.Rand, L, R int) *bipartite.Graph {
 	g, err := bipartite.NewGraph(L, R, edges)
 	require.NoError(t, err)
 	return g
+}
+
+// randomGangJobs returns L jobs of K resources: each draws its number of
+// components (comps), then each demand (demand), then its minimum
+// (min(q)), in that order; and their total number of components.
+func randomGangJobs(L, K int, comps func() int, demand func() float64, min func(q int) int) ([]bipartite.GangJob, int) {
+	jobs := make([]bipartite.GangJob, L)
+	total := 0
+	for l := range jobs {
+		q := comps()
+		total += q
+		d := make([]float64, q*K)
+		for i := range d {
+			d[i] = demand()
+		}
+		jobs[l] = bipartite.GangJob{Demand: d, Min: min(q)}
+	}
+	return jobs, total
 }
 
 // syntheticGangKnapsack is the knapsack of the synthetic 312-component,

@@ -31,17 +31,10 @@ func randomGangKnapsack(t testing.TB, rng *rand.Rand, maxJobs, maxServers, maxCo
 		for i := range capv {
 			capv[i] = float64(rng.IntN(4))
 		}
-		jobs := make([]bipartite.GangJob, L)
-		total := 0
-		for l := range jobs {
-			q := 1 + rng.IntN(maxComps)
-			total += q
-			d := make([]float64, q*K)
-			for i := range d {
-				d[i] = float64(rng.IntN(3))
-			}
-			jobs[l] = bipartite.GangJob{Demand: d, Min: rng.IntN(q + 1)}
-		}
+		jobs, total := randomGangJobs(L, K,
+			func() int { return 1 + rng.IntN(maxComps) },
+			func() float64 { return float64(rng.IntN(3)) },
+			func(q int) int { return rng.IntN(q + 1) })
 		if total > 7 {
 			continue
 		}

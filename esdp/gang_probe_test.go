@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/msched/msched/bipartite"
 	"github.com/stretchr/testify/require"
 )
 
@@ -19,31 +18,15 @@ func contendedGangKnapsack(t testing.TB, rng *rand.Rand) *GangKnapsack {
 	const K = 2
 	for {
 		L, R := 5+rng.IntN(3), 4+rng.IntN(3)
-		var edges []bipartite.Edge
-		for l := 0; l < L; l++ {
-			for r := 0; r < R; r++ {
-				if rng.Float64() < 0.6 {
-					edges = append(edges, bipartite.Edge{Left: l, Right: r})
-				}
-			}
-		}
-		g, err := bipartite.NewGraph(L, R, edges)
-		require.NoError(t, err)
+		g := randomGangGraph(t, rng, L, R, 0.6)
 		capv := make([]float64, R*K)
 		for i := range capv {
 			capv[i] = float64(1 + rng.IntN(2))
 		}
-		jobs := make([]bipartite.GangJob, L)
-		total := 0
-		for l := range jobs {
-			q := 2 + rng.IntN(2)
-			total += q
-			d := make([]float64, q*K)
-			for i := range d {
-				d[i] = float64(1 + rng.IntN(2))
-			}
-			jobs[l] = bipartite.GangJob{Demand: d, Min: q - rng.IntN(2)}
-		}
+		jobs, total := randomGangJobs(L, K,
+			func() int { return 2 + rng.IntN(2) },
+			func() float64 { return float64(1 + rng.IntN(2)) },
+			func(q int) int { return q - rng.IntN(2) })
 		if total > 14 {
 			continue
 		}

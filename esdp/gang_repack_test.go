@@ -36,17 +36,10 @@ func randomPackKnapsack(t testing.TB, rng *rand.Rand, equal bool) *GangKnapsack 
 				capv[i] = capv[i%K]
 			}
 		}
-		jobs := make([]bipartite.GangJob, L)
-		total := 0
-		for l := range jobs {
-			q := 1 + rng.IntN(3)
-			total += q
-			d := make([]float64, q*K)
-			for i := range d {
-				d[i] = dem[rng.IntN(len(dem))]
-			}
-			jobs[l] = bipartite.GangJob{Demand: d, Min: q}
-		}
+		jobs, total := randomGangJobs(L, K,
+			func() int { return 1 + rng.IntN(3) },
+			func() float64 { return dem[rng.IntN(len(dem))] },
+			func(q int) int { return q })
 		if total > 8 {
 			continue
 		}

@@ -85,7 +85,7 @@ func TestGangSwapRandom(t *testing.T) {
 		rng := rand.New(rand.NewPCG(uint64(it), 83))
 		single := it%2 == 0
 		L, R, K := 2+rng.IntN(6), 1+rng.IntN(4), 1+rng.IntN(2)
-		g := randomGangGraph(t, rng, L, R)
+		g := randomGangGraph(t, rng, L, R, 0.8)
 		capv := make([]float64, R*K)
 		for i := range capv {
 			capv[i] = []float64{1, 2, 3, 0.7, 1.1}[rng.IntN(5)]
