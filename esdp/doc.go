@@ -584,21 +584,32 @@
 // server, with the placed ones, form one of its patterns. On slot 401
 // the fixing keeps 192 of the 2 672 channels and the search proves
 // 99.0289 (HiGHS's optimum) in 0.23 s; before, it stopped at 1 s at
-// 99.0240 with the bound 99.2887. With a time limit the last search gets
+// 99.0240 with the bound 99.2887. Then a Lagrangian heuristic: the
+// server side's patterns at the best lambda, where the decomposition is
+// tight, are nearly a packing; a placement is built from them (channels
+// by decreasing lambda, each component on the first server whose pattern
+// holds it and where it fits, then greedy completion, a job short of m_l
+// left out: fromPatterns), improved as a restart (2^16 nodes) and kept
+// if better (on slot 601 at 1 s: built at 111.92, improved to 120.39
+// from the incumbent's 113.00). With a time limit the last search gets
 // half the time left and the improvement phases the rest (the search's
 // nodes cost more; on slot 168 it otherwise ran to the limit where the
 // phases found the optimum), and the core neighbourhoods keep the width
 // of the capacity relaxation's gap (the decomposition's smaller gap made
 // them too narrow on the same slot). At 1 s on the 739 slots (gangbench
-// -sweep 1s, HiGHS at 1 s): 601 proved against 561, no proof lost, at
-// least HiGHS's on 713 against 712, the sum of the gaps to HiGHS 0.817 %
-// against 0.890 %, the 561 slots proved both ways in 15.5 s against 17.8
-// s; slot 626 +0.07 %, 401 to the optimum, no slot of at most 128
-// components lower. ESDP-gang with GangExact on 900 DLRM slots (gangbench
-// -policy 900 -modes exact): stopped at the node budget on 71 slots
-// against 79, 0.115 s a slot on average against 0.071 (median 0.023 s
-// both; the stopped slots 1.03 s against 0.52 s: their search's nodes
-// cost twice as much). TestGangLDFixBruteForce (4 000 contended and
+// -sweep 1s, HiGHS at 1 s): 603 proved against 561, no proof lost, at
+// least HiGHS's on 713 against 712, the sum of the gaps to HiGHS 0.728 %
+// against 0.890 %, the 561 slots proved both ways in 15.7 s against 17.8
+// s; slots 626 +0.08 %, 601 +0.08 %, 532 and 401 higher, one lower (637,
+// -0.0008 %). Without the heuristic: 601 proved, 0.817 %. ESDP-gang with
+// GangExact on 900 DLRM slots (gangbench -policy 900 -modes exact):
+// stopped at the node budget on 38 slots against 79, 0.075 s a slot on
+// average against 0.071 (median 0.022 s against 0.023, p90 0.12 s
+// against 0.21; the stopped slots 0.76 s against 0.52 s); without the
+// heuristic 71 slots and 0.115 s. TestGangFromPatterns (3 000 random
+// pattern sets: the placement feasible under GangModel.Check, its value
+// the one returned; keeping a job short of m_l or skipping the fit test
+// fails it), TestGangLDFixBruteForce (4 000 contended and
 // exact-sum instances, the enumerated decomposition left out so that the
 // fixing runs: Optimal at the enumerated optimum, channels fixed on
 // 1 635 and, from the rounding's incumbent, 1 614; doubling the reduced
@@ -611,8 +622,12 @@
 // patterns): slot 232 unchanged at 1 s, 626 122.19 -> 121.53; the
 // fixing before the first search: 603 proved at 1 s, but 26 slots lower
 // (up to 0.15 %) and the slots proved both ways 17.8 -> 22.2 s. Still
-// behind HiGHS at 1 s among them: 232, 601, 532, 626, 637 (0.002-0.09 %;
-// on 232 the bound stays at 107.4385 against the optimum 107.4222).
+// behind HiGHS at 1 s among them: 232, 601, 532, 626, 637 (0.003-0.06 %;
+// on 232 the bound stays at 107.4385 against the optimum 107.4222 and the
+// Dantzig-Wolfe bound 107.4252); 2^11 subgradient iterations and 2^25
+// nodes bring it to 107.4300 but cost 532's and 637's placements at 1 s.
+// The same heuristic on the large slots did not pay (below: its lambda is
+// far from the decomposition's optimum there).
 // Also tried for the large slots, not kept: a Lagrangian heuristic from
 // the class form's server side (each server's best pattern at the
 // subgradient's lambda, channels by decreasing lambda, then greedy

@@ -136,15 +136,10 @@ func (s *gangSolve) chainSearch(start int) (float64, bool) {
 	clear(cs.mark[:R])
 	cs.stamp = 0
 	for _, l := range s.active {
-		lo, hi := m.Components(l)
-		n := 0
-		for c := lo; c < hi; c++ {
-			if inc[c] >= 0 {
-				n++
-			}
-		}
+		n := s.placedOf(inc, l)
 		cs.cnt[l] = n
 		if n > 0 {
+			lo, hi := m.Components(l)
 			for c := lo; c < hi; c++ {
 				cs.cand[c] = true
 			}

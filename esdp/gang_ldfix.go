@@ -1,6 +1,10 @@
 package esdp
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Reduced-cost fixing by the class-form decomposition (issue 29;
 // GangExact, problems of at most AutoSearchComponents components whose
@@ -30,7 +34,10 @@ import "math"
 //	val - redL + bl + S,
 //
 // because a completion's channels on server r, with the placed ones, are
-// a pattern of r (whose lambda sum is at most S_r). With a time limit,
+// a pattern of r (whose lambda sum is at most S_r). Then the Lagrangian
+// heuristic: a placement built from the server side's patterns at the
+// best lambda (fromPatterns), improved as a restart (ldHeurNodes nodes),
+// kept if better than the incumbent. With a time limit,
 // the last search gets half the time left and the improvement phases the
 // rest: with these bounds its nodes cost more, and on the DLRM slots it
 // otherwise ran to the limit where the phases used to find the optimum
@@ -40,6 +47,9 @@ const (
 	// subgradient (all servers, all iterations): past it the subgradient
 	// stops with the bound it has.
 	ldFixWork = 1 << 23
+	// ldHeurNodes is the node budget of the improvement that follows the
+	// Lagrangian heuristic's construction (fromPatterns).
+	ldHeurNodes = 1 << 16
 	// ldFixAfter is the nodes of the first search without a time limit
 	// (with one, the first search is the coreFirst nodes before the core
 	// neighbourhoods): what it proves pays nothing for the fixing.
@@ -119,4 +129,107 @@ func (s *gangSolve) ldFix() float64 {
 	}
 	s.ldcOn, s.ldcS = true, S
 	return B
+}
+
+// fromPatterns is the Lagrangian heuristic's construction: a feasible
+// placement in o.chosen, with its value returned, from the server side's
+// patterns z (each server's best pattern at the final lambda). The
+// patterns' channels by decreasing lambda, each component on the first
+// server whose pattern holds it and where it still fits; then, for the
+// jobs with a component placed, their other components on the fitting
+// channel of the largest value (up to m_l whatever the value, beyond it
+// only positive ones), a job short of m_l left out; then the same for
+// the jobs with none. Loads are summed anew after a job is left out
+// (unplace restores only in the reverse order of placing).
+func (s *gangSolve) fromPatterns(z []int8) float64 {
+	o, m := s.o, s.ch.model
+	ld := &o.ld
+	C := m.NumComponents()
+	cur := o.chosen[:C]
+	for c := range cur {
+		cur[c] = -1
+	}
+	clear(o.load)
+	chans := o.perm[:0]
+	for _, l := range s.active {
+		lo, hi := m.Components(l)
+		clo, _ := s.ch.Range(lo)
+		_, chi := s.ch.Range(hi - 1)
+		for i := clo; i < chi; i++ {
+			if z[i] == 1 {
+				chans = append(chans, i)
+			}
+		}
+	}
+	slices.SortFunc(chans, func(a, b int) int {
+		if c := cmp.Compare(ld.lam[b], ld.lam[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	for _, i := range chans {
+		c := s.ch.Component(i)
+		r := s.ch.Server(i)
+		if cur[c] >= 0 || !s.fitsAt(m.Demand(c), r) {
+			continue
+		}
+		s.place(c, r)
+		cur[c] = r
+	}
+	bestFit := func(c int) int {
+		bi, bv := -1, math.Inf(-1)
+		clo, chi := s.ch.Range(c)
+		for i := clo; i < chi; i++ {
+			if s.ch.fits[i] && s.p.Value[i] > bv && s.fitsAt(m.Demand(c), s.ch.Server(i)) {
+				bi, bv = i, s.p.Value[i]
+			}
+		}
+		return bi
+	}
+	for pass := 0; pass < 2; pass++ {
+		for _, l := range s.active {
+			lo, hi := m.Components(l)
+			n := s.placedOf(cur, l)
+			if pass == 0 && n == 0 || pass == 1 && n > 0 {
+				continue
+			}
+			for c := lo; c < hi; c++ {
+				if cur[c] >= 0 {
+					continue
+				}
+				if i := bestFit(c); i >= 0 && (n < m.Min(l) || s.p.Value[i] > 0) {
+					r := s.ch.Server(i)
+					s.place(c, r)
+					cur[c] = r
+					n++
+				}
+			}
+			if n > 0 && n < m.Min(l) {
+				for c := lo; c < hi; c++ {
+					cur[c] = -1
+				}
+				s.sumLoadsOf(o.load, cur)
+			}
+		}
+	}
+	val := 0.0
+	for c, r := range cur {
+		if r >= 0 {
+			i, _ := s.ch.Channel(c, r)
+			val += s.p.Value[i]
+		}
+	}
+	return val
+}
+
+// placedOf counts job l's placed components in placement x.
+func (s *gangSolve) placedOf(x []int, l int) int {
+	lo, hi := s.ch.model.Components(l)
+	n := 0
+	for c := lo; c < hi; c++ {
+		if x[c] >= 0 {
+			n++
+		}
+	}
+	return n
 }

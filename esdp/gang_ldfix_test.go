@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/msched/msched/bipartite"
 	"github.com/stretchr/testify/require"
 )
 
@@ -56,4 +57,59 @@ func TestGangLDFixBruteForce(t *testing.T) {
 	for k := range oracles {
 		require.Greater(t, fixedOn[k], n/10, "the fixing fixes too rarely for the test to check it (oracle %d)", k)
 	}
+}
+
+// TestGangFromPatterns checks the Lagrangian heuristic's construction on
+// random patterns (each channel in or out at random, random lambda), on
+// contended and exact-sum instances: the placement passes GangModel.Check
+// (every job unplaced or with at least m_l components, every capacity
+// under bipartite's rule) and its value is the one returned.
+func TestGangFromPatterns(t *testing.T) {
+	n := 3000 / gangTestScale
+	if testing.Short() {
+		n = 300
+	}
+	rng := rand.New(rand.NewPCG(37, 11))
+	placed := 0
+	for it := 0; it < n; it++ {
+		var p *GangKnapsack
+		if it%2 == 0 {
+			p = contendedGangKnapsack(t, rng)
+		} else {
+			p = exactSumKnapsack(t, rng)
+		}
+		m := p.Channels.Model()
+		o := &GangOracle{}
+		o.grow(p.Channels)
+		s := gangSolve{o: o, ch: p.Channels, p: p, K: m.K()}
+		for r := 0; r < m.NumServers(); r++ {
+			for k, c := range m.Capacity(r) {
+				o.capv[r*s.K+k] = bipartite.FitLimit(c)
+			}
+		}
+		for l := 0; l < m.NumJobs(); l++ {
+			if p.Arrived[l] {
+				s.active = append(s.active, l)
+			}
+		}
+		N := p.Channels.Len()
+		o.ld.lam = make([]float64, N)
+		z := make([]int8, N)
+		for i := range z {
+			o.ld.lam[i] = rng.NormFloat64()
+			if rng.IntN(2) == 0 {
+				z[i] = 1
+			}
+		}
+		v := s.fromPatterns(z)
+		x := o.chosen[:m.NumComponents()]
+		require.InDelta(t, gangValue(t, p, x), v, 1e-9, "instance %d", it)
+		for _, r := range x {
+			if r >= 0 {
+				placed++
+			}
+		}
+	}
+	t.Logf("%d instances, %d components placed", n, placed)
+	require.Greater(t, placed, n)
 }

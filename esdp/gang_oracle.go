@@ -763,6 +763,14 @@ func (s *gangSolve) run() GangKnapsackResult {
 			if ldfix && !done && left > 0 && !s.late() {
 				res.Bound = math.Max(s.incVal, math.Min(res.Bound, s.ldFix()))
 				done = res.Bound-s.incVal <= s.tol
+				if !done && s.ldcOn && !s.late() {
+					// the Lagrangian heuristic: a placement from the
+					// server side's patterns, improved, kept if better
+					n = s.restartP(s.fromPatterns(o.ld.z), capv, min(left, ldHeurNodes), lnsFails*len(s.active))
+					res.Nodes += n
+					left -= n
+					done = res.Bound-s.incVal <= s.tol
+				}
 			}
 			if !done && left > 0 && !s.late() {
 				// again: coreImprove's steps reuse o.idx, which jobs shares

@@ -270,10 +270,15 @@ func (s *gangSolve) polishWide() bool {
 
 // sumLoads sums the incumbent's demands per server in component order.
 func (s *gangSolve) sumLoads(dst []float64) {
+	s.sumLoadsOf(dst, s.o.inc[:s.ch.model.NumComponents()])
+}
+
+// sumLoadsOf sums placement x's demands per server in component order.
+func (s *gangSolve) sumLoadsOf(dst []float64, x []int) {
 	m := s.ch.model
 	K := s.K
 	clear(dst)
-	for c, r := range s.o.inc[:m.NumComponents()] {
+	for c, r := range x {
 		if r >= 0 {
 			for k, x := range m.Demand(c) {
 				dst[r*K+k] += x
