@@ -626,14 +626,27 @@
 // on 232 the bound stays at 107.4385 against the optimum 107.4222 and the
 // Dantzig-Wolfe bound 107.4252); 2^11 subgradient iterations and 2^25
 // nodes bring it to 107.4300 but cost 532's and 637's placements at 1 s.
-// The same heuristic on the large slots did not pay (below: its lambda is
-// far from the decomposition's optimum there).
-// Also tried for the large slots, not kept: a Lagrangian heuristic from
-// the class form's server side (each server's best pattern at the
-// subgradient's lambda, channels by decreasing lambda, then greedy
-// completion and the restart's improvement): on slot 431 at 10 s, 16
-// candidates built at 119.8-158.5, none above the incumbent 167.90 after
-// its improvement; and the job probes on the large slots (after the
+// On the larger slots (more than 128 components), with a time limit, the
+// class-form bound, the fixing and the heuristic run once before the
+// time-limited improvement phases, within a tenth of the limit (the work
+// cap usually ends the subgradient first). On the 103 slots of more than
+// 128 components at 10 s (gangbench -sweep 10s -sweep-min-components
+// 128, against HiGHS at 10 s): at least HiGHS's on 58 against 54, the
+// largest gap 0.43 % against 0.67 % (501 +0.29 %), the sum of the gaps
+// 4.04 % against 4.01 % (19 slots higher, 15 lower: 620 -0.27 %, 493
+// -0.13 %, 594 -0.11 %), the certified gap median 0.97 % against 1.01 %,
+// mean 1.39 % against 1.51 %, largest 5.27 % against 5.92 %; at 1 s on the
+// 739 (this sweep beside the 10 s one, on the other core): at least
+// HiGHS's on 714 against 713, the sum 0.744 % against 0.728 % (11 higher,
+// 11 lower). Run at the end of the phases instead (once, when the steps
+// first stall, within a quarter of the time left): at 1 s 713, 0.892 %,
+// not kept; run without the tenth (at 1 s the subgradient took the
+// second): 714 at least HiGHS's but the sum 1.211 % (398, 431, 288 and 497
+// 3.6-4.0 % lower), not kept. Tried before it on slot 431 at 10 s, a
+// candidate every 8 of 128 subgradient steps (lambda far from the
+// decomposition's optimum): built at 119.8-158.5, none above the
+// incumbent 167.90 after its improvement.
+// Also tried for the large slots, not kept: the job probes (after the
 // first improvement, or each time the incumbent improves in the last
 // loop): one to three jobs excluded on slots 431 and 398, no bound lower
 // (the LP's optimum serves none of them) and no placement higher.

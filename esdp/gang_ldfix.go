@@ -7,11 +7,14 @@ import (
 )
 
 // Reduced-cost fixing by the class-form decomposition (issue 29;
-// GangExact, problems of at most AutoSearchComponents components whose
-// servers have too many patterns for the enumerated decomposition bound
-// of gang_ld.go, as on the DLRM slots). When a first search does not
-// finish (ldFixAfter nodes; with a time limit, the coreFirst nodes and
-// the core neighbourhoods), the Lagrangian decomposition's subgradient
+// GangExact whose servers have too many patterns for the enumerated
+// decomposition bound of gang_ld.go, as on the DLRM slots). On problems
+// of at most AutoSearchComponents components it runs when a first search
+// does not finish (ldFixAfter nodes; with a time limit, the coreFirst
+// nodes and the core neighbourhoods); on larger ones, with a time limit
+// only, once before the time-limited improvement phases, within a tenth
+// of the limit, for its bound and its heuristic (below; their searches
+// are neighbourhoods). The Lagrangian decomposition's subgradient
 // runs with its server side in class form (gang_ldc.go), from the
 // capacity prices of the best multipliers; its best bound B becomes the
 // oracle's bound when lower, and the search starts again with what

@@ -796,6 +796,19 @@ func (s *gangSolve) run() GangKnapsackResult {
 		// With a time limit, improve until it (or the nodes) end, every
 		// other step's target any active job in turn (served ones too).
 		if s.timed && !done && res.Bound-s.incVal > s.tol && res.Nodes < total {
+			if large && meth == GangExact && !o.ld.on && !s.late() {
+				// the class-form decomposition's bound, its fixing and
+				// the Lagrangian heuristic, within a tenth of the limit
+				// (gang_ldfix.go)
+				dl := s.deadline
+				s.deadline = time.Now().Add(min(time.Until(dl), s.limit/10))
+				res.Bound = math.Max(s.incVal, math.Min(res.Bound, s.ldFix()))
+				s.deadline = dl
+				s.expired = !time.Now().Before(dl)
+				if s.ldcOn && !s.late() {
+					res.Nodes += s.restartP(s.fromPatterns(o.ld.z), capv, min(total-res.Nodes, ldHeurNodes), lnsFails*len(s.active))
+				}
+			}
 			s.anyTarget = true
 			res.Nodes += s.improve(capv, total-res.Nodes, lnsJobs, lnsNodes, lnsStall*len(s.active))
 			if res.Nodes < total && !s.late() {
