@@ -480,7 +480,8 @@
 // 644 929 -> 4 509, 2 088 -> 1 257, 16 293 -> 452, 167 195 -> 2 574,
 // 5 233 -> 1 320 (medium-0 .. -9); 0.07 s for the ten against HiGHS's
 // 0.065 s in the same run (table below). The DLRM slots have too many
-// patterns: there the oracle is unchanged.
+// patterns for it: there the class form takes its place (reduced-cost
+// fixing by the class-form decomposition, below).
 //
 // Node bounds from the parent (issue 29, esdp/gang_rows.go). A search
 // node's residual bounds take each free component's best channel that
