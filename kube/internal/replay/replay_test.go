@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -255,6 +256,14 @@ func (l looper) Unreserve(ctx context.Context, _ fwk.CycleState, p *v1.Pod, _ st
 // TestPermitLoopBounded: a plugin that requeues its rejected pod forever
 // costs one Settle at most MaxPermitTimeouts fired timeouts, then Settle
 // returns and counts the loop.
+//
+// The looper activates its pod from Unreserve, while the pod is still in
+// flight; now and then the upstream queue then tracks the pod twice and
+// drops it ("the same pod is tracked in multiple places ... Discarding
+// the popped entity"), and Settle rightly reports it lost (14 of 100 runs
+// under -race beside another test run, none of 30 idle). Such a run
+// cannot show the loop, so the scenario runs again, on a new harness, up
+// to three times; any other error, or wrong counts, fail it.
 func TestPermitLoopBounded(t *testing.T) {
 	ctx := context.Background()
 	reg := frameworkruntime.Registry{"Looper": func(_ context.Context, _ runtime.Object, h fwk.Handle) (fwk.Plugin, error) {
@@ -264,13 +273,22 @@ func TestPermitLoopBounded(t *testing.T) {
     reserve: {enabled: [{name: Looper}]}
     permit: {enabled: [{name: Looper}]}
 `
-	h, err := Start(ctx, Config{SchedulerConfig: y, Nodes: []*v1.Node{node("n0", 4)}, Registry: reg, MaxPermitTimeouts: 5, SettleTimeout: 20 * time.Second})
-	require.NoError(t, err)
-	defer h.Close()
-	require.NoError(t, h.Create(ctx, pod("a", 1)))
-	require.NoError(t, h.Settle(ctx))
-	got := h.Counts()
-	assert.Equal(t, 0, got.Bound)
-	assert.Equal(t, 5, got.PermitTimeouts)
-	assert.Equal(t, 1, got.PermitLoops)
+	for attempt := 1; ; attempt++ {
+		h, err := Start(ctx, Config{SchedulerConfig: y, Nodes: []*v1.Node{node("n0", 4)}, Registry: reg, MaxPermitTimeouts: 5, SettleTimeout: 20 * time.Second})
+		require.NoError(t, err)
+		require.NoError(t, h.Create(ctx, pod("a", 1)))
+		err = h.Settle(ctx)
+		if err != nil && attempt < 3 && errors.Is(err, ErrReplay) && strings.Contains(err.Error(), "pending pods the scheduler does not hold: [default/a]") {
+			t.Logf("attempt %d: the queue dropped the looper's pod (%v); again", attempt, err)
+			h.Close()
+			continue
+		}
+		require.NoError(t, err)
+		got := h.Counts()
+		h.Close()
+		assert.Equal(t, 0, got.Bound)
+		assert.Equal(t, 5, got.PermitTimeouts)
+		assert.Equal(t, 1, got.PermitLoops)
+		return
+	}
 }
