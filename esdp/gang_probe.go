@@ -125,7 +125,7 @@ func (s *gangSolve) probeBound(capv []float64, force int) float64 {
 // multipliers become that bound's and the search's reduced values and
 // per-job bounds (tighten) are set anew at them.
 func (s *gangSolve) probeJobs(capv []float64, root float64, budget int64) (float64, int64) {
-	o, m := s.o, s.ch.model
+	o := s.o
 	out := math.Inf(-1) // the largest bound of an excluded job's probe
 	n := len(s.active)
 	o.probe.evals, o.probe.max = 0, budget
@@ -134,12 +134,7 @@ func (s *gangSolve) probeJobs(capv []float64, root float64, budget int64) (float
 		excluded := false
 		for j := 0; j < len(s.active) && !s.late(); j++ {
 			l := s.active[j]
-			lo, hi := m.Components(l)
-			served := false
-			for c := lo; c < hi && !served; c++ {
-				served = o.inc[c] >= 0
-			}
-			if served {
+			if s.incServes(l) {
 				continue
 			}
 			if b := s.probeBound(capv, l+1); b <= s.incVal+s.tol {
