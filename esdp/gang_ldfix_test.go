@@ -23,14 +23,32 @@ func TestGangLDFixBruteForce(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
-	rng := rand.New(rand.NewPCG(31, 7))
 	oracles := []*GangOracle{
 		{Settings: GangOracleSettings{Method: GangExact}, testClassLD: true},
 		{Settings: GangOracleSettings{Method: GangExact}, testClassLD: true, testNoImprove: true},
 	}
-	var e gangEnum
 	fixedOn := make([]int, len(oracles))
-	for it := 0; it < 2*n; it++ {
+	requireExactBruteForce(t, rand.New(rand.NewPCG(31, 7)), 2*n, oracles, func(k int, o *GangOracle, _ *GangKnapsack) {
+		if o.fixed > 0 {
+			fixedOn[k]++
+		}
+	})
+	t.Logf("%d instances: channels fixed out on %d (from the improved incumbent) and %d (from the rounding's)", 2*n, fixedOn[0], fixedOn[1])
+	for k := range oracles {
+		require.Greater(t, fixedOn[k], n/10, "the fixing fixes too rarely for the test to check it (oracle %d)", k)
+	}
+}
+
+// requireExactBruteForce solves n instances, contended
+// (contendedGangKnapsack) and built to sum exactly (exactSumKnapsack) in
+// turn, with each oracle (GangExact, test knobs as they are) and requires
+// every solve Optimal at the enumerated optimum, its placement's value
+// the one returned and its bound at least the optimum; after each solve
+// it calls visit with the oracle's index, the oracle and the instance.
+func requireExactBruteForce(t *testing.T, rng *rand.Rand, n int, oracles []*GangOracle, visit func(k int, o *GangOracle, p *GangKnapsack)) {
+	t.Helper()
+	var e gangEnum
+	for it := 0; it < n; it++ {
 		var p *GangKnapsack
 		if it%2 == 0 {
 			p = contendedGangKnapsack(t, rng)
@@ -48,14 +66,8 @@ func TestGangLDFixBruteForce(t *testing.T) {
 			require.InDelta(t, want, got, tol, "instance %d, oracle %d", it, k)
 			require.InDelta(t, got, r.Value, tol, "instance %d, oracle %d", it, k)
 			require.GreaterOrEqual(t, r.Bound, want-tol, "instance %d, oracle %d", it, k)
-			if o.fixed > 0 {
-				fixedOn[k]++
-			}
+			visit(k, o, p)
 		}
-	}
-	t.Logf("%d instances: channels fixed out on %d (from the improved incumbent) and %d (from the rounding's)", 2*n, fixedOn[0], fixedOn[1])
-	for k := range oracles {
-		require.Greater(t, fixedOn[k], n/10, "the fixing fixes too rarely for the test to check it (oracle %d)", k)
 	}
 }
 

@@ -264,6 +264,8 @@ type GangOracle struct {
 	swap                        swapState
 	ldc                         ldcState
 	probe                       probeState
+	tree                        treeState
+	forceIn                     []bool    // per job: served whatever its value in the relaxation, the search and its bounds (the job tree, gang_jobtree.go)
 	ldub                        []float64 // per channel: a bound of the placements that use it (gang_ldfix.go)
 	// testNoImprove skips the improvement phase before the search, so
 	// that tests see the probes start from a weak incumbent;
@@ -271,6 +273,9 @@ type GangOracle struct {
 	// small instances take the class form's fixing (gang_ldfix.go), and
 	// without a time limit runs it before the search.
 	testNoImprove, testClassLD bool
+	// testTree runs the job tree (gang_jobtree.go) right after the
+	// probes, without its first search
+	testTree bool
 	// fixed counts the channels the last solve's reduced-cost fixing
 	// fixed out at its start (for tests)
 	fixed int
@@ -294,7 +299,10 @@ type GangOracle struct {
 // jobs freed and searched exactly, the rest fixed), on small problems
 // probe the unserved jobs (each forced served in the relaxation; one
 // whose bound falls to the incumbent's value is excluded) and search depth first
-// over the components of the arrived jobs (the most contended jobs
+// (GangExact, when a first search of 2^12 nodes does not end: first a
+// tree over the jobs' "served" decisions, the relaxation minimised anew
+// at each of its nodes, with a search at each of its leaves; see
+// gang_jobtree.go) over the components of the arrived jobs (the most contended jobs
 // first, channels by reduced value at the best multipliers, then
 // "unplaced"), pruning with the smaller of the
 // capacity-free bound and the Lagrangian bound at the best multipliers,
@@ -380,6 +388,11 @@ func (o *GangOracle) grow(ch *GangChannels) {
 		o.served = make([]bool, J)
 	}
 	o.served = o.served[:J]
+	if cap(o.forceIn) < J {
+		o.forceIn = make([]bool, J)
+	}
+	o.forceIn = o.forceIn[:J]
+	clear(o.forceIn)
 }
 
 // roundEvery is the period, in subgradient iterations, of the rounding
@@ -506,7 +519,7 @@ func (s *gangSolve) relax(mu []float64, jobs []int, use []float64) float64 {
 		phi := 0.0
 		take := 0 // components taken, in decreasing bw, when sorted
 		sorted := false
-		forced := s.force == l+1
+		forced := s.force == l+1 || o.forceIn[l]
 		switch {
 		case finite < need:
 			if forced {
@@ -581,6 +594,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 	// Active jobs: arrived, and some placement has a positive value.
 	clear(o.mu)
 	o.probe.excluded, o.probe.proved, o.fixed = 0, false, 0
+	o.tree.ran, o.tree.proved, o.tree.nodes, o.tree.leaves = false, false, 0, 0
 	jobs := o.jobs[:0]
 	for l := 0; l < m.NumJobs(); l++ {
 		if s.arrived(l) {
@@ -732,6 +746,31 @@ func (s *gangSolve) run() GangKnapsackResult {
 				res.Nodes += n
 				left -= n
 				done = res.Bound-s.incVal <= s.tol
+			}
+			if !large && !done && left > 0 && !s.late() && meth == GangExact && (o.ld.on || o.testTree) {
+				// the job tree (gang_jobtree.go), with the enumerated
+				// decomposition (not on the DLRM slots, where it cost
+				// ESDP-gang 6 % of its time for 6 proofs in 900 slots),
+				// when a first search of treeGate nodes does not finish
+				gate := int64(treeGate)
+				if o.testTree {
+					gate = 0
+				}
+				tree := s.treeBranches(capv)
+				var n int64
+				if tree && gate > 0 {
+					n, done = s.searchAll(capv, s.searchWork(append(o.idx[:0], s.active...), min(left, gate), work))
+					res.Nodes += n
+					left -= n
+				}
+				if tree && !done && left > 0 && !s.late() {
+					n, done = s.jobTree(capv, min(left, treeBudget))
+					res.Nodes += n
+					left -= n
+				}
+				if done {
+					res.Bound = s.incVal
+				}
 			}
 			// the core neighbourhoods' width is the capacity relaxation's gap
 			coreBound = res.Bound
@@ -1476,7 +1515,7 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 		nc := chi - clo
 		pl, rem := o.placed[l], o.remIncl[d]
 		canPlace := pl+rem >= m.Min(l)
-		canSkip := pl == 0 || pl+rem-1 >= m.Min(l)
+		canSkip := pl == 0 && !o.forceIn[l] || pl+rem-1 >= m.Min(l)
 		next := false
 		for o.opt[d] <= nc {
 			j := o.opt[d]
@@ -1592,7 +1631,7 @@ func (s *gangSolve) residBound(seq []int, d, from int) (b0, bm, bl float64) {
 			}
 		}
 		need := max(0, m.Min(l)-pl)
-		canZero := pl == 0
+		canZero := pl == 0 && !o.forceIn[l]
 		if len(v0) < need {
 			if !canZero {
 				return math.Inf(-1), math.Inf(-1), math.Inf(-1)

@@ -37,7 +37,7 @@ func (s *gangSolve) checkNodeBounds(seq []int, d int, b0, bm, bl, srv float64) {
 				v0, vm, vl = append(v0, x0), append(vm, xm), append(vl, xl)
 			}
 		}
-		need, canZero := max(0, m.Min(l)-pl), pl == 0
+		need, canZero := max(0, m.Min(l)-pl), pl == 0 && !s.o.forceIn[l]
 		if len(v0) < need {
 			if !canZero {
 				w0, wm, wl = math.Inf(-1), math.Inf(-1), math.Inf(-1)
