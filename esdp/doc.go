@@ -722,6 +722,31 @@
 // first improvement, or each time the incumbent improves in the last
 // loop): one to three jobs excluded on slots 431 and 398, no bound lower
 // (the LP's optimum serves none of them) and no placement higher.
+// Measured on the large slots and not kept (issue 29, ninth session):
+// the core neighbourhoods restricted by the class form's channel bounds
+// (a channel skipped when its bound o.ldub is below LD - 0.5 (LD -
+// incumbent), 83 % of slot 431's channels), in the core steps or in
+// every improvement step after the fixing: slots 12, 398, 431, 493,
+// 501, 568, 594 and 620 at 10 s end at the same placements to the last
+// digit. Where the time goes on them (slot 431 at 10 s): the class form
+// and its heuristic by 0.83 s (160.80), the second starts by 1.26 s
+// (161.19), repacking by 1.34 s (167.90); then the improvement loop
+// finds 168.09 at 8.8 s, and nothing else. HiGHS's optimum (168.54)
+// serves the same 22 apps with the same 176 components; 41 of them sit
+// elsewhere, on 27 of the 48 servers, one connected exchange. Offline
+// (scripts/gang_lp_heuristics.py: scripts/gang_highs.py's model, HiGHS
+// as the exact sub-solver, seed 1), a server neighbourhood, every
+// component on k random servers freed and placed anew exactly, the rest
+// fixed, finds nothing from our 168.09 with k = 4 (300 steps) or k = 10
+// (150 steps); with k = 24, half the servers, 168.18 after 20 steps. The LP relaxation (169.9993, our
+// capacity relaxation's bound) gives nothing to RINS (the 134 channels
+// where LP and incumbent disagree, searched exactly: the incumbent) nor
+// to RENS (the LP's fractional support: infeasible), and its support
+// with the incumbent's channels holds no better placement. So the
+// incumbent is a deep local optimum and the LP says nothing about the
+// way out; HiGHS's way is its root cuts (last session's note: its
+// cut-tightened gap of 0.015 would fix 5 471 of slot 431's 5 931
+// columns by reduced cost).
 //
 // Second starts and class reassignment (issue 29, time limit only). The
 // DLRM sweep (below) showed where the time-limited oracle fell short of
