@@ -613,7 +613,10 @@
 // searched while the incumbent was 23.32 (by the larger bound: 3 027,
 // and 0.0163 -> 0.0062 s). GangAuto does not run it: its budget of
 // 2^12 nodes ends in the first search (the 60 took 0.0603 s against
-// 0.0599 s, the same placements). On the DLRM slots the relaxation
+// 0.0599 s, the same placements); run at once instead, on the capacity
+// relaxation (GangAuto has no decomposition), it proves 31 of the 60
+// within that budget against 22, but leaves 7 placements lower (medium-53
+// 18.52 -> 16.58, -5 23.77 -> 22.94) for 14 higher, not kept. On the DLRM slots the relaxation
 // serves every app, so the root has nothing to branch on: when the
 // root was searched as a leaf, 100-odd slots of at most 128 components
 // paid 0.07-0.3 s at 1 s for a search the usual path repeated; with
