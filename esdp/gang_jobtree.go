@@ -17,10 +17,12 @@ import "math"
 // that leaf proves the optimum in 10 462 nodes.
 //
 // When it runs: GangExact on a problem of at most AutoSearchComponents
-// components, after the probes, when a first search of treeGate nodes
-// does not finish (most instances end there, and the tree's cost is
-// then saved), within treeBudget relaxation evaluations and search
-// nodes (both count in Nodes).
+// components with the enumerated decomposition bound, after the probes,
+// when the root has a job to branch on (treeBranches) and a first
+// search of treeGate nodes does not finish (most instances end there,
+// and the tree's cost is then saved), within treeBudget relaxation
+// evaluations and search nodes (both count in Nodes), and only when its
+// multipliers fit treeMaxFloats (servers × resources × 3 × levels).
 //
 // A node of the tree has the jobs forced served in o.forceIn (the
 // relaxation serves them whatever their value, the search's "unplaced"
@@ -73,7 +75,21 @@ const (
 	treeFrac       = 0.25
 	treeGate       = 1 << 12
 	treeBudget     = 1 << 14
+	// treeMaxFloats bounds the tree's multipliers (three vectors of a
+	// float64 per server and resource per level, a level per decided
+	// job, at most treeMaxNodes levels): 32 MiB. A problem whose
+	// servers need more is searched without the tree.
+	treeMaxFloats = 1 << 22
 )
+
+// treeLevels is the depth bound of the tree (each level decides a job,
+// each node is at most one level deeper than its parent).
+func (s *gangSolve) treeLevels() int { return min(len(s.active), treeMaxNodes) + 1 }
+
+// treeFits reports whether the tree's multipliers fit treeMaxFloats.
+func (s *gangSolve) treeFits() bool {
+	return len(s.o.bestMu) <= treeMaxFloats/(3*s.treeLevels())
+}
 
 type treeState struct {
 	mu     []float64 // per depth: the node's best multipliers (RK each)
@@ -99,9 +115,8 @@ func (s *gangSolve) jobTree(capv []float64, budget int64) (int64, bool) {
 	RK := len(o.bestMu)
 	t.nodes, t.leaves, t.used, t.max = 0, 0, 0, budget
 	t.root = growF(t.root, RK)
-	// three multiplier vectors per depth (the node's, its children's);
-	// each level of the tree decides one job
-	t.mu = growF(t.mu, 3*(len(s.active)+1)*RK)
+	// three multiplier vectors per depth (the node's, its children's)
+	t.mu = growF(t.mu, 3*s.treeLevels()*RK)
 	copy(t.root, o.bestMu)
 	t.act, t.forced = t.act[:0], t.forced[:0]
 	// the root's bound, minimised from the best multipliers

@@ -57,3 +57,20 @@ func TestGangJobTreeBruteForce(t *testing.T) {
 		require.Greater(t, proved[k], n/10, "the tree proves too rarely for the test to check it (oracle %d)", k)
 	}
 }
+
+// TestGangJobTreeFits checks the tree's memory bound: three multiplier
+// vectors (one float64 per server and resource) per level, the levels
+// bounded by the active jobs and treeMaxNodes, within treeMaxFloats.
+func TestGangJobTreeFits(t *testing.T) {
+	o := &GangOracle{}
+	s := &gangSolve{o: o}
+	s.active = make([]int, 200) // more jobs than treeMaxNodes: 65 levels
+	require.Equal(t, treeMaxNodes+1, s.treeLevels())
+	o.bestMu = make([]float64, treeMaxFloats/(3*(treeMaxNodes+1)))
+	require.True(t, s.treeFits())
+	o.bestMu = make([]float64, treeMaxFloats/(3*(treeMaxNodes+1))+1)
+	require.False(t, s.treeFits(), "servers × resources %d", len(o.bestMu))
+	s.active = s.active[:3] // 4 levels
+	require.Equal(t, 4, s.treeLevels())
+	require.True(t, s.treeFits())
+}

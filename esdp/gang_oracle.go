@@ -747,7 +747,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 				left -= n
 				done = res.Bound-s.incVal <= s.tol
 			}
-			if !large && !done && left > 0 && !s.late() && meth == GangExact && (o.ld.on || o.testTree) {
+			if !large && !done && left > 0 && !s.late() && meth == GangExact && (o.ld.on || o.testTree) && s.treeFits() {
 				// the job tree (gang_jobtree.go), with the enumerated
 				// decomposition (not on the DLRM slots, where it cost
 				// ESDP-gang 6 % of its time for 6 proofs in 900 slots),
