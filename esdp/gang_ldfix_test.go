@@ -39,6 +39,16 @@ func TestGangLDFixBruteForce(t *testing.T) {
 	}
 }
 
+// alternateGangKnapsack draws instance it of a brute-force test: a
+// contended one (contendedGangKnapsack) for even it, one built to sum
+// exactly (exactSumKnapsack) for odd.
+func alternateGangKnapsack(t testing.TB, rng *rand.Rand, it int) *GangKnapsack {
+	if it%2 == 0 {
+		return contendedGangKnapsack(t, rng)
+	}
+	return exactSumKnapsack(t, rng)
+}
+
 // requireExactBruteForce solves n instances, contended
 // (contendedGangKnapsack) and built to sum exactly (exactSumKnapsack) in
 // turn, with each oracle (GangExact, test knobs as they are) and requires
@@ -49,12 +59,7 @@ func requireExactBruteForce(t *testing.T, rng *rand.Rand, n int, oracles []*Gang
 	t.Helper()
 	var e gangEnum
 	for it := 0; it < n; it++ {
-		var p *GangKnapsack
-		if it%2 == 0 {
-			p = contendedGangKnapsack(t, rng)
-		} else {
-			p = exactSumKnapsack(t, rng)
-		}
+		p := alternateGangKnapsack(t, rng, it)
 		want := e.solve(p)
 		tol := 1e-9 * max(1, math.Abs(want))
 		x := make([]int, p.Channels.Model().NumComponents())
@@ -84,12 +89,7 @@ func TestGangFromPatterns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(37, 11))
 	placed := 0
 	for it := 0; it < n; it++ {
-		var p *GangKnapsack
-		if it%2 == 0 {
-			p = contendedGangKnapsack(t, rng)
-		} else {
-			p = exactSumKnapsack(t, rng)
-		}
+		p := alternateGangKnapsack(t, rng, it)
 		m := p.Channels.Model()
 		o := &GangOracle{}
 		o.grow(p.Channels)

@@ -31,11 +31,15 @@ Needs scipy (apt-get install python3-scipy).
     /usr/bin/python3 scripts/gang_dw_bound.py --colgen /tmp/gangbench/dlrm-slot-431.json
 """
 import json
+import os
 import sys
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 from scipy.sparse import lil_matrix
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gang_highs  # noqa: E402
 
 
 def patterns(inst, demand, K, cap, tol, cs):
@@ -64,20 +68,7 @@ def patterns(inst, demand, K, cap, tol, cs):
 
 def bound(path, colgen=False, rounds=1000):
     inst = json.load(open(path))
-    m = inst["model"]
-    K = m["k"]
-    cap = np.array(m["capacity"], float)
-    tol = inst["capacity_tol"]
-    demand, job_of, mins = [], [], []
-    for l, j in enumerate(m["jobs"]):
-        d = j["demand"]
-        q = len(d) // K
-        for c in range(q):
-            demand.append(d[c * K:(c + 1) * K])
-            job_of.append(l)
-        mins.append(j["min"] if j["min"] > 0 else q)
-    arr = inst["arrived"]
-    chans = [i for i in range(len(inst["comp"])) if inst["fits"][i] and arr[job_of[inst["comp"][i]]]]
+    K, cap, tol, demand, job_of, mins, chans = gang_highs.parse(inst)
     by_srv = {}
     for i in chans:
         by_srv.setdefault(inst["server"][i], []).append(i)

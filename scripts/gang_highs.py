@@ -42,14 +42,17 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
 
 
-def build(inst, with_jobs=False):
+def parse(inst):
+    """The model of a gangbench instance: the resources K, the capacities
+    (per server and resource), the capacity tolerance, every component's
+    demand vector, its job, each job's minimum m_l (all components when 0)
+    and the channels of the arrived jobs that fit their server alone."""
     m = inst["model"]
     K = m["k"]
     cap = np.array(m["capacity"], dtype=float)
     tol = inst["capacity_tol"]
-    jobs = m["jobs"]
     demand, job_of, mins = [], [], []
-    for l, j in enumerate(jobs):
+    for l, j in enumerate(m["jobs"]):
         d = j["demand"]
         q = len(d) // K
         for c in range(q):
@@ -59,6 +62,11 @@ def build(inst, with_jobs=False):
     arrived = inst["arrived"]
     chans = [i for i in range(len(inst["comp"]))
              if inst["fits"][i] and arrived[job_of[inst["comp"][i]]]]
+    return K, cap, tol, demand, job_of, mins, chans
+
+
+def build(inst, with_jobs=False):
+    K, cap, tol, demand, job_of, mins, chans = parse(inst)
     jobs_on = sorted({job_of[inst["comp"][i]] for i in chans})
     ycol = {l: len(chans) + t for t, l in enumerate(jobs_on)}
     nvar = len(chans) + len(jobs_on)

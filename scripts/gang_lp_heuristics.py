@@ -50,24 +50,8 @@ def load(folder, name):
     return inst, place
 
 
-def model(inst):
-    m = inst["model"]
-    K = m["k"]
-    demand, job_of, mins = [], [], []
-    for l, j in enumerate(m["jobs"]):
-        d = j["demand"]
-        q = len(d) // K
-        for c in range(q):
-            demand.append(d[c * K:(c + 1) * K])
-            job_of.append(l)
-        mins.append(j["min"] if j["min"] > 0 else q)
-    chans = [i for i in range(len(inst["comp"]))
-             if inst["fits"][i] and inst["arrived"][job_of[inst["comp"][i]]]]
-    return K, demand, job_of, mins, chans
-
-
 def lp_guided(inst, place):
-    K, demand, job_of, mins, chans = model(inst)
+    K, _, _, demand, job_of, mins, chans = gang_highs.parse(inst)
     obj, A, lo, hi, nvar = gang_highs.build(inst)
     C = LinearConstraint(A, lo, hi)
     t = time.time()
@@ -102,8 +86,7 @@ def lp_guided(inst, place):
 
 
 def servers(inst, place, k, steps, seed):
-    K, demand, job_of, mins, chans = model(inst)
-    cap = inst["model"]["capacity"]
+    K, cap, tol, demand, job_of, mins, chans = gang_highs.parse(inst)
     R = len(cap) // K
     val, by_comp = {}, {}
     for i in chans:
@@ -145,7 +128,7 @@ def servers(inst, place, k, steps, seed):
                 # the capacity rule of bipartite (gang_highs.build's rows)
                 row([(j, demand[c][kk]) for j, (c, ss) in enumerate(var)
                      if ss == s], -np.inf,
-                    cap[s * K + kk] * (1 + inst["capacity_tol"]))
+                    cap[s * K + kk] * (1 + tol))
         for l in {job_of[c] for c in free}:
             have = sum(1 for c in fixed if job_of[c] == l)
             row([(j, 1) for j, (c, _) in enumerate(var) if job_of[c] == l],
