@@ -575,8 +575,10 @@
 // higher, 1 lower, by timing).
 //
 // The job tree (issue 29, esdp/gang_jobtree.go; GangExact on problems of
-// at most AutoSearchComponents components, after the probes, when a
-// first search of 2^12 nodes does not end). Why: the gap that remained
+// at most AutoSearchComponents components with the enumerated
+// decomposition bound, after the probes, when the root has a job to
+// branch on and a first search of 2^12 nodes does not end; its
+// multipliers bounded by 2^22 float64s). Why: the gap that remained
 // on the medium instances is in the jobs' selection. With the jobs'
 // served variables integral and the components' fractional, the LP
 // (scripts/gang_highs.py's model) is the optimum on medium-13 and -23
