@@ -149,20 +149,42 @@ func (s *gangSolve) treeBranches(capv []float64) bool {
 		return false // the search's bounds end it at once
 	}
 	for _, l := range s.active {
-		phi, in := o.phi[l], s.forcedValue(l)
-		out := L - phi
-		if out <= s.incVal+s.tol || out+in <= s.incVal+s.tol {
-			continue // fixed
-		}
-		sc := phi
-		if phi <= 0 {
-			sc = -in
-		}
-		if sc <= treeFrac*(L-s.incVal) {
+		if fix, sc := s.treeJob(l, L); fix == treeFree && sc <= treeFrac*(L-s.incVal) {
 			return true
 		}
 	}
 	return false
+}
+
+// What the reduced costs decide for a job at a node of the tree.
+const (
+	treeFree = iota // neither: a branching candidate
+	treeIn          // served: not serving it cannot beat the incumbent
+	treeOut         // excluded: serving it cannot
+	treeNone        // both: nothing at the node beats the incumbent
+)
+
+// treeJob fixes job l by its reduced costs at the last relax, L being
+// the relaxation's value there: not serving l is bounded by L - phi_l,
+// serving it by L - phi_l + in_l (forcedValue). For a free job it also
+// returns its branching score: phi_l when the relaxation serves it,
+// -in_l when it does not (the smaller, the more indifferent the
+// relaxation is about l).
+func (s *gangSolve) treeJob(l int, L float64) (int, float64) {
+	phi, in := s.o.phi[l], s.forcedValue(l)
+	out, at := L-phi <= s.incVal+s.tol, L-phi+in <= s.incVal+s.tol
+	switch {
+	case out && at:
+		return treeNone, 0
+	case out:
+		return treeIn, 0
+	case at:
+		return treeOut, 0
+	case phi > 0:
+		return treeFree, phi
+	default:
+		return treeFree, -in
+	}
 }
 
 // treeBound minimises the relaxation at the current node (o.forceIn,
@@ -220,27 +242,19 @@ func (s *gangSolve) treeNode(capv []float64, d int, B float64) bool {
 		if o.forceIn[l] {
 			continue
 		}
-		phi := o.phi[l]
-		in := s.forcedValue(l)
-		out := L - phi
-		switch {
-		case out <= s.incVal+s.tol && L-phi+in <= s.incVal+s.tol:
+		switch fix, sc := s.treeJob(l, L); fix {
+		case treeNone:
 			return true // neither served nor not: nothing beats the incumbent
-		case out <= s.incVal+s.tol:
+		case treeIn:
 			o.forceIn[l] = true
 			t.forced = append(t.forced, l)
-			continue
-		case L-phi+in <= s.incVal+s.tol:
+		case treeOut:
 			s.active = append(s.active[:j], s.active[j+1:]...)
 			j--
-			continue
-		}
-		sc := phi
-		if phi <= 0 {
-			sc = -in
-		}
-		if sc < score {
-			br, score = l, sc
+		default:
+			if sc < score {
+				br, score = l, sc
+			}
 		}
 	}
 	if br < 0 || score > treeFrac*(B-s.incVal) {
