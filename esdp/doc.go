@@ -638,6 +638,41 @@
 // incumbent, pruning a node at 0.3 above it, or skipping the leaves'
 // searches each fail it.
 //
+// Column generation (issue 29, esdp/gang_dw.go; GangExact on problems
+// whose servers have too many patterns for the enumerated decomposition
+// bound, as the DLRM slots', after the first improvement phase, on
+// masters of at most 250 rows, with a time limit 250 at 1 s and 50 more
+// per tenfold limit; each phase within 2^13 simplex pivots, per second
+// of a time limit when there is one, 2^10..2^16: a deterministic budget
+// that the clock only cuts).
+// Why: on the DLRM slots the search kept falling short of HiGHS (26
+// slots at 1 s, up to 0.14 %, 45 of the 103 large slots at 10 s, up to
+// 0.43 %), and HiGHS proves most of them at its root with cuts. The
+// Dantzig-Wolfe bound (each server a knapsack, its patterns the
+// columns) is the optimum itself on many of them (169, 416, 601, 626)
+// and within 0.003 % on others (232: 107.4252 against 107.4222), and
+// its master's optimum is then integral, or nearly: price and branch
+// over the generated patterns (scipy on gang_dw_bound.py's master)
+// found the optimum of 232 and 169 in 0.06 s. So the oracle now solves
+// the master itself: a dense bounded primal and dual simplex
+// (internal/simplex, checked against gonum's lp.Simplex), patterns
+// priced by the class form's exact knapsack search, duals smoothed,
+// right-hand sides perturbed against degeneracy; its Lagrangian
+// UB(pi) at every round is a valid bound. An integral master optimum
+// is a placement (and, with no pattern left to enter, a proof); a
+// fractional one is rounded by a dive with pricing and then by price
+// and branch (depth first over the generated patterns, the dual
+// simplex warm at each node). At 1 s on the 739 slots with an arrival:
+// 663 proved (602 before), 731 placements at least HiGHS's (713), the
+// shortfalls' sum 0.113 % (0.759 %), the largest 0.052 % (0.140 %),
+// 93.1 s in all (173.9 s), the slots both proved 12.2 s against 36.8
+// s; nine slots of 144-256 components where HiGHS has no placement at
+// 1 s are 0.01-0.43 % lower (the improvement phases lose the master's
+// time). Masters of 270-400 rows did not converge within half of 1 s
+// and cost the improvement phases 2.5-4.3 % on ten slots of 184-272
+// components, hence the row limit; at 10 s masters of 291 rows converge
+// in 1.1 s (slot 431: HiGHS's optimum 168.5446, found by the dive).
+//
 // Reduced-cost fixing by the class-form decomposition (issue 29,
 // esdp/gang_ldfix.go; GangExact on problems of at most
 // AutoSearchComponents components whose servers have too many patterns

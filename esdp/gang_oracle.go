@@ -265,6 +265,7 @@ type GangOracle struct {
 	ldc                         ldcState
 	probe                       probeState
 	tree                        treeState
+	dw                          dwState   // the column generation (gang_dw.go)
 	forceIn                     []bool    // per job: served whatever its value in the relaxation, the search and its bounds (the job tree, gang_jobtree.go)
 	ldub                        []float64 // per channel: a bound of the placements that use it (gang_ldfix.go)
 	// testNoImprove skips the improvement phase before the search, so
@@ -276,6 +277,9 @@ type GangOracle struct {
 	// testTree runs the job tree (gang_jobtree.go) right after the
 	// probes, without its first search
 	testTree bool
+	// testDW runs the column generation (gang_dw.go) with the
+	// enumerated decomposition bound too (the small instances)
+	testDW bool
 	// fixed counts the channels the last solve's reduced-cost fixing
 	// fixed out at its start (for tests)
 	fixed int
@@ -595,6 +599,8 @@ func (s *gangSolve) run() GangKnapsackResult {
 	clear(o.mu)
 	o.probe.excluded, o.probe.proved, o.fixed = 0, false, 0
 	o.tree.ran, o.tree.proved, o.tree.nodes, o.tree.leaves = false, false, 0, 0
+	o.dw.ran, o.dw.proved, o.dw.rounds, o.dw.bound = false, false, 0, math.Inf(1)
+	o.dw.dived, o.dw.branched = false, false
 	jobs := o.jobs[:0]
 	for l := 0; l < m.NumJobs(); l++ {
 		if s.arrived(l) {
@@ -730,6 +736,13 @@ func (s *gangSolve) run() GangKnapsackResult {
 			res.Nodes = s.improve(capv, lns, lnsJobs, lnsNodes, lnsFails*len(s.active))
 		}
 		done := false
+		if meth == GangExact && (!o.ld.on || o.testDW) && res.Bound-s.incVal > s.tol && !s.late() {
+			// the column generation (gang_dw.go): the servers have too
+			// many patterns for the enumerated decomposition bound
+			b, proved := s.colGen()
+			res.Bound = math.Max(s.incVal, math.Min(res.Bound, b))
+			done = proved || res.Bound-s.incVal <= s.tol
+		}
 		coreBound := res.Bound
 		if search && res.Bound-s.incVal > s.tol && !s.late() {
 			// A small problem searched with a time limit: the search gets
