@@ -26,44 +26,30 @@ func TestGangColGenBruteForce(t *testing.T) {
 		{Settings: GangOracleSettings{Method: GangExact}, testDW: true},
 		{Settings: GangOracleSettings{Method: GangExact}, testDW: true, testNoImprove: true},
 	}
-	rng := rand.New(rand.NewPCG(41, 43))
-	var e gangEnum
 	ran := make([]int, len(oracles))
 	proved := make([]int, len(oracles))
 	dived := make([]int, len(oracles))
 	branched := make([]int, len(oracles))
 	var deep *GangKnapsack // an instance where oracle 1 dived and branched
-	for it := 0; it < n; it++ {
-		p := alternateGangKnapsack(t, rng, it)
-		want := e.solve(p)
-		tol := 1e-9 * max(1, math.Abs(want))
-		x := make([]int, p.Channels.Model().NumComponents())
-		for k, o := range oracles {
-			r, err := o.Solve(x, p)
-			require.NoError(t, err)
-			require.Equal(t, Optimal, r.Status, "instance %d, oracle %d", it, k)
-			got := gangValue(t, p, x)
-			require.InDelta(t, want, got, tol, "instance %d, oracle %d", it, k)
-			require.InDelta(t, got, r.Value, tol, "instance %d, oracle %d", it, k)
-			require.GreaterOrEqual(t, r.Bound, want-tol, "instance %d, oracle %d", it, k)
-			if o.dw.ran {
-				ran[k]++
-				require.GreaterOrEqual(t, o.dw.bound, want-tol, "instance %d, oracle %d: the column generation's bound", it, k)
-				if o.dw.proved {
-					proved[k]++
-				}
-				if o.dw.dived {
-					dived[k]++
-				}
-				if o.dw.branched {
-					branched[k]++
-					if k == 1 && o.dw.dived && deep == nil {
-						deep = p
-					}
-				}
+	requireExactBruteForce(t, rand.New(rand.NewPCG(41, 43)), n, oracles, func(k int, o *GangOracle, p *GangKnapsack, want float64) {
+		if !o.dw.ran {
+			return
+		}
+		ran[k]++
+		require.GreaterOrEqual(t, o.dw.bound, want-1e-9*max(1, math.Abs(want)), "oracle %d: the column generation's bound", k)
+		if o.dw.proved {
+			proved[k]++
+		}
+		if o.dw.dived {
+			dived[k]++
+		}
+		if o.dw.branched {
+			branched[k]++
+			if k == 1 && o.dw.dived && deep == nil {
+				deep = p
 			}
 		}
-	}
+	})
 	t.Logf("%d instances: the column generation ran on %d and %d, proved the optimum on %d and %d; the dive found a placement on %d and %d, price and branch on %d and %d",
 		n, ran[0], ran[1], proved[0], proved[1], dived[0], dived[1], branched[0], branched[1])
 	for k := range oracles {

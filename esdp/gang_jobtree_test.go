@@ -32,7 +32,7 @@ func TestGangJobTreeBruteForce(t *testing.T) {
 	var deep *GangKnapsack // an instance on which oracle 1's tree branched
 	branched := make([]int, len(oracles))
 	proved := make([]int, len(oracles))
-	requireExactBruteForce(t, rand.New(rand.NewPCG(37, 11)), 2*n, oracles, func(k int, o *GangOracle, p *GangKnapsack) {
+	requireExactBruteForce(t, rand.New(rand.NewPCG(37, 11)), 2*n, oracles, func(k int, o *GangOracle, p *GangKnapsack, _ float64) {
 		if o.tree.nodes > 1 {
 			branched[k]++
 			if k == 1 && deep == nil {

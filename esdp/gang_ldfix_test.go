@@ -28,7 +28,7 @@ func TestGangLDFixBruteForce(t *testing.T) {
 		{Settings: GangOracleSettings{Method: GangExact}, testClassLD: true, testNoImprove: true},
 	}
 	fixedOn := make([]int, len(oracles))
-	requireExactBruteForce(t, rand.New(rand.NewPCG(31, 7)), 2*n, oracles, func(k int, o *GangOracle, _ *GangKnapsack) {
+	requireExactBruteForce(t, rand.New(rand.NewPCG(31, 7)), 2*n, oracles, func(k int, o *GangOracle, _ *GangKnapsack, _ float64) {
 		if o.fixed > 0 {
 			fixedOn[k]++
 		}
@@ -54,8 +54,9 @@ func alternateGangKnapsack(t testing.TB, rng *rand.Rand, it int) *GangKnapsack {
 // turn, with each oracle (GangExact, test knobs as they are) and requires
 // every solve Optimal at the enumerated optimum, its placement's value
 // the one returned and its bound at least the optimum; after each solve
-// it calls visit with the oracle's index, the oracle and the instance.
-func requireExactBruteForce(t *testing.T, rng *rand.Rand, n int, oracles []*GangOracle, visit func(k int, o *GangOracle, p *GangKnapsack)) {
+// it calls visit with the oracle's index, the oracle, the instance and
+// its enumerated optimum.
+func requireExactBruteForce(t *testing.T, rng *rand.Rand, n int, oracles []*GangOracle, visit func(k int, o *GangOracle, p *GangKnapsack, want float64)) {
 	t.Helper()
 	var e gangEnum
 	for it := 0; it < n; it++ {
@@ -71,7 +72,7 @@ func requireExactBruteForce(t *testing.T, rng *rand.Rand, n int, oracles []*Gang
 			require.InDelta(t, want, got, tol, "instance %d, oracle %d", it, k)
 			require.InDelta(t, got, r.Value, tol, "instance %d, oracle %d", it, k)
 			require.GreaterOrEqual(t, r.Bound, want-tol, "instance %d, oracle %d", it, k)
-			visit(k, o, p)
+			visit(k, o, p, want)
 		}
 	}
 }

@@ -121,40 +121,12 @@ func (p *LP) Reset(b []float64) {
 	p.cs = append(p.cs[:0], 0)
 	p.row, p.val = p.row[:0], p.val[:0]
 	p.c, p.lo, p.up, p.cst = p.c[:0], p.lo[:0], p.up[:0], p.cst[:0]
-	p.sst = grow8(p.sst, m)
-	p.head = growI(p.head, m)
-	p.xb, p.binv = growF(p.xb, m), growF(p.binv, m*m)
-	p.pi, p.alpha, p.r = growF(p.pi, m), growF(p.alpha, m), growF(p.r, m)
+	p.sst = grow(p.sst, m)
+	p.head = grow(p.head, m)
+	p.xb, p.binv = grow(p.xb, m), grow(p.binv, m*m)
+	p.pi, p.alpha, p.r = grow(p.pi, m), grow(p.alpha, m), grow(p.r, m)
 	p.ready, p.dirty, p.art, p.pivots, p.status, p.iters = false, false, 0, 0, NotTerminated, 0
 	p.needDual, p.singular = false, false
-}
-
-func growF(b []float64, n int) []float64 {
-	if cap(b) < n {
-		return make([]float64, n)
-	}
-	return b[:n]
-}
-
-func growI(b []int, n int) []int {
-	if cap(b) < n {
-		return make([]int, n)
-	}
-	return b[:n]
-}
-
-func growB(b []bool, n int) []bool {
-	if cap(b) < n {
-		return make([]bool, n)
-	}
-	return b[:n]
-}
-
-func grow8(b []int8, n int) []int8 {
-	if cap(b) < n {
-		return make([]int8, n)
-	}
-	return b[:n]
 }
 
 // Bounds returns column j's bounds.
@@ -162,6 +134,14 @@ func (p *LP) Bounds(j int) (lo, up float64) { return p.lo[j], p.up[j] }
 
 // Status returns the last Solve's status.
 func (p *LP) Status() Status { return p.status }
+
+// grow returns b resized to n, reallocated when too small.
+func grow[T any](b []T, n int) []T {
+	if cap(b) < n {
+		return make([]T, n)
+	}
+	return b[:n]
+}
 
 // NumRows returns m.
 func (p *LP) NumRows() int { return p.m }
@@ -357,8 +337,8 @@ func (p *LP) reinvert() bool {
 			p.order = append(p.order, k)
 		}
 	}
-	p.pivRow = growI(p.pivRow, m)
-	p.used = growB(p.used, m)
+	p.pivRow = grow(p.pivRow, m)
+	p.used = grow(p.used, m)
 	clear(p.used)
 	for _, k := range p.order {
 		piv, best := -1, 0.0
@@ -511,7 +491,6 @@ func (p *LP) costOf(v int) float64 {
 
 // run is the simplex loop of one phase.
 func (p *LP) run(maxIter int) Status {
-	m := p.m
 	stall := 0
 	bland := false
 	p.duals()
@@ -571,42 +550,48 @@ func (p *LP) run(maxIter int) Status {
 			stall = 0
 			bland = false
 		}
-		// the entering value
-		var xq float64
-		if q >= 0 {
-			xq = p.nbValue(q)
-		}
-		for k := range p.xb {
-			p.xb[k] -= dir * theta * p.alpha[k]
-		}
 		// the leaving variable goes to the bound it reached
-		lv := p.head[r]
-		_, up := p.bounds(lv)
-		toUpper := dir*p.alpha[r] < 0 && !math.IsInf(up, 1)
-		switch {
-		case lv >= 0:
-			if toUpper {
-				p.cst[lv] = atUpper
-			} else {
-				p.cst[lv] = atLower
-			}
-		case lv >= -m:
-			p.sst[-1-lv] = atLower
-		default:
-			p.art-- // an artificial leaves for good
-		}
-		p.head[r] = q
-		if q >= 0 {
-			p.cst[q] = basic
-		} else {
-			p.sst[-1-q] = basic
-		}
-		p.xb[r] = xq + dir*theta
-		p.pivot(r)
-		// the duals after the basis change: pi + d_q (row r of the new
-		// inverse); exact again at the next inversion
-		floats.AddScaled(p.pi, dq, p.binv[r*m:(r+1)*m])
+		_, up := p.bounds(p.head[r])
+		p.exchange(r, q, dir*theta, dq, dir*p.alpha[r] < 0 && !math.IsInf(up, 1))
 	}
+}
+
+// exchange moves the entering variable q by t (the basic values with
+// it), takes it into the basis at position r in place of the leaving
+// variable, which goes to its upper bound when toUpper (else its lower;
+// an artificial leaves for good), updates the inverse, and the duals by
+// d_q (q's reduced cost) times row r of the new inverse (exact again at
+// the next inversion).
+func (p *LP) exchange(r, q int, t, dq float64, toUpper bool) {
+	m := p.m
+	var xq float64
+	if q >= 0 {
+		xq = p.nbValue(q)
+	}
+	for k := range p.xb {
+		p.xb[k] -= t * p.alpha[k]
+	}
+	switch lv := p.head[r]; {
+	case lv >= 0:
+		if toUpper {
+			p.cst[lv] = atUpper
+		} else {
+			p.cst[lv] = atLower
+		}
+	case lv >= -m:
+		p.sst[-1-lv] = atLower
+	default:
+		p.art--
+	}
+	p.head[r] = q
+	if q >= 0 {
+		p.cst[q] = basic
+	} else {
+		p.sst[-1-q] = basic
+	}
+	p.xb[r] = xq + t
+	p.pivot(r)
+	floats.AddScaled(p.pi, dq, p.binv[r*m:(r+1)*m])
 }
 
 // duals sets p.pi = c_B' B^-1 for the current phase's costs.
@@ -625,15 +610,7 @@ func (p *LP) duals() {
 func (p *LP) dualFeasible() bool {
 	p.duals()
 	for j := range p.c {
-		st := p.cst[j]
-		if st == basic || p.lo[j] == p.up[j] {
-			continue
-		}
-		d := p.costOf(j)
-		for t := p.cs[j]; t < p.cs[j+1]; t++ {
-			d -= p.pi[p.row[t]] * p.val[t]
-		}
-		if st == atLower && d > dualTol || st == atUpper && d < -dualTol {
+		if _, ok := p.improving(j, dualTol); ok {
 			return false
 		}
 	}
@@ -742,37 +719,24 @@ func (p *LP) dual(maxIter int) Status {
 		if toLower {
 			bound = lo
 		}
-		t := (p.xb[r] - bound) / p.alpha[r]
-		var xq float64
-		if q >= 0 {
-			xq = p.nbValue(q)
-		}
-		for k := range p.xb {
-			p.xb[k] -= t * p.alpha[k]
-		}
-		switch {
-		case lv >= 0:
-			if toLower {
-				p.cst[lv] = atLower
-			} else {
-				p.cst[lv] = atUpper
-			}
-		case lv >= -m:
-			p.sst[-1-lv] = atLower
-		default:
-			p.art--
-		}
-		p.head[r] = q
-		if q >= 0 {
-			p.cst[q] = basic
-		} else {
-			p.sst[-1-q] = basic
-		}
-		p.xb[r] = xq + t
 		p.iters++
-		p.pivot(r)
-		floats.AddScaled(p.pi, dq, p.binv[r*m:(r+1)*m])
+		p.exchange(r, q, (p.xb[r]-bound)/p.alpha[r], dq, !toLower)
 	}
+}
+
+// improving returns column j's reduced cost and whether it may enter:
+// nonbasic, not fixed, its reduced cost above tol at its lower bound or
+// below -tol at its upper.
+func (p *LP) improving(j int, tol float64) (float64, bool) {
+	st := p.cst[j]
+	if st == basic || p.lo[j] == p.up[j] {
+		return 0, false
+	}
+	d := p.costOf(j)
+	for t := p.cs[j]; t < p.cs[j+1]; t++ {
+		d -= p.pi[p.row[t]] * p.val[t]
+	}
+	return d, st == atLower && d > tol || st == atUpper && d < -tol
 }
 
 // price returns the entering variable and its reduced cost, or
@@ -782,15 +746,7 @@ func (p *LP) dual(maxIter int) Status {
 func (p *LP) price(bland bool) (int, float64) {
 	best, bestD := math.MinInt, 0.0
 	for j := range p.c {
-		st := p.cst[j]
-		if st == basic || p.lo[j] == p.up[j] {
-			continue
-		}
-		d := p.costOf(j)
-		for t := p.cs[j]; t < p.cs[j+1]; t++ {
-			d -= p.pi[p.row[t]] * p.val[t]
-		}
-		if st == atLower && d > OptTol || st == atUpper && d < -OptTol {
+		if d, ok := p.improving(j, OptTol); ok {
 			if bland {
 				return j, d
 			}
@@ -849,17 +805,9 @@ func (p *LP) ratio(dir float64, bland bool) (float64, int) {
 		if math.Abs(a) <= pivTol {
 			continue
 		}
-		lo, up := p.bounds(v)
-		var t float64
-		if a > 0 {
-			t = (p.xb[k] - lo + FeasTol) / a
-		} else {
-			if math.IsInf(up, 1) {
-				continue
-			}
-			t = (p.xb[k] - up - FeasTol) / a
+		if t, ok := p.step(k, v, a, FeasTol); ok {
+			tmax = min(tmax, t)
 		}
-		tmax = min(tmax, t)
 	}
 	if math.IsInf(tmax, 1) {
 		return tmax, -1
@@ -870,21 +818,25 @@ func (p *LP) ratio(dir float64, bland bool) (float64, int) {
 		if math.Abs(a) <= pivTol {
 			continue
 		}
-		lo, up := p.bounds(v)
-		var t float64
-		if a > 0 {
-			t = (p.xb[k] - lo) / a
-		} else {
-			if math.IsInf(up, 1) {
-				continue
-			}
-			t = (p.xb[k] - up) / a
-		}
-		if t <= tmax && math.Abs(a) > best {
+		if t, ok := p.step(k, v, a, 0); ok && t <= tmax && math.Abs(a) > best {
 			r, best, theta = k, math.Abs(a), max(t, 0)
 		}
 	}
 	return theta, r
+}
+
+// step returns the step after which basic variable v (at position k),
+// moving by -a per unit step, reaches its bound widened by tol, and false
+// when it has none that way.
+func (p *LP) step(k, v int, a, tol float64) (float64, bool) {
+	lo, up := p.bounds(v)
+	if a > 0 {
+		return (p.xb[k] - lo + tol) / a, true
+	}
+	if math.IsInf(up, 1) {
+		return 0, false
+	}
+	return (p.xb[k] - up - tol) / a, true
 }
 
 // ratioBland is the exact ratio test with Bland's rule: among the basic
@@ -899,15 +851,9 @@ func (p *LP) ratioBland(dir float64) (float64, int) {
 		if math.Abs(a) <= pivTol {
 			continue
 		}
-		lo, up := p.bounds(v)
-		var t float64
-		if a > 0 {
-			t = (p.xb[k] - lo) / a
-		} else {
-			if math.IsInf(up, 1) {
-				continue
-			}
-			t = (p.xb[k] - up) / a
+		t, ok := p.step(k, v, a, 0)
+		if !ok {
+			continue
 		}
 		t = max(t, 0)
 		kv := v

@@ -23,17 +23,21 @@ type problem struct {
 func (pr *problem) build() *LP {
 	p := New(pr.b)
 	for j := 0; j < pr.n; j++ {
-		var rows []int
-		var vals []float64
-		for i := 0; i < pr.m; i++ {
-			if pr.A[i][j] != 0 {
-				rows = append(rows, i)
-				vals = append(vals, pr.A[i][j])
-			}
-		}
+		rows, vals := pr.column(j)
 		p.AddColumn(pr.c[j], pr.lo[j], pr.up[j], rows, vals)
 	}
 	return p
+}
+
+// column returns column j's nonzeros.
+func (pr *problem) column(j int) (rows []int, vals []float64) {
+	for i := 0; i < pr.m; i++ {
+		if pr.A[i][j] != 0 {
+			rows = append(rows, i)
+			vals = append(vals, pr.A[i][j])
+		}
+	}
+	return rows, vals
 }
 
 // gonumSolve solves the problem with gonum's lp.Simplex in standard form:
@@ -226,14 +230,7 @@ func TestWarmStart(t *testing.T) {
 		p := pr.build()
 		p.Solve(10000)
 		for j := k; j < full.n; j++ {
-			var rows []int
-			var vals []float64
-			for i := 0; i < full.m; i++ {
-				if full.A[i][j] != 0 {
-					rows = append(rows, i)
-					vals = append(vals, full.A[i][j])
-				}
-			}
+			rows, vals := full.column(j)
 			p.AddColumn(full.c[j], full.lo[j], full.up[j], rows, vals)
 			pr.n = j + 1
 			st := p.Solve(10000)
