@@ -661,8 +661,8 @@
 // UB(pi) at every round is a valid bound. An integral master optimum
 // is a placement (and, with no pattern left to enter, a proof); a
 // fractional one is rounded by a dive with pricing and then by price
-// and branch (depth first over the generated patterns, the dual
-// simplex warm at each node). At 1 s on the 739 slots with an arrival:
+// and branch (depth first, the dual simplex warm at each node, the
+// nodes that fixed only jobs' y priced to the end). At 1 s on the 739 slots with an arrival:
 // 663 proved (602 before), 731 placements at least HiGHS's (713), the
 // shortfalls' sum 0.113 % (0.759 %), the largest 0.052 % (0.140 %),
 // 93.1 s in all (173.9 s), the slots both proved 12.2 s against 36.8
@@ -673,10 +673,11 @@
 // components, hence the row limit; at 10 s masters of 291 rows converge
 // in 1.1 s (slot 431: HiGHS's optimum 168.5446, found by the dive). At
 // 10 s on the 103 slots of more than 128 components (against HiGHS at 10
-// s): 74 placements at least HiGHS's (58 before), 34 proved (1), the
-// shortfalls' sum 1.245 % (4.043 %), the largest 0.383 % (0.434 %; slot
-// 501, whose master of 345 rows is above the limit), 3 slots lower by
-// at most 0.01 %. Without a time limit (ESDP-gang with GangExact on 900
+// s): 78 placements at least HiGHS's (58 before), 34 proved (1), the
+// shortfalls' sum 0.966 % (4.043 %), the largest 0.383 % (0.434 %; slot
+// 501, whose master of 345 rows is above the limit), 2 slots lower by
+// at most 0.003 % (without the pricing at the jobs' nodes of price and
+// branch: 74, 1.245 %). Without a time limit (ESDP-gang with GangExact on 900
 // DLRM slots) the same 38 slots stop at the node budget, 0.077 s a slot
 // (0.076 s before; the 90th percentile 0.10 s against 0.12 s).
 //
