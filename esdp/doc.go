@@ -677,9 +677,9 @@
 // shortfalls' sum 0.966 % (4.043 %), the largest 0.383 % (0.434 %; slot
 // 501, whose master of 345 rows is above the limit), 2 slots lower by
 // at most 0.003 % (without the pricing at the jobs' nodes of price and
-// branch: 74, 1.245 %). Without a time limit (ESDP-gang with GangExact on 900
-// DLRM slots) the same 38 slots stop at the node budget, 0.077 s a slot
-// (0.076 s before; the 90th percentile 0.10 s against 0.12 s).
+// branch: 74, 1.245 %). Without a time limit (ESDP-gang with GangExact on
+// 900 DLRM slots) 37 slots stop at the node budget (38 before), 0.073 s
+// a slot (0.076 s; the 90th percentile 0.098 s against 0.122 s).
 //
 // Reduced-cost fixing by the class-form decomposition (issue 29,
 // esdp/gang_ldfix.go; GangExact on problems of at most
