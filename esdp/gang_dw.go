@@ -310,11 +310,10 @@ func (s *gangSolve) colGen() (float64, bool) {
 		}
 		if added == 0 {
 			// priced exactly at the master's duals and nothing enters:
-			// the master's value is the Dantzig-Wolfe bound
+			// UB there is the Dantzig-Wolfe bound (the master's value is
+			// not taken itself: the perturbation and the tolerances
+			// make it a value of a nearby LP)
 			converged = exact
-			if converged {
-				best = min(best, z)
-			}
 			break
 		}
 		if s.dwOut() {
@@ -611,10 +610,10 @@ func (s *gangSolve) dwPriceExcl(pi []float64, excl bool) (float64, bool) {
 	o, m := s.o, s.ch.model
 	dw := &o.dw
 	for _, l := range s.active {
-		pl := pi[dw.jobRow[l]]
+		pl := nonneg(pi[dw.jobRow[l]])
 		lo, hi := m.Components(l)
 		for c := lo; c < hi; c++ {
-			pc := pi[dw.compRow[c]]
+			pc := nonneg(pi[dw.compRow[c]])
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
 				dw.lam[i] = s.p.Value[i] - pc + pl
@@ -632,13 +631,23 @@ func (s *gangSolve) dwPriceExcl(pi []float64, excl bool) (float64, bool) {
 	}
 	for _, l := range s.active {
 		lo, hi := m.Components(l)
-		t := -float64(m.Min(l)) * pi[dw.jobRow[l]]
+		t := -float64(m.Min(l)) * nonneg(pi[dw.jobRow[l]])
 		for c := lo; c < hi; c++ {
-			t += pi[dw.compRow[c]]
+			t += nonneg(pi[dw.compRow[c]])
 		}
 		ub += max(0, t)
 	}
 	return ub, true
+}
+
+// nonneg is v clamped at 0 (NaN too): the Lagrangian is a bound for
+// duals >= 0 only, and a simplex's optimal duals can be a rounding
+// below 0.
+func nonneg(v float64) float64 {
+	if v > 0 {
+		return v
+	}
+	return 0
 }
 
 // dwAddEntering adds every server's pattern marked in z whose reduced

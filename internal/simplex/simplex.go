@@ -630,7 +630,7 @@ func (p *LP) dualFeasible() bool {
 // no variable can enter (the dual is unbounded).
 func (p *LP) dual(maxIter int) Status {
 	m := p.m
-	recompute := true
+	p.duals()
 	for {
 		if p.iters >= maxIter {
 			return IterationLimit
@@ -639,11 +639,7 @@ func (p *LP) dual(maxIter int) Status {
 			if !p.reinvert() {
 				return Singular
 			}
-			recompute = true
-		}
-		if recompute {
 			p.duals()
-			recompute = false
 		}
 		r, worst, toLower := -1, FeasTol, false
 		for k, v := range p.head {
