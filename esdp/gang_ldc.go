@@ -175,9 +175,7 @@ func (s *gangSolve) ldBuildClasses() bool {
 // pruned by the sum of each remaining group's best prefix alone), its
 // channels (the largest lambda of each class) marked in z.
 func (s *gangSolve) ldServersCls(lam []float64, z []int8) float64 {
-	o := s.o
-	cs := &o.ldc
-	K := s.K
+	cs := &s.o.ldc
 	total := 0.0
 	R := len(cs.grpStart) - 1
 	for r := 0; r < R; r++ {
@@ -195,77 +193,102 @@ func (s *gangSolve) ldServersCls(lam []float64, z []int8) float64 {
 				return math.Inf(1)
 			}
 		}
-		G := g1 - g0
-		cv := cs.capS[r*K : (r+1)*K]
-		// each group by decreasing lambda, its prefix sums and its best
-		// prefix alone (up to nmax, the most that fit the server alone)
-		cs.order = growI(cs.order, G)
-		cs.top = growF(cs.top, G)
-		cs.npos = growI(cs.npos, G)
-		for g := g0; g < g1; g++ {
-			ch := cs.gchan[cs.gStart[g]:cs.gStart[g+1]]
-			slices.SortFunc(ch, func(a, b int) int {
-				if c := cmp.Compare(lam[b], lam[a]); c != 0 {
-					return c
-				}
-				return cmp.Compare(a, b)
-			})
-			p := cs.pref[cs.gStart[g]+g : cs.gStart[g+1]+g+1]
-			p[0] = 0
-			pos := 0
-			for j, i := range ch {
-				p[j+1] = p[j] + lam[i]
-				if lam[i] > 0 && j < cs.nmax[g] {
-					pos = j + 1
-				}
-			}
-			// only the positive lambda count: more of the group lowers it
-			cs.npos[g-g0] = pos
-			cs.top[g-g0] = p[pos]
-			cs.order[g-g0] = g
+		val := s.ldcServer(r, lam, z, nil)
+		if math.IsInf(val, 1) {
+			return val
 		}
-		// groups of the largest best prefix first, those of none dropped
-		slices.SortFunc(cs.order, func(a, b int) int {
-			if c := cmp.Compare(cs.top[b-g0], cs.top[a-g0]); c != 0 {
+		total += val
+	}
+	return total
+}
+
+// ldcServer is ldServersCls's search on server r: the best pattern's
+// value at lam (an upper bound of it when the search stopped at
+// ldcNodes nodes), its channels marked in z when z is not nil; with pre
+// (K loads) the patterns that fit beside pre (the capacities less pre).
+// It returns +Inf when the work cap is passed.
+func (s *gangSolve) ldcServer(r int, lam []float64, z []int8, pre []float64) float64 {
+	o := s.o
+	cs := &o.ldc
+	K := s.K
+	g0, g1 := cs.grpStart[r], cs.grpStart[r+1]
+	if g0 == g1 {
+		return 0
+	}
+	G := g1 - g0
+	cv := cs.capS[r*K : (r+1)*K]
+	// each group by decreasing lambda, its prefix sums and its best
+	// prefix alone (up to nmax, the most that fit the server alone)
+	cs.order = growI(cs.order, G)
+	cs.top = growF(cs.top, G)
+	cs.npos = growI(cs.npos, G)
+	for g := g0; g < g1; g++ {
+		ch := cs.gchan[cs.gStart[g]:cs.gStart[g+1]]
+		slices.SortFunc(ch, func(a, b int) int {
+			if c := cmp.Compare(lam[b], lam[a]); c != 0 {
 				return c
 			}
 			return cmp.Compare(a, b)
 		})
-		n := 0
-		for n < G && cs.top[cs.order[n]-g0] > 0 {
-			n++
+		p := cs.pref[cs.gStart[g]+g : cs.gStart[g+1]+g+1]
+		p[0] = 0
+		pos := 0
+		for j, i := range ch {
+			p[j+1] = p[j] + lam[i]
+			if lam[i] > 0 && j < cs.nmax[g] {
+				pos = j + 1
+			}
 		}
-		if n == 0 {
-			continue
+		// only the positive lambda count: more of the group lowers it
+		cs.npos[g-g0] = pos
+		cs.top[g-g0] = p[pos]
+		cs.order[g-g0] = g
+	}
+	// groups of the largest best prefix first, those of none dropped
+	slices.SortFunc(cs.order, func(a, b int) int {
+		if c := cmp.Compare(cs.top[b-g0], cs.top[a-g0]); c != 0 {
+			return c
 		}
-		cs.suf = growF(cs.suf, n+1)
-		cs.suf[n] = 0
-		for j := n - 1; j >= 0; j-- {
-			cs.suf[j] = cs.suf[j+1] + cs.top[cs.order[j]-g0]
-		}
-		cs.cnt, cs.bestCnt = growI(cs.cnt, n), growI(cs.bestCnt, n)
-		clear(cs.bestCnt)
-		clear(cs.ld)
-		cs.best, cs.nodes, cs.n, cs.g0, cs.cv = 0, 0, n, g0, cv
-		s.ldcRec(0, 0)
-		best, nodes := cs.best, cs.nodes
-		cs.since += nodes
-		if cs.work += int64(nodes); cs.workMax > 0 && cs.work > cs.workMax {
-			return math.Inf(1)
-		}
-		val := best
-		if nodes > ldcNodes {
-			val = cs.suf[0] // the search stopped: its upper bound
-		}
+		return cmp.Compare(a, b)
+	})
+	n := 0
+	for n < G && cs.top[cs.order[n]-g0] > 0 {
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	cs.suf = growF(cs.suf, n+1)
+	cs.suf[n] = 0
+	for j := n - 1; j >= 0; j-- {
+		cs.suf[j] = cs.suf[j+1] + cs.top[cs.order[j]-g0]
+	}
+	cs.cnt, cs.bestCnt = growI(cs.cnt, n), growI(cs.bestCnt, n)
+	clear(cs.bestCnt)
+	clear(cs.ld)
+	if pre != nil {
+		copy(cs.ld, pre)
+	}
+	cs.best, cs.nodes, cs.n, cs.g0, cs.cv = 0, 0, n, g0, cv
+	s.ldcRec(0, 0)
+	best, nodes := cs.best, cs.nodes
+	cs.since += nodes
+	if cs.work += int64(nodes); cs.workMax > 0 && cs.work > cs.workMax {
+		return math.Inf(1)
+	}
+	val := best
+	if nodes > ldcNodes {
+		val = cs.suf[0] // the search stopped: its upper bound
+	}
+	if z != nil {
 		for j, c := range cs.bestCnt[:n] {
 			g := cs.order[j]
 			for _, i := range cs.gchan[cs.gStart[g] : cs.gStart[g]+c] {
 				z[i] = 1
 			}
 		}
-		total += val
 	}
-	return total
+	return val
 }
 
 // mostFit returns how many, at most size, of a component of demand a fit

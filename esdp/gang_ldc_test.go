@@ -56,10 +56,16 @@ func TestGangLDClassesMatch(t *testing.T) {
 					}
 					want = max(want, v)
 				}
-				// the class form on server r alone: the other servers'
-				// groups emptied for the call
-				got, marked := s.ldcServer(r, lam, z)
+				// the class form on server r alone
+				clear(z)
+				got := s.ldcServer(r, lam, z, nil)
 				require.InDelta(t, want, got, 1e-9, "instance %d server %d", it, r)
+				var marked []int
+				for i, b := range z {
+					if b != 0 {
+						marked = append(marked, i)
+					}
+				}
 				load := make([]float64, K)
 				v := 0.0
 				seen := map[int]bool{}
@@ -77,6 +83,32 @@ func TestGangLDClassesMatch(t *testing.T) {
 					require.LessOrEqual(t, load[k], ldSlack(c), "instance %d server %d resource %d", it, r, k)
 				}
 				require.InDelta(t, got, v, 1e-9, "instance %d server %d: marked pattern", it, r)
+				// beside a preload (dwFix's B_r(a_c)): each class's
+				// demand, against the enumerated patterns that fit with it
+				cs := &s.o.ldc
+				for g := cs.grpStart[r]; g < cs.grpStart[r+1]; g++ {
+					a := m.Demand(cs.gdem[g])
+					want := 0.0
+					for q := ld.srvStart[r]; q < ld.srvStart[r+1]; q++ {
+						load := append([]float64(nil), a...)
+						v := 0.0
+						for _, i := range ld.patChan[ld.patStart[q]:ld.patStart[q+1]] {
+							v += lam[i]
+							for k, x := range m.Demand(s.ch.Component(i)) {
+								load[k] += x
+							}
+						}
+						fits := true
+						for k, c := range m.Capacity(r) {
+							fits = fits && load[k] <= ldSlack(c)
+						}
+						if fits {
+							want = max(want, v)
+						}
+					}
+					got := s.ldcServer(r, lam, nil, a)
+					require.InDelta(t, want, got, 1e-9, "instance %d server %d class %d: beside its demand", it, r, g)
+				}
 			}
 			// and in all, as ldServers
 			ld.cls = false
@@ -92,31 +124,6 @@ func TestGangLDClassesMatch(t *testing.T) {
 	}
 	t.Logf("%d of %d instances compared", built, n)
 	require.Greater(t, built, n/2)
-}
-
-// ldcServer evaluates the class form of server r alone and returns its
-// value and the channels it marks.
-func (s *gangSolve) ldcServer(r int, lam []float64, z []int8) (float64, []int) {
-	cs := &s.o.ldc
-	R := len(cs.grpStart) - 1
-	save := append([]int(nil), cs.grpStart...)
-	// every other server's groups empty: those before r start and end
-	// where r's start, those after where r's end
-	for q := 0; q <= R; q++ {
-		cs.grpStart[q] = save[min(max(q, r), r+1)]
-	}
-	for i := range z {
-		z[i] = 0
-	}
-	v := s.ldServersCls(lam, z)
-	copy(cs.grpStart, save)
-	var marked []int
-	for i, b := range z {
-		if b != 0 {
-			marked = append(marked, i)
-		}
-	}
-	return v, marked
 }
 
 // TestGangLDClassesBound: the bound of the class form (its subgradient
