@@ -681,6 +681,40 @@
 // 900 DLRM slots) 37 slots stop at the node budget (38 before), 0.073 s
 // a slot (0.076 s; the 90th percentile 0.098 s against 0.122 s).
 //
+// The master's rounding, and fixing by its duals (issue 29,
+// esdp/gang_dw.go: dwRound, dwFix). Why: measured again on a slower
+// machine (728 of the 739 slots at least HiGHS's at 1 s there, HiGHS run
+// on the same machine), slot 317 was 4.5 % below HiGHS's optimum: the
+// rounds took 0.8 of its 1 s, the dive ran out of pivots, and the
+// improvement phases never changed the served apps. A fractional master
+// optimum is now first rounded: each server's pattern of the largest λ,
+// the channels of the jobs whose y is at least 1/2, built into a
+// placement and improved as a restart within 2^16 nodes (on 317 HiGHS's
+// optimum, 168.3228, in 0.02 s; 282 and 443 too). Then, unless the bound
+// proves the incumbent, the duals of the best bound fix channels by
+// their reduced cost and bound the search's nodes for the rest of the
+// solve: a server's λ over a placement's channels on it is at most its
+// best pattern B_r, and at most λ_i + B_r(a_c) for each of them (B_r(a_c)
+// the best pattern beside c's demand, one knapsack per server and class);
+// TestGangDWFixBounds checks both bounds against every enumerated
+// placement. On that machine, against the same HiGHS runs: at 1 s, 733
+// of 739 at least HiGHS's (728), 664 proved (663), six slots behind by at
+// most 0.050 % (134, 232, 433, 532, 569, 629; 732 and 663 without the
+// fixing); at 10 s on the 103 large slots, 84 at least HiGHS's (82), the
+// shortfalls' sum 0.838 % (0.937 %), the largest 0.454 % (slot 501,
+// whose master is above the row limit), six slots higher and one lower
+// (629, 0.03 %); without a time limit, ESDP-gang's 900 DLRM slots stop
+// at the node budget on 19 (42), 0.065 s a slot (0.121 s; the 90th
+// percentile 0.088 s against 0.178 s). Tried and not kept: an artificial
+// column per job (the big-M form of Farkas pricing, so that a dive's
+// fixing keeps the restricted master feasible): more dives ended with a
+// placement (232, 282, 532), none better, the same 733 at 1 s; a RINS
+// neighbourhood (the up to 10 jobs on which the master's optimum and the
+// incumbent disagree, searched exactly, also on the optimum's and the
+// incumbent's channels only): on slot 232 those jobs hold all seven that
+// HiGHS's optimum moves (seven components along a chain of eight
+// servers), yet 2^17 nodes did not find it.
+//
 // Reduced-cost fixing by the class-form decomposition (issue 29,
 // esdp/gang_ldfix.go; GangExact on problems of at most
 // AutoSearchComponents components whose servers have too many patterns

@@ -166,6 +166,8 @@ type gangEnum struct {
 	x    []int
 	best float64
 	arg  []int
+	// visit, when set, sees every feasible placement and its value
+	visit func(x []int, v float64)
 }
 
 func (e *gangEnum) solve(p *GangKnapsack) float64 {
@@ -188,6 +190,9 @@ func (e *gangEnum) rec(c, placed int, v float64) {
 		placed = 0
 	}
 	if c == m.NumComponents() {
+		if e.visit != nil {
+			e.visit(e.x, v)
+		}
 		if v > e.best {
 			e.best = v
 			copy(e.arg, e.x)

@@ -62,7 +62,7 @@ const (
 // fixedOut reports whether the search skips channel i: fixed out by its
 // reduced cost.
 func (s *gangSolve) fixedOut(i int) bool {
-	return s.ldcOn && s.o.ldub[i] <= s.elimAt
+	return s.fixOn && s.o.ldub[i] <= s.elimAt
 }
 
 // ldFix runs the class-form decomposition's subgradient, sets the
@@ -95,7 +95,13 @@ func (s *gangSolve) ldFix() float64 {
 		return B
 	}
 	LD := s.ldAssign(ld.vals, ld.x) + S // bw and bch at the best lambda
-	o.ldub = growF(o.ldub, s.ch.Len())
+	if !s.fixOn {
+		o.ldub = growF(o.ldub, s.ch.Len())
+		for i := range o.ldub {
+			o.ldub[i] = math.Inf(1)
+		}
+	}
+	o.fixed = 0
 	for _, l := range s.active {
 		lo, hi := m.Components(l)
 		need := m.Min(l)
@@ -123,14 +129,15 @@ func (s *gangSolve) ldFix() float64 {
 			}
 			clo, chi := s.ch.Range(c)
 			for i := clo; i < chi; i++ {
-				o.ldub[i] = LD - (phi - (ld.vals[i] + rest))
+				// the smaller of the two bounds when dwFix set one
+				o.ldub[i] = min(o.ldub[i], LD-(phi-(ld.vals[i]+rest)))
 				if s.ch.fits[i] && o.ldub[i] <= s.incVal+s.tol {
 					o.fixed++
 				}
 			}
 		}
 	}
-	s.ldcOn, s.ldcS = true, S
+	s.ldcOn, s.ldcS, s.fixOn = true, S, true
 	return B
 }
 
@@ -145,8 +152,13 @@ func (s *gangSolve) ldFix() float64 {
 // the jobs with none. Loads are summed anew after a job is left out
 // (unplace restores only in the reverse order of placing).
 func (s *gangSolve) fromPatterns(z []int8) float64 {
+	return s.fromPatternsBy(z, s.o.ld.lam)
+}
+
+// fromPatternsBy is fromPatterns with the marked channels taken by
+// decreasing key (fromPatterns: lambda).
+func (s *gangSolve) fromPatternsBy(z []int8, key []float64) float64 {
 	o, m := s.o, s.ch.model
-	ld := &o.ld
 	C := m.NumComponents()
 	cur := o.chosen[:C]
 	for c := range cur {
@@ -165,7 +177,7 @@ func (s *gangSolve) fromPatterns(z []int8) float64 {
 		}
 	}
 	slices.SortFunc(chans, func(a, b int) int {
-		if c := cmp.Compare(ld.lam[b], ld.lam[a]); c != 0 {
+		if c := cmp.Compare(key[b], key[a]); c != 0 {
 			return c
 		}
 		return cmp.Compare(a, b)

@@ -248,6 +248,7 @@ type GangOracle struct {
 	lns                         []int     // jobs of an improvement step
 	served                      []bool    // per job, in the incumbent
 	adj                         []bool    // per server, false between improvement steps
+	inSearch                    []bool    // per job: in the search (dwbStart's scratch)
 	kbest                       []int     // restartFrom: the incumbent saved
 	kcap                        []float64 // bigKeys: the largest capacity per resource
 	csize                       []float64 // repack: per component, its largest demand relative to kcap
@@ -397,6 +398,7 @@ func (o *GangOracle) grow(ch *GangChannels) {
 	}
 	o.forceIn = o.forceIn[:J]
 	clear(o.forceIn)
+	o.inSearch = grow(o.inSearch, J)
 }
 
 // roundEvery is the period, in subgradient iterations, of the rounding
@@ -458,6 +460,12 @@ type gangSolve struct {
 	ldcOn  bool
 	ldcS   float64
 	elimAt float64
+	// fixOn: o.ldub holds valid bounds (set by ldFix or dwFix), and
+	// the search skips the channels whose bound is at most elimAt.
+	fixOn bool
+	// dwbOn: the search's nodes are bounded by the column generation's
+	// Lagrangian (dwFix, gang_dw.go)
+	dwbOn bool
 }
 
 // ldVals reports whether the search's residual bounds take the
@@ -600,7 +608,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 	o.probe.excluded, o.probe.proved, o.fixed = 0, false, 0
 	o.tree.ran, o.tree.proved, o.tree.nodes, o.tree.leaves = false, false, 0, 0
 	o.dw.ran, o.dw.proved, o.dw.rounds, o.dw.bound = false, false, 0, math.Inf(1)
-	o.dw.dived, o.dw.branched = false, false
+	o.dw.dived, o.dw.branched, o.dw.fixRan, o.dw.rounded = false, false, false, false
 	jobs := o.jobs[:0]
 	for l := 0; l < m.NumJobs(); l++ {
 		if s.arrived(l) {
@@ -740,6 +748,7 @@ func (s *gangSolve) run() GangKnapsackResult {
 			// the column generation (gang_dw.go): the servers have too
 			// many patterns for the enumerated decomposition bound
 			b, proved := s.colGen()
+			res.Nodes += o.dw.heurNodes
 			res.Bound = math.Max(s.incVal, math.Min(res.Bound, b))
 			done = proved || res.Bound-s.incVal <= s.tol
 		}
@@ -1453,6 +1462,17 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			}
 		}
 	}
+	// the column generation's node bound (dwFix, gang_dw.go): its
+	// servers' and jobs' sums, restored from the depth's saved values
+	// when a choice is undone
+	dwb := s.dwbOn
+	dw := &o.dw
+	var ts, tj float64
+	if dwb {
+		ts, tj = s.dwbStart(cur, jobs)
+		dw.saveS, dw.saveTS = growF(dw.saveS, n), growF(dw.saveTS, n)
+		dw.saveTJ, dw.saveU = growF(dw.saveTJ, n), growF(dw.saveU, n)
+	}
 	// channels fixed out by their reduced cost: those that cannot take
 	// part in a placement above the incumbent at the search's start
 	s.elimAt = s.incVal + s.tol
@@ -1508,6 +1528,10 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 				d, enter = d-1, false
 				continue
 			}
+			if dwb && ts+tj <= s.incVal+s.tol {
+				d, enter = d-1, false
+				continue
+			}
 			o.opt[d] = 0
 		}
 		c := seq[d]
@@ -1523,6 +1547,13 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			}
 			o.placed[l]--
 			cur[c] = -1
+			if dwb {
+				dw.srvS[r] = dw.saveS[d]
+				ts, tj = dw.saveTS[d], dw.saveTJ[d]
+			}
+		} else if dwb && !enter { // the skip undone
+			dw.jobU[l] = dw.saveU[d]
+			ts, tj = dw.saveTS[d], dw.saveTJ[d]
 		}
 		clo, chi := s.ch.Range(c)
 		nc := chi - clo
@@ -1536,6 +1567,12 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			if j == nc {
 				if canSkip {
 					next = true
+					if dwb {
+						dw.saveU[d], dw.saveTS[d], dw.saveTJ[d] = dw.jobU[l], ts, tj
+						tj -= dw.dwbJob(l, pl)
+						dw.jobU[l] += dw.compPi[c]
+						tj += dw.dwbJob(l, pl)
+					}
 				}
 				break
 			}
@@ -1565,6 +1602,19 @@ func (s *gangSolve) search(capv []float64, jobs []int, val0 float64, budget int6
 			a := m.Demand(c)
 			if !s.ch.fits[i] || s.fixedOut(i) || !s.fitsAt(a, r) {
 				continue
+			}
+			if dwb {
+				ns := min(dw.srvS[r], dw.chanB[i])
+				nt := ts - dw.srvS[r] + ns
+				nj := tj
+				if pl == 0 {
+					nj += dw.dwbJob(l, 1) - dw.dwbJob(l, 0)
+				}
+				if nt+nj <= s.incVal+s.tol {
+					continue
+				}
+				dw.saveS[d], dw.saveTS[d], dw.saveTJ[d] = dw.srvS[r], ts, tj
+				dw.srvS[r], ts, tj = ns, nt, nj
 			}
 			s.place(c, r)
 			val += s.p.Value[i]
