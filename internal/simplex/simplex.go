@@ -489,20 +489,31 @@ func (p *LP) costOf(v int) float64 {
 	return 0
 }
 
+// iterationStart begins an iteration of the primal or the dual loop: it
+// stops at maxIter iterations, and re-inverts the basis (the duals
+// recomputed with it) once pivots have accumulated, stopping when it is
+// singular.
+func (p *LP) iterationStart(maxIter int) (Status, bool) {
+	if p.iters >= maxIter {
+		return IterationLimit, true
+	}
+	if p.pivots >= p.reinvertAt() {
+		if !p.reinvert() {
+			return Singular, true
+		}
+		p.duals()
+	}
+	return 0, false
+}
+
 // run is the simplex loop of one phase.
 func (p *LP) run(maxIter int) Status {
 	stall := 0
 	bland := false
 	p.duals()
 	for {
-		if p.iters >= maxIter {
-			return IterationLimit
-		}
-		if p.pivots >= p.reinvertAt() {
-			if !p.reinvert() {
-				return Singular
-			}
-			p.duals()
+		if st, stop := p.iterationStart(maxIter); stop {
+			return st
 		}
 		// pricing
 		q, dq := p.price(bland || p.blandAlways)
@@ -632,14 +643,8 @@ func (p *LP) dual(maxIter int) Status {
 	m := p.m
 	p.duals()
 	for {
-		if p.iters >= maxIter {
-			return IterationLimit
-		}
-		if p.pivots >= p.reinvertAt() {
-			if !p.reinvert() {
-				return Singular
-			}
-			p.duals()
+		if st, stop := p.iterationStart(maxIter); stop {
+			return st
 		}
 		r, worst, toLower := -1, FeasTol, false
 		for k, v := range p.head {
